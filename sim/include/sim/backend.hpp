@@ -1,0 +1,101 @@
+// The backend interface: what the program, the renderer and the tests call. CPU and CUDA
+// implement it; callers never know which one they hold.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/params.hpp"
+
+namespace physarum {
+
+// Agents as the model defines them, structure of arrays. Backends may reorder agents internally;
+// read_agents() returns them sorted by id.
+struct AgentState {
+  std::vector<float> x;
+  std::vector<float> y;
+  std::vector<float> theta;
+  std::vector<uint32_t> id;
+  size_t size() const { return id.size(); }
+};
+
+// Milliseconds per step for each stage, averaged over the recent window of steps. A stage the
+// backend does not have stays 0.
+struct StageTimings {
+  double agents_ms = 0;   // sense + steer + move + deposit
+  double field_ms = 0;    // deposit + blur + decay + clear counts
+  double sort_ms = 0;     // reordering agents for locality (amortised per step)
+  double publish_ms = 0;  // writing the field into a display surface
+  double step_ms = 0;     // whole step, wall clock on the GPU (or CPU)
+  int samples = 0;        // steps averaged
+};
+
+// A brush stroke in field coordinates (cells, y down). amount > 0 adds pheromone, < 0 erases.
+struct BrushStroke {
+  float x = 0;
+  float y = 0;
+  float radius = 10;
+  float amount = 5;
+};
+
+enum class BackendKind { Auto, Cpu, Cuda };
+BackendKind parse_backend_kind(const std::string& s);  // "auto" | "cpu" | "cuda"
+
+struct SimConfig {
+  Size size{1920, 1080};
+  uint64_t agents = 2'000'000;
+  uint32_t seed = 1;
+  ModelParams model;
+  SpawnParams spawn;
+  int threads = 0;  // CPU backend: 0 = all hardware threads
+};
+SimConfig config_from(const Preset& p, int threads = 0);
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+
+  virtual std::string name() const = 0;  // "cpu (2 threads)", "cuda (NVIDIA H200)"
+  Size size() const { return size_; }
+  uint64_t agent_count() const { return agents_; }
+  uint64_t steps_done() const { return steps_; }
+  const ModelParams& model() const { return model_; }
+
+  virtual void step(int n) = 0;
+  // Live: takes effect at the next step, no reallocation. Throws Error on invalid params.
+  virtual void set_model(const ModelParams& m) = 0;
+  // Replace the field with `values` (size().width * size().height, row-major).
+  virtual void set_field(const std::vector<float>& values) = 0;
+  // Replace the agents (any order; ids must be a permutation of 0..N-1, N = agent_count()).
+  virtual void set_agents(const AgentState& agents) = 0;
+  virtual void brush(const BrushStroke& stroke) = 0;
+  virtual void read_field(std::vector<float>& out) = 0;
+  virtual AgentState read_agents() = 0;
+  virtual StageTimings timings() = 0;
+
+  // Publishing into a GPU surface handed in by the renderer (a cudaSurfaceObject_t as 64 bits,
+  // an R32F 2D surface of size()). Only the CUDA backend can; the others say no.
+  virtual bool can_publish() const { return false; }
+  virtual void publish(uint64_t surface_object) { (void)surface_object; }
+
+ protected:
+  Backend(const SimConfig& c) : size_(c.size), agents_(c.agents), model_(c.model) {}
+  Size size_;
+  uint64_t agents_;
+  uint64_t steps_ = 0;
+  ModelParams model_;
+};
+
+// Creates a backend with agents spawned by spawn_agents(config) and a zero field. Auto picks CUDA
+// when it was built and a device is present, else the CPU; `note` (if given) says what was chosen
+// and why. Throws Error (e.g. "--backend cuda: no CUDA device", out of memory) and leaves nothing.
+std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& config, std::string* note = nullptr);
+
+bool cuda_built();            // compiled with the CUDA backend
+std::string cuda_device();    // name of device 0, or "" when there is none (or it was not built)
+
+}  // namespace physarum

@@ -1,0 +1,19 @@
+// NumPy .npy files (version 1.0, little-endian float32, C order) for fields.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+namespace physarum {
+
+// Throws Error when the file cannot be written completely (e.g. disk full).
+void write_npy(const std::filesystem::path& file, const float* data, int height, int width);
+
+struct NpyArray {
+  int height = 0;
+  int width = 0;
+  std::vector<float> data;
+};
+NpyArray read_npy(const std::filesystem::path& file);  // 2-D float32 only; throws Error
+
+}  // namespace physarum

@@ -1,0 +1,109 @@
+// Parameters of the model, of spawning, of a run and of the display, with validation.
+// A Preset bundles them; presets.hpp reads and writes them as TOML.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "sim/rule.hpp"
+
+namespace physarum {
+
+// Every error the library reports: a message a person can act on. Never exit() in a library.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class TurnRule { Simple, Jones };
+enum class SpawnMode { Random, Disc, Ring, Point };
+
+struct Size {
+  int width = 0;
+  int height = 0;
+  friend bool operator==(const Size&, const Size&) = default;
+};
+
+struct ModelParams {
+  float sensor_angle_deg = 45.0f;
+  float rotation_angle_deg = 45.0f;
+  float sensor_distance = 5.0f;
+  float step_size = 1.0f;
+  float deposit = 1.0f;
+  float decay = 0.01f;
+  float diffuse = 0.2f;
+  TurnRule turn_rule = TurnRule::Simple;
+  float jitter = 0.0f;  // radians
+  friend bool operator==(const ModelParams&, const ModelParams&) = default;
+};
+
+struct SpawnParams {
+  SpawnMode mode = SpawnMode::Random;
+  float field_strength = 3.0f;
+  bool agents_from_image = false;
+  friend bool operator==(const SpawnParams&, const SpawnParams&) = default;
+};
+
+struct RunParams {
+  Size size{1920, 1080};
+  uint64_t agents = 2'000'000;
+  uint32_t seed = 1;
+  friend bool operator==(const RunParams&, const RunParams&) = default;
+};
+
+// How the field is coloured. Plain data: sim knows nothing of GL; render interprets it.
+enum class Mapping { Linear, Log };
+enum class CaveMode { Off, Even, Quantile, Binary };
+struct DisplayParams {
+  std::string palette = "inferno";
+  Mapping mapping = Mapping::Log;
+  float exposure = 1.0f;
+  float gamma = 1.0f;
+  bool auto_range = true;
+  bool invert = false;
+  CaveMode cave = CaveMode::Off;
+  int levels = 5;          // 2..16
+  float threshold = 0.5f;  // binary cave: fraction of the range that is floor
+  int smoothing = 0;       // binary cave: passes of majority smoothing, 0..8
+  friend bool operator==(const DisplayParams&, const DisplayParams&) = default;
+};
+
+struct Preset {
+  ModelParams model;
+  SpawnParams spawn;
+  RunParams run;
+  DisplayParams display;
+  friend bool operator==(const Preset&, const Preset&) = default;
+};
+
+// Limits. Sizes up to 16384 on a side and 1e9 agents; more is refused as absurd.
+inline constexpr int kMaxSide = 16384;
+inline constexpr uint64_t kMaxAgents = 1'000'000'000ULL;
+
+// Throw Error naming the field and its allowed range when a value is out of range or not finite.
+void validate(const ModelParams& m);
+void validate(const SpawnParams& s);
+void validate(const RunParams& r);
+void validate(const DisplayParams& d);
+void validate(const Preset& p);
+
+// The kernels' view of the parameters (derived in one place so every backend agrees).
+rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed);
+
+// Text forms used by presets and the command line.
+std::string_view to_string(TurnRule r);
+std::string_view to_string(SpawnMode m);
+std::string_view to_string(Mapping m);
+std::string_view to_string(CaveMode m);
+TurnRule parse_turn_rule(std::string_view s);  // throws Error listing the choices
+SpawnMode parse_spawn_mode(std::string_view s);
+Mapping parse_mapping(std::string_view s);
+CaveMode parse_cave_mode(std::string_view s);
+Size parse_size(std::string_view s);        // "1920x1080"
+uint64_t parse_count(std::string_view s);   // "1000", "250K", "4M", "1.5M", "1G"
+std::string format_size(Size s);
+std::string format_count(uint64_t n);       // "2M", "250K", "1234"
+
+}  // namespace physarum
