@@ -26,7 +26,8 @@ struct RunOptions {
 int run(const RunOptions& r) {
   // Refuse an output path that cannot work before spending time on the run.
   const std::filesystem::path out(r.out);
-  const std::filesystem::path dir = out.parent_path().empty() ? std::filesystem::path(".") : out.parent_path();
+  const std::filesystem::path dir =
+      out.parent_path().empty() ? std::filesystem::path(".") : out.parent_path();
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
     throw Error("--out " + r.out + ": the directory '" + dir.string() + "' does not exist");
@@ -73,11 +74,13 @@ CommandFn add_run_command(CLI::App& app) {
   cmd->add_option("--steps", opts->steps, "Number of steps to run (>= 1)")
       ->required()
       ->type_name("N")
-      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   add_sim_options(*cmd, opts->sim);
   cmd->add_option("--out", opts->out, "Output file: float32 NumPy array of shape (H, W)")
       ->required()
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   return [opts] { return run(*opts); };
 }
 

@@ -15,7 +15,8 @@
 namespace physarum::app {
 
 void add_sim_options(CLI::App& cmd, SimOptions& o) {
-  cmd.add_option("--preset", o.preset, "Preset file (TOML); default: the built-in parameters")->type_name("FILE");
+  cmd.add_option("--preset", o.preset, "Preset file (TOML); default: the built-in parameters")
+      ->type_name("FILE");
   cmd.add_option("--size", o.size, "Field size, e.g. 1920x1080 (overrides the preset)")->type_name("WxH");
   cmd.add_option("--agents", o.agents, "Number of agents: 1000, 250K, 4M (overrides the preset)")
       ->type_name("N");
@@ -43,7 +44,12 @@ void add_sim_options(CLI::App& cmd, SimOptions& o) {
       ->check(CLI::Range(0, 4096));
   cmd.add_option("--set", o.sets, "Override a preset key, e.g. --set model.decay=0 (repeatable)")
       ->type_name("SECTION.KEY=VALUE")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  // A single-valued option given twice: the last one wins, as in most programs.
+  for (const char* name : {"--preset", "--size", "--agents", "--seed", "--image", "--backend", "--threads"}) {
+    cmd.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
 }
 
 Preset resolve_preset(const SimOptions& o) {
@@ -110,8 +116,8 @@ Simulation make_simulation(const SimOptions& o) {
   if (!field.empty()) {
     sim.backend->set_field(field);
     if (sim.preset.spawn.agents_from_image) {
-      sim.backend->set_agents(spawn_from_image(brightness, sim.preset.run.size, sim.backend->agent_count(),
-                                               sim.preset.run.seed));
+      sim.backend->set_agents(
+          spawn_from_image(brightness, sim.preset.run.size, sim.backend->agent_count(), sim.preset.run.seed));
     }
   }
   return sim;

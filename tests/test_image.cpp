@@ -20,7 +20,9 @@ using test::temp_dir;
 using test::write_file;
 
 // Rec. 709 weights on the encoded sRGB values in [0, 1], computed in double.
-double luma709(double r, double g, double b) { return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255.0; }
+double luma709(double r, double g, double b) {
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255.0;
+}
 
 std::string error_of(const std::filesystem::path& file) {
   try {
@@ -101,7 +103,8 @@ std::string png16_gray(int w, int h, const std::vector<uint16_t>& samples) {
       raw += static_cast<char>(v & 0xff);
     }
   }
-  return kPngSignature + chunk("IHDR", ihdr(w, h, 16, 0)) + chunk("IDAT", zlib_stored(raw)) + chunk("IEND", "");
+  return kPngSignature + chunk("IHDR", ihdr(w, h, 16, 0)) + chunk("IDAT", zlib_stored(raw)) +
+         chunk("IEND", "");
 }
 
 // An RGB test pattern with distinct channels so that swapped weights would show.
@@ -110,8 +113,9 @@ std::vector<unsigned char> pattern(int w, int h, int comp) {
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
       unsigned char* p = &px[(static_cast<size_t>(y) * w + x) * comp];
-      const unsigned char v[4] = {static_cast<unsigned char>(x * 37 + y * 11), static_cast<unsigned char>(255 - x * 13),
-                                  static_cast<unsigned char>(y * 29 + 7), static_cast<unsigned char>(60 + x * 20)};
+      const unsigned char v[4] = {
+          static_cast<unsigned char>(x * 37 + y * 11), static_cast<unsigned char>(255 - x * 13),
+          static_cast<unsigned char>(y * 29 + 7), static_cast<unsigned char>(60 + x * 20)};
       for (int k = 0; k < comp; ++k) p[k] = v[k];
     }
   }
@@ -135,10 +139,17 @@ TEST(Image, LosslessFormatsLoadWithRec709Luma) {
     int comp;
     int (*write)(const char*, int, int, int, const void*);
   };
-  const auto png = [](const char* f, int ww, int hh, int c, const void* d) { return stbi_write_png(f, ww, hh, c, d, 0); };
+  const auto png = [](const char* f, int ww, int hh, int c, const void* d) {
+    return stbi_write_png(f, ww, hh, c, d, 0);
+  };
   const Case cases[] = {
-      {"g1.png", 1, png},          {"ga.png", 2, png}, {"rgb.png", 3, png}, {"rgba.png", 4, png},
-      {"rgb.bmp", 3, stbi_write_bmp}, {"rgb.tga", 3, stbi_write_tga}, {"rgba.tga", 4, stbi_write_tga},
+      {"g1.png", 1, png},
+      {"ga.png", 2, png},
+      {"rgb.png", 3, png},
+      {"rgba.png", 4, png},
+      {"rgb.bmp", 3, stbi_write_bmp},
+      {"rgb.tga", 3, stbi_write_tga},
+      {"rgba.tga", 4, stbi_write_tga},
   };
   for (const Case& c : cases) {
     const auto px = pattern(w, h, c.comp);
@@ -190,10 +201,10 @@ TEST(Image, GifFirstFrame) {
   // 1x1 GIF89a by hand: a 2-colour palette, one image whose only pixel is colour 1. LZW with minimum
   // code size 2: codes of 3 bits, clear (4), 1, end (5) packed LSB first = 0x14c.
   std::string gif = "GIF89a";
-  gif += std::string("\x01\x00\x01\x00", 4);   // 1 x 1
-  gif += std::string("\x80\x00\x00", 3);       // global colour table of 2 entries
-  gif += std::string("\x00\x00\x00", 3);       // colour 0: black
-  gif += std::string("\xc8\x64\x32", 3);       // colour 1: (200, 100, 50)
+  gif += std::string("\x01\x00\x01\x00", 4);                           // 1 x 1
+  gif += std::string("\x80\x00\x00", 3);                               // global colour table of 2 entries
+  gif += std::string("\x00\x00\x00", 3);                               // colour 0: black
+  gif += std::string("\xc8\x64\x32", 3);                               // colour 1: (200, 100, 50)
   gif += std::string("\x2c\x00\x00\x00\x00\x01\x00\x01\x00\x00", 10);  // image descriptor
   gif += std::string("\x02\x02\x4c\x01\x00", 5);                       // LZW data
   gif += ';';
@@ -282,8 +293,12 @@ TEST(Image, FillCropsTheCentre) {
   for (int y = 0; y < 50; ++y) {
     for (int x = 0; x < 50; ++x) {
       const float v = f[static_cast<size_t>(y) * 50 + x];
-      if (x < 23) ASSERT_NEAR(v, 0.0f, 1e-5) << x << "," << y;
-      if (x > 26) ASSERT_NEAR(v, 1.0f, 1e-5) << x << "," << y;
+      if (x < 23) {
+        ASSERT_NEAR(v, 0.0f, 1e-5) << x << "," << y;
+      }
+      if (x > 26) {
+        ASSERT_NEAR(v, 1.0f, 1e-5) << x << "," << y;
+      }
       ASSERT_GE(v, 0.0f);
       ASSERT_LE(v, 1.0f);
     }

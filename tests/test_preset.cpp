@@ -58,7 +58,9 @@ Preset unusual_preset() {
   return p;
 }
 
-TEST(Preset, EmptyTextGivesDefaults) { EXPECT_EQ(parse_preset(""), Preset{}); }
+TEST(Preset, EmptyTextGivesDefaults) {
+  EXPECT_EQ(parse_preset(""), Preset{});
+}
 
 TEST(Preset, ReadsTheIssueSchema) {
   const Preset p = parse_preset(R"(
@@ -282,9 +284,17 @@ TEST(Preset, OverridesParseByTheKeysType) {
 }
 
 TEST(Preset, BadOverridesThrowAndChangeNothing) {
-  const char* bad[] = {"model.decay=2",  "model.decay=abc",  "model.decay=nan", "model.nope=1",
-                       "modle.decay=1",  "model.decay",      "decay=1",         "run.seed=-1",
-                       "run.agents=-3",  "display.levels=1", "spawn.agents_from_image=maybe",
+  const char* bad[] = {"model.decay=2",
+                       "model.decay=abc",
+                       "model.decay=nan",
+                       "model.nope=1",
+                       "modle.decay=1",
+                       "model.decay",
+                       "decay=1",
+                       "run.seed=-1",
+                       "run.agents=-3",
+                       "display.levels=1",
+                       "spawn.agents_from_image=maybe",
                        "run.size=0x5"};
   for (const char* a : bad) {
     Preset p;

@@ -25,8 +25,8 @@ namespace physarum::test {
 // or the system temporary directory.
 inline std::filesystem::path temp_dir() {
   const char* base = std::getenv("PHYSARUM_TEST_TMP");
-  std::filesystem::path root = base && *base ? std::filesystem::path(base)
-                                             : std::filesystem::temp_directory_path() / "physarum-tests";
+  std::filesystem::path root =
+      base && *base ? std::filesystem::path(base) : std::filesystem::temp_directory_path() / "physarum-tests";
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "no-test";
   for (char& c : name) {

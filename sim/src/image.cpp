@@ -50,13 +50,13 @@ std::vector<float> to_luma(const T* px, size_t count, int channels, float scale)
   return out;
 }
 
-void resize(const std::vector<float>& in, int iw, int ih, float* out, int ow, int oh, int out_stride_px, float s0,
-            float t0, float s1, float t1) {
+void resize(const std::vector<float>& in, int iw, int ih, float* out, int ow, int oh, int out_stride_px,
+            float s0, float t0, float s1, float t1) {
   const int ok = stbir_resize_region(in.data(), iw, ih, iw * static_cast<int>(sizeof(float)), out, ow, oh,
                                      out_stride_px * static_cast<int>(sizeof(float)), STBIR_TYPE_FLOAT, 1,
                                      STBIR_ALPHA_CHANNEL_NONE, 0, STBIR_EDGE_CLAMP, STBIR_EDGE_CLAMP,
-                                     STBIR_FILTER_MITCHELL, STBIR_FILTER_MITCHELL, STBIR_COLORSPACE_LINEAR, nullptr,
-                                     s0, t0, s1, t1);
+                                     STBIR_FILTER_MITCHELL, STBIR_FILTER_MITCHELL, STBIR_COLORSPACE_LINEAR,
+                                     nullptr, s0, t0, s1, t1);
   if (!ok) throw Error("resizing the seed image failed (out of memory?)");
 }
 
@@ -78,6 +78,24 @@ LumaImage load_luma(const std::filesystem::path& file) {
   if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) throw Error("cannot read " + name);
   const int len = static_cast<int>(size);
 
+  // stb_image refuses PNG headers over 1 GiB of pixels with a vague "unknown image type"; read the
+  // dimensions from the IHDR chunk first so that the size limit is reported as such.
+  const auto too_large = [&](long long w, long long h) {
+    return Error(name + " is " + std::to_string(w) + "x" + std::to_string(h) + " = " +
+                 std::to_string(w * h / 1000000) + " megapixels; the limit is " +
+                 std::to_string(kMaxImagePixels / 1000000) + " megapixels");
+  };
+  static constexpr unsigned char kPng[16] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
+                                             0,    0,   0,   13,  'I',  'H',  'D',  'R'};
+  if (bytes.size() >= 24 && std::memcmp(bytes.data(), kPng, sizeof kPng) == 0) {
+    const auto be32 = [&](size_t at) {
+      return (static_cast<long long>(bytes[at]) << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) |
+             bytes[at + 3];
+    };
+    const long long pw = be32(16), ph = be32(20);
+    if (pw * ph > kMaxImagePixels) throw too_large(pw, ph);
+  }
+
   // The header alone: format and dimensions, before any pixel is decoded.
   int w = 0, h = 0, comp = 0;
   if (!stbi_info_from_memory(bytes.data(), len, &w, &h, &comp)) {
@@ -88,9 +106,7 @@ LumaImage load_luma(const std::filesystem::path& file) {
   }
   const long long pixels = static_cast<long long>(w) * h;
   if (pixels > kMaxImagePixels) {
-    throw Error(name + " is " + std::to_string(w) + "x" + std::to_string(h) + " = " +
-                std::to_string(pixels / 1000000) + " megapixels; the limit is " +
-                std::to_string(kMaxImagePixels / 1000000) + " megapixels");
+    throw too_large(w, h);
   }
 
   LumaImage img;
@@ -101,12 +117,14 @@ LumaImage load_luma(const std::filesystem::path& file) {
   if (stbi_is_16_bit_from_memory(bytes.data(), len)) {
     std::unique_ptr<stbi_us, StbiFree> px(stbi_load_16_from_memory(bytes.data(), len, &w, &h, &channels, 0));
     if (!px) throw Error(name + " is truncated or corrupt (" + reason() + ")");
-    if (w != img.width || h != img.height) throw Error(name + " is corrupt (its size changed while decoding)");
+    if (w != img.width || h != img.height)
+      throw Error(name + " is corrupt (its size changed while decoding)");
     img.luma = to_luma(px.get(), count, channels, 1.0f / 65535.0f);
   } else {
     std::unique_ptr<stbi_uc, StbiFree> px(stbi_load_from_memory(bytes.data(), len, &w, &h, &channels, 0));
     if (!px) throw Error(name + " is truncated or corrupt (" + reason() + ")");
-    if (w != img.width || h != img.height) throw Error(name + " is corrupt (its size changed while decoding)");
+    if (w != img.width || h != img.height)
+      throw Error(name + " is corrupt (its size changed while decoding)");
     img.luma = to_luma(px.get(), count, channels, 1.0f / 255.0f);
   }
   if (channels < 1 || channels > 4) throw Error(name + " has " + std::to_string(channels) + " channels");

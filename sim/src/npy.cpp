@@ -161,7 +161,7 @@ void write_npy(const std::filesystem::path& file, const float* data, int height,
   if (fd < 0) throw Error("cannot write '" + file.string() + "': " + std::strerror(errno));
   const auto fail = [&](const char* what, int err) {
     // Leave no half-written array behind (only ever remove a regular file we were writing).
-    struct stat st{};
+    struct stat st {};
     const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     ::close(fd);
     if (regular) ::unlink(file.c_str());
@@ -185,10 +185,14 @@ void write_npy(const std::filesystem::path& file, const float* data, int height,
 }
 
 NpyArray read_npy(const std::filesystem::path& file) {
-  const std::string name = "'" + file.string() + "'";
+  // Built piecewise: GCC 12 warns falsely (-Wrestrict) about "'" + std::string.
+  std::string name(1, '\'');
+  name.append(file.string()).push_back('\'');
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error("cannot open " + name + ": " + std::strerror(errno));
-  const auto bad = [&](const std::string& why) { return Error(name + " is not a 2-D float32 .npy file: " + why); };
+  const auto bad = [&](const std::string& why) {
+    return Error(name + " is not a 2-D float32 .npy file: " + why);
+  };
 
   char pre[10];
   if (!in.read(pre, 10)) throw bad("too short for a header");
@@ -197,11 +201,13 @@ NpyArray read_npy(const std::filesystem::path& file) {
   size_t header_len = 0;
   size_t prefix = 10;
   if (major == 1) {
-    header_len = static_cast<unsigned char>(pre[8]) | (static_cast<size_t>(static_cast<unsigned char>(pre[9])) << 8);
+    header_len =
+        static_cast<unsigned char>(pre[8]) | (static_cast<size_t>(static_cast<unsigned char>(pre[9])) << 8);
   } else if (major == 2 || major == 3) {
     char more[2];
     if (!in.read(more, 2)) throw bad("too short for a header");
-    header_len = static_cast<unsigned char>(pre[8]) | (static_cast<size_t>(static_cast<unsigned char>(pre[9])) << 8) |
+    header_len = static_cast<unsigned char>(pre[8]) |
+                 (static_cast<size_t>(static_cast<unsigned char>(pre[9])) << 8) |
                  (static_cast<size_t>(static_cast<unsigned char>(more[0])) << 16) |
                  (static_cast<size_t>(static_cast<unsigned char>(more[1])) << 24);
     prefix = 12;
@@ -230,7 +236,8 @@ NpyArray read_npy(const std::filesystem::path& file) {
   if (shape->size() != 2) throw bad("shape has " + std::to_string(shape->size()) + " dimensions, expected 2");
   const int64_t h = (*shape)[0];
   const int64_t w = (*shape)[1];
-  if (h <= 0 || w <= 0 || h > INT32_MAX || w > INT32_MAX || static_cast<uint64_t>(h) * static_cast<uint64_t>(w) > kMaxElements) {
+  if (h <= 0 || w <= 0 || h > INT32_MAX || w > INT32_MAX ||
+      static_cast<uint64_t>(h) * static_cast<uint64_t>(w) > kMaxElements) {
     throw bad("shape (" + std::to_string(h) + ", " + std::to_string(w) + ") is empty or too large");
   }
 
@@ -240,8 +247,8 @@ NpyArray read_npy(const std::filesystem::path& file) {
   if (ec) throw Error("cannot read " + name + ": " + ec.message());
   const uint64_t expected = prefix + header_len + count * 4;
   if (file_size != expected) {
-    throw bad("size " + std::to_string(file_size) + " bytes, expected " + std::to_string(expected) + " for shape (" +
-              std::to_string(h) + ", " + std::to_string(w) + ")");
+    throw bad("size " + std::to_string(file_size) + " bytes, expected " + std::to_string(expected) +
+              " for shape (" + std::to_string(h) + ", " + std::to_string(w) + ")");
   }
 
   NpyArray a;

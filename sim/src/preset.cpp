@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <toml++/toml.h>
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -21,7 +22,6 @@
 #include <limits>
 #include <optional>
 #include <sstream>
-#include <toml++/toml.h>
 #include <variant>
 
 namespace physarum {
@@ -60,7 +60,9 @@ std::string format_number(double v) {
   return s.str();
 }
 
-double as_double(const Value& v) { return std::get<double>(v); }
+double as_double(const Value& v) {
+  return std::get<double>(v);
+}
 
 float to_float(const Value& v) {
   const double d = as_double(v);
@@ -73,8 +75,8 @@ float to_float(const Value& v) {
 int to_int(const Value& v, int lo, int hi) {
   const int64_t i = std::get<int64_t>(v);
   if (i < lo || i > hi) {
-    throw Error("must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] (got " + std::to_string(i) +
-                ")");
+    throw Error("must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] (got " +
+                std::to_string(i) + ")");
   }
   return static_cast<int>(i);
 }
@@ -99,7 +101,8 @@ Field float_field(std::string_view section, std::string_view key, float Section:
 }
 
 template <class Section>
-Field bool_field(std::string_view section, std::string_view key, bool Section::*member, Section Preset::*part) {
+Field bool_field(std::string_view section, std::string_view key, bool Section::*member,
+                 Section Preset::*part) {
   return {section, key, Kind::Bool,
           [=](Preset& p, const Value& v) {
             (p.*part).*member = std::get<bool>(v);
@@ -228,7 +231,7 @@ std::string known_sections() {
   std::string out;
   for (std::string_view s : kSections) {
     if (!out.empty()) out += ", ";
-    out += "[" + std::string(s) + "]";
+    out.append("[").append(s).append("]");
   }
   return out;
 }
@@ -274,7 +277,8 @@ std::optional<Value> value_of(const toml::node& n, Kind kind) {
 
 [[noreturn]] void fail_at(const std::string& source, const toml::node& n, std::string_view what,
                           const std::string& message) {
-  throw Error(source + ":" + std::to_string(n.source().begin.line) + ": " + std::string(what) + ": " + message);
+  throw Error(source + ":" + std::to_string(n.source().begin.line) + ": " + std::string(what) + ": " +
+              message);
 }
 
 // Shortest text that reads back as exactly the same float (through a double, as toml++ and
@@ -349,7 +353,8 @@ Value parse_override_value(std::string_view text, Kind kind) {
       throw Error("'" + std::string(text) + "' is not true or false");
     case Kind::String:
     case Kind::Count: {
-      if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
+      if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
+        text = text.substr(1, text.size() - 2);
       if (kind == Kind::Count && !text.empty() && text.front() == '-') {
         throw Error("must not be negative (got " + std::string(text) + ")");
       }
@@ -376,10 +381,12 @@ Preset parse_preset(std::string_view toml_text, const std::string& source_name) 
     const toml::table* table = section_node.as_table();
     const bool known = std::find(kSections.begin(), kSections.end(), section) != kSections.end();
     if (!known) {
-      fail_at(source_name, section_node, section,
-              "unknown " + std::string(table ? "table" : "key") + " (known tables: " + known_sections() + ")");
+      fail_at(
+          source_name, section_node, section,
+          "unknown " + std::string(table ? "table" : "key") + " (known tables: " + known_sections() + ")");
     }
-    if (!table) fail_at(source_name, section_node, section, "must be a table, not " + node_type_name(section_node));
+    if (!table)
+      fail_at(source_name, section_node, section, "must be a table, not " + node_type_name(section_node));
     for (const auto& [key, node] : *table) {
       const std::string name = section + "." + std::string(key.str());
       const Field* f = find_field(section, key.str());
@@ -434,8 +441,11 @@ std::string preset_to_toml(const Preset& p) {
 void save_preset(const Preset& p, const std::filesystem::path& file) {
   validate(p);
   const std::string text = preset_to_toml(p);
-  const std::filesystem::path dir = file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
-  std::string tmpl = (dir / ("." + file.filename().string() + ".tmp-XXXXXX")).string();
+  const std::filesystem::path dir =
+      file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
+  std::string tmp_name(1, '.');  // hidden, beside the target (built piecewise: GCC 12 -Wrestrict)
+  tmp_name.append(file.filename().string()).append(".tmp-XXXXXX");
+  std::string tmpl = (dir / tmp_name).string();
   const auto fail = [&](const std::string& what, int err) {
     throw Error("cannot save preset '" + file.string() + "': " + what + ": " + std::strerror(err));
   };
@@ -485,29 +495,33 @@ void apply_override(Preset& p, std::string_view assignment) {
   const std::string whole(assignment);
   const auto eq = assignment.find('=');
   if (eq == std::string_view::npos) {
-    throw Error("'" + whole + "': expected section.key=value, e.g. model.decay=0");
+    throw Error(whole + ": expected section.key=value, e.g. model.decay=0");
   }
   const std::string_view name = trim(assignment.substr(0, eq));
   const std::string_view text = trim(assignment.substr(eq + 1));
   const auto dot = name.find('.');
   if (dot == std::string_view::npos) {
-    throw Error("'" + whole + "': expected section.key=value, e.g. model.decay=0");
+    throw Error(whole + ": expected section.key=value, e.g. model.decay=0");
   }
   const std::string_view section = name.substr(0, dot);
   const std::string_view key = name.substr(dot + 1);
   if (std::find(kSections.begin(), kSections.end(), section) == kSections.end()) {
-    throw Error("'" + whole + "': unknown section '" + std::string(section) + "' (known: model, spawn, run, display)");
+    throw Error(whole + ": unknown section '" + std::string(section) +
+                "' (known: model, spawn, run, display)");
   }
   const Field* f = find_field(section, key);
   if (!f) {
-    throw Error("'" + whole + "': unknown key '" + std::string(name) + "' (known keys in [" + std::string(section) +
+    throw Error(whole + ": unknown key '" + std::string(name) + "' (known keys in [" + std::string(section) +
                 "]: " + known_keys(section) + ")");
   }
   Preset next = p;  // bad input changes nothing
   try {
     f->set(next, parse_override_value(text, f->kind));
   } catch (const Error& e) {
-    throw Error("'" + whole + "': " + std::string(name) + ": " + e.what());
+    // Validation messages usually name the key already ("model.decay = 2 is out of range ...").
+    const std::string msg = e.what();
+    const bool named = msg.rfind(std::string(name) + " ", 0) == 0;
+    throw Error(whole + ": " + (named ? msg : std::string(name) + ": " + msg));
   }
   p = std::move(next);
 }
