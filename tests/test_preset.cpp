@@ -250,6 +250,21 @@ TEST(Preset, FailedSaveToUnwritableDirectoryLeavesOldFileIntact) {
   EXPECT_EQ(load_preset(locked / "p.toml").model.decay, 0.5f);
 }
 
+TEST(Preset, FailedSaveWhereNoFileCanBeCreatedLeavesTheOldOneIntact) {
+  // /proc accepts no new files, even from root: the temporary file cannot be made, and the
+  // existing /proc/version must read as before.
+  const std::filesystem::path target = "/proc/version";
+  if (!std::filesystem::exists(target)) GTEST_SKIP() << "no /proc/version on this system";
+  const std::string before = read_file(target);
+  try {
+    save_preset(Preset{}, target);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/proc/version"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read_file(target), before);
+}
+
 TEST(Preset, SaveRefusesAnInvalidPreset) {
   const auto dir = temp_dir();
   write_file(dir / "p.toml", "old");
