@@ -12,7 +12,7 @@
 #if defined(__CUDACC__)
 #define PHYS_HD __host__ __device__ __forceinline__
 #else
-#define PHYS_HD inline
+#define PHYS_HD inline __attribute__((always_inline))
 #endif
 
 namespace physarum::rule {
@@ -40,11 +40,15 @@ PHYS_HD float mul(float a, float b) {
   return a * b;
 #endif
 }
+// floor for |v| < 2^31 (every argument here is a bounded coordinate or angle). On the host it is
+// written with a truncating conversion so the agent loop vectorises without SSE4.1; both forms are
+// exact, so they agree bit for bit.
 PHYS_HD float floor_f(float v) {
 #if defined(__CUDA_ARCH__)
   return floorf(v);
 #else
-  return __builtin_floorf(v);
+  const float t = static_cast<float>(static_cast<int>(v));
+  return t > v ? t - 1.0f : t;
 #endif
 }
 
@@ -85,13 +89,13 @@ PHYS_HD SinCos sin_cos(float a) {
 // floor(v * inv_n) may be off by one near a boundary; the two corrections fix that, and the
 // last guard catches v + n rounding up to n for a tiny negative v.
 PHYS_HD float wrap(float v, float n, float inv_n) {
-  // Fast path, the same value the general formula gives for v already in [0, n).
-  if (v >= 0.0f && v < n) return v;
+  // Written as selects, not branches, so the host compiler can vectorise the agent loop.
   float r = sub(v, mul(floor_f(mul(v, inv_n)), n));
-  if (r < 0.0f) r = add(r, n);
-  if (r >= n) r = sub(r, n);
-  if (r >= n || r < 0.0f) r = 0.0f;
-  return r;
+  r = r < 0.0f ? add(r, n) : r;
+  r = r >= n ? sub(r, n) : r;
+  r = ((r >= n) | (r < 0.0f)) ? 0.0f : r;
+  // Already inside: the formula above gives v back; return it directly.
+  return ((v >= 0.0f) & (v < n)) ? v : r;
 }
 // The cell that holds a wrapped coordinate (clamped: a float in [0, n) truncates to [0, n-1]).
 PHYS_HD int cell_of(float wrapped, int n) {
@@ -168,30 +172,20 @@ PHYS_HD int step_agent(Agent& a, uint32_t id, uint32_t step, const StepParams& p
   const float fl = sense(cl, sl);
   const float fr = sense(cr, sr);
 
-  // 2. Steer.
-  float theta = a.theta;
-  if (p.turn_rule == kTurnSimple) {
-    if (fl > fc && fl > fr) {
-      theta = add(theta, p.rotation);
-    } else if (fr > fc && fr > fl) {
-      theta = sub(theta, p.rotation);
-    }
-  } else {
-    if (fc > fl && fc > fr) {
-      // keep
-    } else if (fc < fl && fc < fr) {
-      const bool left = (hash(p.seed, id, step, kStreamTurn) >> 31) != 0U;
-      theta = left ? add(theta, p.rotation) : sub(theta, p.rotation);
-    } else if (fl > fr) {
-      theta = add(theta, p.rotation);
-    } else if (fr > fl) {
-      theta = sub(theta, p.rotation);
-    }
-  }
-  if (p.jitter != 0.0f) {
-    const float u = unit(hash(p.seed, id, step, kStreamJitter));
-    theta = add(theta, mul(p.jitter, sub(u, 0.5f)));
-  }
+  // 2. Steer (selects rather than branches: the host vectorises this loop, the GPU avoids
+  // divergence).
+  // Both rules are evaluated and one is selected; the random side and the jitter are always
+  // drawn (jitter 0 adds exactly 0).
+  const float simple = ((fl > fc) & (fl > fr)) ? 1.0f : (((fr > fc) & (fr > fl)) ? -1.0f : 0.0f);
+  const float valley = (hash(p.seed, id, step, kStreamTurn) >> 31) != 0U ? 1.0f : -1.0f;
+  const float toward = fl > fr ? 1.0f : (fr > fl ? -1.0f : 0.0f);
+  const float jones = ((fc > fl) & (fc > fr)) ? 0.0f : (((fc < fl) & (fc < fr)) ? valley : toward);
+  const float turn = p.turn_rule == kTurnSimple ? simple : jones;  // -1, 0 or +1 times RA
+  const float turned_left = add(a.theta, p.rotation);
+  const float turned_right = sub(a.theta, p.rotation);
+  float theta = turn > 0.0f ? turned_left : (turn < 0.0f ? turned_right : a.theta);
+  const float u = unit(hash(p.seed, id, step, kStreamJitter));
+  theta = add(theta, mul(p.jitter, sub(u, 0.5f)));
   // Keep the heading in [0, 2pi) so precision does not drain away over long runs.
   theta = wrap(theta, kTwoPi, kInvTwoPi);
 
