@@ -62,9 +62,9 @@ std::optional<std::string> find_on_path(const std::string& program) {
   while (begin <= path.size()) {
     size_t end = path.find(':', begin);
     if (end == std::string::npos) end = path.size();
-    std::string dir = path.substr(begin, end - begin);
-    if (dir.empty()) dir = ".";  // an empty PATH entry means the current directory
-    const std::string candidate = dir + "/" + program;
+    // An empty PATH entry means the current directory.
+    std::string candidate = end > begin ? path.substr(begin, end - begin) : std::string(1, '.');
+    candidate.append(1, '/').append(program);
     if (is_executable_file(candidate)) return candidate;
     begin = end + 1;
   }
@@ -125,7 +125,9 @@ std::string describe_wait_status(int status) {
   return "ended with wait status " + std::to_string(status);
 }
 
-bool wait_status_ok(int status) { return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+bool wait_status_ok(int status) {
+  return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
 
 ProcessOutput run_capture(const std::vector<std::string>& argv, bool merge_stderr) {
   int fds[2];

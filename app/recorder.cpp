@@ -36,10 +36,15 @@ std::string resolve_ffmpeg(const std::string& program) {
 // libx264 uses a faster preset there; headless rendering waits for the encoder anyway.
 std::vector<std::string> encoder_args(const std::string& encoder, RingPolicy policy) {
   if (encoder == "h264_nvenc") {
-    return {"-c:v", "h264_nvenc", "-pix_fmt", "yuv420p", "-preset", "p5", "-rc", "vbr", "-cq", "19", "-b:v", "0"};
+    return {"-c:v", "h264_nvenc", "-pix_fmt", "yuv420p", "-preset", "p5",
+            "-rc",  "vbr",        "-cq",      "19",      "-b:v",    "0"};
   }
-  return {"-c:v",    "libx264", "-pix_fmt", "yuv420p", "-crf", "18",
-          "-preset", policy == RingPolicy::Drop ? "veryfast" : "medium"};
+  return {"-c:v", "libx264", "-pix_fmt", "yuv420p",
+          "-crf", "18",      "-preset",  policy == RingPolicy::Drop ? "veryfast" : "medium"};
+}
+
+std::string frames_text(uint64_t n) {
+  return std::to_string(n) + (n == 1 ? " frame" : " frames");
 }
 
 bool write_all(int fd, const uint8_t* data, size_t size, int* err) {
@@ -85,8 +90,11 @@ std::string pick_h264_encoder(const std::string& ffmpeg) {
   if (wait_status_ok(list.wait_status) && list.out.find(" h264_nvenc ") != std::string::npos) {
     // Distribution builds list h264_nvenc on machines without an NVIDIA GPU; one frame through
     // the same settings the recorder uses tells whether it really works here.
-    std::vector<std::string> trial = {path,       "-hide_banner", "-loglevel", "error", "-f", "lavfi",
-                                      "-i",       "color=c=black:s=256x256:r=30", "-frames:v", "1"};
+    std::vector<std::string> trial = {path,        "-hide_banner",
+                                      "-loglevel", "error",
+                                      "-f",        "lavfi",
+                                      "-i",        "color=c=black:s=256x256:r=30",
+                                      "-frames:v", "1"};
     for (const std::string& a : encoder_args("h264_nvenc", RingPolicy::Wait)) trial.push_back(a);
     for (const char* a : {"-f", "null", "-"}) trial.emplace_back(a);
     if (wait_status_ok(run_capture(trial, true).wait_status)) chosen = "h264_nvenc";
@@ -109,7 +117,8 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
   const std::filesystem::path dir = options_.output.has_parent_path() ? options_.output.parent_path() : ".";
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
-    throw Error("cannot record to " + options_.output.string() + ": directory " + dir.string() + " does not exist");
+    throw Error("cannot record to " + options_.output.string() + ": directory " + dir.string() +
+                " does not exist");
   }
   const std::string ffmpeg = resolve_ffmpeg(options_.ffmpeg);
   encoder_ = options_.encoder == "auto" ? pick_h264_encoder(ffmpeg) : options_.encoder;
@@ -117,9 +126,15 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
     throw Error("unknown video encoder '" + encoder_ + "' (choose auto, libx264 or h264_nvenc)");
   }
 
-  argv_ = {ffmpeg, "-hide_banner", "-loglevel", "error", "-nostats", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
-           "-s",   std::to_string(video_w_) + "x" + std::to_string(video_h_), "-r", std::to_string(options_.fps),
-           "-i",   "-", "-an"};
+  argv_ = {ffmpeg,      "-hide_banner",
+           "-loglevel", "error",
+           "-nostats",  "-y",
+           "-f",        "rawvideo",
+           "-pix_fmt",  "rgba",
+           "-s",        std::to_string(video_w_) + "x" + std::to_string(video_h_),
+           "-r",        std::to_string(options_.fps),
+           "-i",        "-",
+           "-an"};
   for (const std::string& a : encoder_args(encoder_, options_.policy)) argv_.push_back(a);
   argv_.insert(argv_.end(), {"-r", std::to_string(options_.fps), "-movflags", "+faststart"});
   if (!options_.comment.empty()) argv_.insert(argv_.end(), {"-metadata", "comment=" + options_.comment});
@@ -171,9 +186,13 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
   register_open(this);
 }
 
-Recorder::~Recorder() { stop(); }
+Recorder::~Recorder() {
+  stop();
+}
 
-void Recorder::finalise() noexcept { stop(); }
+void Recorder::finalise() noexcept {
+  stop();
+}
 
 bool Recorder::write_rgba(const uint8_t* rgba, int width, int height) {
   int slot = -1;
@@ -267,9 +286,9 @@ void Recorder::writer_loop() {
         ++written_;
       } else {
         fail(err == EPIPE ? "recording stopped: ffmpeg stopped taking frames (broken pipe) after " +
-                                std::to_string(written_) + " frames"
-                          : "recording stopped: writing to ffmpeg failed after " + std::to_string(written_) +
-                                " frames: " + std::strerror(err));
+                                frames_text(written_)
+                          : "recording stopped: writing to ffmpeg failed after " + frames_text(written_) +
+                                ": " + std::strerror(err));
       }
     }
     cv_.notify_all();
@@ -291,7 +310,8 @@ void Recorder::writer_loop() {
     if (!wait_status_ok(status)) {
       const std::string what = "ffmpeg " + describe_wait_status(status) + (tail.empty() ? "" : ": " + tail);
       if (error_.empty()) {
-        error_ = "recording failed: " + what + " (full disk or unwritable file " + options_.output.string() + "?)";
+        error_ =
+            "recording failed: " + what + " (full disk or unwritable file " + options_.output.string() + "?)";
       } else {
         error_ += "; " + what;
       }

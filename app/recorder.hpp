@@ -33,25 +33,25 @@ struct RecorderOptions {
   int fps = 60;
   RingPolicy policy = RingPolicy::Drop;
   int ring_slots = 4;
-  bool bottom_up = false;  // rows arrive bottom to top (glReadPixels): flipped while copying
-  std::string comment;     // metadata comment tag: how to make the video again
+  bool bottom_up = false;        // rows arrive bottom to top (glReadPixels): flipped while copying
+  std::string comment;           // metadata comment tag: how to make the video again
   std::string encoder = "auto";  // auto (h264_nvenc when it works here, else libx264) | libx264 | h264_nvenc
   std::string ffmpeg = "ffmpeg";
   std::filesystem::path log_file;  // ffmpeg's messages; empty: a temporary file, removed after
 };
 
 struct RecorderStatus {
-  bool recording = false;  // accepting frames
-  bool finished = false;   // stop() has run
-  uint64_t submitted = 0;  // write_rgba calls that arrived while recording
-  uint64_t written = 0;    // frames ffmpeg has taken
-  uint64_t dropped = 0;    // frames dropped because the ring was full (Drop mode)
-  double duration_s = 0;   // written / fps
-  uint64_t file_bytes = 0; // size of the output file now
+  bool recording = false;   // accepting frames
+  bool finished = false;    // stop() has run
+  uint64_t submitted = 0;   // write_rgba calls that arrived while recording
+  uint64_t written = 0;     // frames ffmpeg has taken
+  uint64_t dropped = 0;     // frames dropped because the ring was full (Drop mode)
+  double duration_s = 0;    // written / fps
+  uint64_t file_bytes = 0;  // size of the output file now
   int video_width = 0;
   int video_height = 0;
   std::string encoder;
-  std::string error;       // empty while all is well
+  std::string error;  // empty while all is well
 };
 
 // The H.264 encoder this ffmpeg can use here: "h264_nvenc" when `ffmpeg -encoders` lists it and a
@@ -107,7 +107,7 @@ class Recorder final : public FrameSink, private Finalisable {
   std::vector<std::vector<uint8_t>> slots_;
   std::vector<int> free_slots_;
   std::deque<int> queued_;  // filled slots, oldest first
-  int in_copy_ = 0;          // slots taken by write_rgba and still being filled
+  int in_copy_ = 0;         // slots taken by write_rgba and still being filled
   bool stopping_ = false;
   bool writer_done_ = false;  // pipe closed and ffmpeg reaped
   bool finished_ = false;

@@ -31,7 +31,9 @@ Registry& registry() {
   return r;
 }
 
-void at_exit_finalise() { finalise_open(); }
+void at_exit_finalise() {
+  finalise_open();
+}
 
 }  // namespace
 
@@ -53,15 +55,25 @@ void install_signal_handlers() {
   sigaction(SIGPIPE, &ignore, nullptr);
 }
 
-bool stop_requested() { return g_stop.load(std::memory_order_relaxed) >= 0; }
+bool stop_requested() {
+  return g_stop.load(std::memory_order_relaxed) >= 0;
+}
 
-int stop_signal() { return std::max(0, g_stop.load(std::memory_order_relaxed)); }
+int stop_signal() {
+  return std::max(0, g_stop.load(std::memory_order_relaxed));
+}
 
-void request_stop(int signal) { g_stop.store(signal < 0 ? 0 : signal, std::memory_order_relaxed); }
+void request_stop(int signal) {
+  g_stop.store(signal < 0 ? 0 : signal, std::memory_order_relaxed);
+}
 
-void clear_stop_request() { g_stop.store(-1, std::memory_order_relaxed); }
+void clear_stop_request() {
+  g_stop.store(-1, std::memory_order_relaxed);
+}
 
-int exit_code_for_signal(int signal) { return 128 + signal; }
+int exit_code_for_signal(int signal) {
+  return 128 + signal;
+}
 
 void register_open(Finalisable* f) {
   Registry& r = registry();

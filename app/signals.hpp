@@ -20,8 +20,8 @@ class Finalisable {
 // Ctrl-C ends the program the default way, for a person whose first one seemed to do nothing.
 void install_signal_handlers();
 
-bool stop_requested();     // a SIGINT or SIGTERM arrived (or request_stop was called)
-int stop_signal();         // the signal that asked, 0 when none or request_stop(0)
+bool stop_requested();  // a SIGINT or SIGTERM arrived (or request_stop was called)
+int stop_signal();      // the signal that asked, 0 when none or request_stop(0)
 void request_stop(int signal = 0);
 void clear_stop_request();
 int exit_code_for_signal(int signal);  // the shell's convention: 128 + signal

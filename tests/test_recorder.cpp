@@ -57,7 +57,8 @@ std::map<std::string, std::string> probe(const fs::path& file) {
     size_t end = r.out.find('\n', pos);
     if (end == std::string::npos) end = r.out.size();
     const std::string line = r.out.substr(pos, end - pos);
-    if (const size_t eq = line.find('='); eq != std::string::npos) kv[line.substr(0, eq)] = line.substr(eq + 1);
+    if (const size_t eq = line.find('='); eq != std::string::npos)
+      kv[line.substr(0, eq)] = line.substr(eq + 1);
     pos = end + 1;
   }
   return kv;
@@ -65,8 +66,8 @@ std::map<std::string, std::string> probe(const fs::path& file) {
 
 // The first decoded frame as RGB24.
 std::vector<uint8_t> first_frame_rgb(const fs::path& file) {
-  const ProcessOutput r = run_capture(
-      {"ffmpeg", "-v", "error", "-i", file.string(), "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"});
+  const ProcessOutput r = run_capture({"ffmpeg", "-v", "error", "-i", file.string(), "-frames:v", "1", "-f",
+                                       "rawvideo", "-pix_fmt", "rgb24", "-"});
   EXPECT_TRUE(wait_status_ok(r.wait_status));
   return {r.out.begin(), r.out.end()};
 }
