@@ -1,0 +1,34 @@
+// Ctrl-C and SIGTERM without losing a recording. The handler only sets a flag; the frame loops
+// check stop_requested() and end cleanly, and anything registered here (open recordings) is
+// finalised by finalise_open(), which also runs at exit. SIGPIPE is ignored so a dying ffmpeg
+// shows up as EPIPE on write instead of killing the program.
+#pragma once
+
+namespace physarum::app {
+
+// Something that must be finished before the program ends (an open recording).
+class Finalisable {
+ public:
+  virtual void finalise() noexcept = 0;
+
+ protected:
+  ~Finalisable() = default;
+};
+
+// Installs the SIGINT/SIGTERM handlers (re-arming them when called again), ignores SIGPIPE and,
+// the first time, registers finalise_open() with atexit. The handlers are one-shot: a second
+// Ctrl-C ends the program the default way, for a person whose first one seemed to do nothing.
+void install_signal_handlers();
+
+bool stop_requested();  // a SIGINT or SIGTERM arrived (or request_stop was called)
+int stop_signal();      // the signal that asked, 0 when none or request_stop(0)
+void request_stop(int signal = 0);
+void clear_stop_request();
+int exit_code_for_signal(int signal);  // the shell's convention: 128 + signal
+
+// Open recordings register themselves; finalise_open() finalises each one still registered.
+void register_open(Finalisable* f);
+void unregister_open(Finalisable* f);
+void finalise_open() noexcept;
+
+}  // namespace physarum::app

@@ -1,0 +1,363 @@
+// The recorder against the real ffmpeg: what ffprobe reads back from the files it leaves, drop
+// accounting, a missing ffmpeg, ffmpeg dying, a full disk and Ctrl-C in the middle of a recording.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+#include "recorder.hpp"
+#include "signals.hpp"
+#include "sim/params.hpp"
+
+namespace physarum::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path test_dir() {
+  const char* env = std::getenv("PHYSARUM_TEST_TMP");
+  fs::path dir = env ? fs::path(env) : fs::temp_directory_path() / "physarum-tests";
+  dir /= "recorder-" + std::to_string(::getpid());
+  fs::create_directories(dir);
+  return dir;
+}
+
+// A gradient that moves with the frame number, so every frame differs.
+std::vector<uint8_t> gradient_frame(int w, int h, int frame) {
+  std::vector<uint8_t> px(static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      uint8_t* p = &px[(static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)) * 4];
+      p[0] = static_cast<uint8_t>((x + frame * 4) & 255);
+      p[1] = static_cast<uint8_t>((y * 2) & 255);
+      p[2] = static_cast<uint8_t>((frame * 8) & 255);
+      p[3] = 255;
+    }
+  }
+  return px;
+}
+
+// key=value lines of `ffprobe -of default=nw=1`.
+std::map<std::string, std::string> probe(const fs::path& file) {
+  const ProcessOutput r =
+      run_capture({"ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                   "stream=nb_read_frames,width,height,codec_name:format_tags=comment", "-of", "default=nw=1",
+                   file.string()});
+  std::map<std::string, std::string> kv;
+  if (!wait_status_ok(r.wait_status)) return kv;
+  size_t pos = 0;
+  while (pos < r.out.size()) {
+    size_t end = r.out.find('\n', pos);
+    if (end == std::string::npos) end = r.out.size();
+    const std::string line = r.out.substr(pos, end - pos);
+    if (const size_t eq = line.find('='); eq != std::string::npos)
+      kv[line.substr(0, eq)] = line.substr(eq + 1);
+    pos = end + 1;
+  }
+  return kv;
+}
+
+// The first decoded frame as RGB24.
+std::vector<uint8_t> first_frame_rgb(const fs::path& file) {
+  const ProcessOutput r = run_capture({"ffmpeg", "-v", "error", "-i", file.string(), "-frames:v", "1", "-f",
+                                       "rawvideo", "-pix_fmt", "rgb24", "-"});
+  EXPECT_TRUE(wait_status_ok(r.wait_status));
+  return {r.out.begin(), r.out.end()};
+}
+
+RecorderOptions options_for(const fs::path& out, int w, int h, RingPolicy policy) {
+  RecorderOptions o;
+  o.output = out;
+  o.width = w;
+  o.height = h;
+  o.fps = 30;
+  o.policy = policy;
+  o.encoder = "libx264";  // the same codec on every machine (auto is tested separately)
+  return o;
+}
+
+class PathGuard {
+ public:
+  explicit PathGuard(const char* value) {
+    const char* old = std::getenv("PATH");
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    ::setenv("PATH", value, 1);
+  }
+  ~PathGuard() {
+    if (had_) {
+      ::setenv("PATH", old_.c_str(), 1);
+    } else {
+      ::unsetenv("PATH");
+    }
+  }
+
+ private:
+  bool had_ = false;
+  std::string old_;
+};
+
+TEST(Recorder, WaitModeWritesEveryFrameWithSizeCodecAndComment) {
+  const fs::path out = test_dir() / "wait 60 frames.mp4";  // a space: no shell in between
+  RecorderOptions o = options_for(out, 320, 180, RingPolicy::Wait);
+  o.fps = 60;
+  o.ring_slots = 2;
+  o.comment = "physarum render --preset 'jones' --seed 7 --size 320x180";
+  Recorder rec(o);
+  for (int i = 0; i < 60; ++i) {
+    const auto frame = gradient_frame(320, 180, i);
+    ASSERT_TRUE(rec.write_rgba(frame.data(), 320, 180)) << rec.error();
+  }
+  ASSERT_TRUE(rec.stop()) << rec.error();
+  const RecorderStatus s = rec.status();
+  EXPECT_EQ(s.submitted, 60u);
+  EXPECT_EQ(s.written, 60u);
+  EXPECT_EQ(s.dropped, 0u);
+  EXPECT_DOUBLE_EQ(s.duration_s, 1.0);
+  EXPECT_EQ(s.file_bytes, fs::file_size(out));
+  EXPECT_GT(s.file_bytes, 0u);
+  EXPECT_TRUE(s.error.empty());
+  EXPECT_FALSE(s.recording);
+
+  auto p = probe(out);
+  EXPECT_EQ(p["nb_read_frames"], "60");
+  EXPECT_EQ(p["width"], "320");
+  EXPECT_EQ(p["height"], "180");
+  EXPECT_EQ(p["codec_name"], "h264");
+  EXPECT_EQ(p["TAG:comment"], o.comment);
+  // Once stopped it takes no more frames.
+  const auto frame = gradient_frame(320, 180, 0);
+  EXPECT_FALSE(rec.write_rgba(frame.data(), 320, 180));
+  EXPECT_TRUE(rec.stop());
+}
+
+TEST(Recorder, OddSizeIsCroppedToEven) {
+  const fs::path out = test_dir() / "odd.mp4";
+  Recorder rec(options_for(out, 321, 181, RingPolicy::Wait));
+  EXPECT_EQ(rec.status().video_width, 320);
+  EXPECT_EQ(rec.status().video_height, 180);
+  for (int i = 0; i < 12; ++i) {
+    const auto frame = gradient_frame(321, 181, i);
+    ASSERT_TRUE(rec.write_rgba(frame.data(), 321, 181));
+  }
+  ASSERT_TRUE(rec.stop()) << rec.error();
+  auto p = probe(out);
+  EXPECT_EQ(p["nb_read_frames"], "12");
+  EXPECT_EQ(p["width"], "320");
+  EXPECT_EQ(p["height"], "180");
+}
+
+// Top half white, bottom half black, stored bottom-up (as glReadPixels gives it): the video must
+// show black on top. A frame narrower than the recording is padded with black on the right.
+TEST(Recorder, BottomUpRowsAreFlippedAndSmallFramesPadded) {
+  const int w = 64, h = 64;
+  std::vector<uint8_t> px(static_cast<size_t>(w * h * 4), 0);
+  for (int y = 0; y < h / 2; ++y) {  // buffer rows 0..31 = the bottom of the picture
+    for (int x = 0; x < w; ++x) {
+      for (int c = 0; c < 4; ++c) px[static_cast<size_t>((y * w + x) * 4 + c)] = 255;
+    }
+  }
+  const fs::path out = test_dir() / "flip.mp4";
+  RecorderOptions o = options_for(out, 96, 64, RingPolicy::Wait);
+  o.bottom_up = true;
+  Recorder rec(o);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(rec.write_rgba(px.data(), w, h));
+  ASSERT_TRUE(rec.stop()) << rec.error();
+  const auto rgb = first_frame_rgb(out);
+  ASSERT_EQ(rgb.size(), size_t{96} * 64 * 3);
+  auto at = [&](int x, int y) { return static_cast<int>(rgb[static_cast<size_t>((y * 96 + x) * 3)]); };
+  EXPECT_LT(at(20, 10), 40);   // top: black
+  EXPECT_GT(at(20, 50), 215);  // bottom: white
+  EXPECT_LT(at(90, 50), 40);   // padding right of the 64-pixel frame: black
+}
+
+// ffmpeg stopped (SIGSTOP) takes nothing: with a one-slot ring every later frame is dropped and
+// counted, and the caller never blocks. After SIGCONT the accepted frames reach the file.
+TEST(Recorder, DropModeCountsDropsWhenTheEncoderFallsBehind) {
+  const fs::path out = test_dir() / "drop.mp4";
+  RecorderOptions o = options_for(out, 320, 180, RingPolicy::Drop);
+  o.ring_slots = 1;
+  Recorder rec(o);
+  ASSERT_EQ(::kill(rec.ffmpeg_pid(), SIGSTOP), 0);
+  const int submitted = 50;
+  for (int i = 0; i < submitted; ++i) {
+    const auto frame = gradient_frame(320, 180, i);
+    ASSERT_TRUE(rec.write_rgba(frame.data(), 320, 180));  // 230 KB frames fill the 64 KB pipe at once
+  }
+  RecorderStatus s = rec.status();
+  EXPECT_EQ(s.submitted, static_cast<uint64_t>(submitted));
+  // One frame may be in the writer's hands and one in the slot; everything else was dropped.
+  EXPECT_GE(s.dropped, static_cast<uint64_t>(submitted - 2));
+  ASSERT_EQ(::kill(rec.ffmpeg_pid(), SIGCONT), 0);
+  ASSERT_TRUE(rec.stop()) << rec.error();
+  s = rec.status();
+  EXPECT_EQ(s.written + s.dropped, static_cast<uint64_t>(submitted));
+  EXPECT_GE(s.written, 1u);
+  EXPECT_EQ(probe(out)["nb_read_frames"], std::to_string(s.written));
+}
+
+TEST(Recorder, MissingFfmpegIsAClearError) {
+  const fs::path out = test_dir() / "missing.mp4";
+  PathGuard guard("/nonexistent-physarum-dir");
+  try {
+    Recorder rec(options_for(out, 320, 180, RingPolicy::Wait));
+    FAIL() << "a recorder started without ffmpeg";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "ffmpeg not found on PATH; install it with apt-get install ffmpeg");
+  }
+  EXPECT_THROW(pick_h264_encoder(), Error);
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(Recorder, BadArgumentsAreRefused) {
+  const fs::path dir = test_dir();
+  EXPECT_THROW(Recorder(options_for(dir / "a.mp4", 1, 180, RingPolicy::Wait)), Error);
+  EXPECT_THROW(Recorder(options_for(dir / "no-such-dir" / "a.mp4", 320, 180, RingPolicy::Wait)), Error);
+  RecorderOptions o = options_for(dir / "a.mp4", 320, 180, RingPolicy::Wait);
+  o.encoder = "mpeg2";
+  EXPECT_THROW(Recorder{o}, Error);
+  EXPECT_FALSE(fs::exists(dir / "a.mp4"));
+}
+
+TEST(Recorder, FfmpegDyingMidRecordingStopsTheRecordingWithAMessage) {
+  const fs::path out = test_dir() / "killed.mp4";
+  Recorder rec(options_for(out, 320, 180, RingPolicy::Wait));
+  for (int i = 0; i < 5; ++i) {
+    const auto frame = gradient_frame(320, 180, i);
+    ASSERT_TRUE(rec.write_rgba(frame.data(), 320, 180));
+  }
+  ASSERT_EQ(::kill(rec.ffmpeg_pid(), SIGKILL), 0);
+  // Each frame is larger than the pipe, so a write to the dead ffmpeg fails within a frame or two.
+  bool refused = false;
+  for (int i = 0; i < 1000 && !refused; ++i) {
+    const auto frame = gradient_frame(320, 180, i);
+    refused = !rec.write_rgba(frame.data(), 320, 180);
+  }
+  EXPECT_TRUE(refused);
+  EXPECT_TRUE(rec.failed());
+  EXPECT_NE(rec.error().find("ffmpeg"), std::string::npos) << rec.error();
+  EXPECT_FALSE(rec.stop());
+  EXPECT_NE(rec.error().find("signal 9"), std::string::npos) << rec.error();
+  EXPECT_FALSE(rec.status().recording);
+}
+
+TEST(Recorder, FullDiskIsReported) {
+  RecorderOptions o = options_for("/dev/full", 320, 180, RingPolicy::Wait);
+  Recorder rec(o);
+  for (int i = 0; i < 10; ++i) {
+    const auto frame = gradient_frame(320, 180, i);
+    if (!rec.write_rgba(frame.data(), 320, 180)) break;
+  }
+  EXPECT_FALSE(rec.stop());
+  EXPECT_NE(rec.error().find("No space left on device"), std::string::npos) << rec.error();
+}
+
+TEST(Recorder, AutoPicksAnH264EncoderThatWorksHere) {
+  const std::string enc = pick_h264_encoder();
+  EXPECT_TRUE(enc == "libx264" || enc == "h264_nvenc") << enc;
+  EXPECT_EQ(pick_h264_encoder(), enc);  // cached, same answer
+  const fs::path out = test_dir() / "auto.mp4";
+  RecorderOptions o = options_for(out, 256, 144, RingPolicy::Wait);
+  o.encoder = "auto";
+  Recorder rec(o);
+  EXPECT_EQ(rec.status().encoder, enc);
+  for (int i = 0; i < 5; ++i) {
+    const auto frame = gradient_frame(256, 144, i);
+    ASSERT_TRUE(rec.write_rgba(frame.data(), 256, 144));
+  }
+  ASSERT_TRUE(rec.stop()) << rec.error();
+  auto p = probe(out);
+  EXPECT_EQ(p["codec_name"], "h264");
+  EXPECT_EQ(p["nb_read_frames"], "5");
+}
+
+// --- Ctrl-C: a child process records until SIGINT arrives, then does what the program's loops do.
+
+void read_exact(int fd, void* buf, size_t n) {
+  auto* p = static_cast<char*>(buf);
+  while (n > 0) {
+    const ssize_t r = ::read(fd, p, n);
+    if (r <= 0) {
+      ADD_FAILURE() << "the recording child went away early";
+      return;
+    }
+    p += r;
+    n -= static_cast<size_t>(r);
+  }
+}
+
+// In the child: record until a stop is requested; report the count of frames handed over.
+// exit_without_stop: end with exit() and leave the open recorder to the atexit finaliser.
+[[noreturn]] void child_record(const fs::path& out, int report_fd, bool exit_without_stop) {
+  ::alarm(120);  // never outlive a broken test
+  clear_stop_request();
+  install_signal_handlers();
+  auto* rec = new Recorder(options_for(out, 160, 90, RingPolicy::Wait));
+  uint64_t n = 0;
+  while (!stop_requested() && n < 100000) {
+    const auto frame = gradient_frame(160, 90, static_cast<int>(n));
+    if (!rec->write_rgba(frame.data(), 160, 90)) ::_exit(3);
+    ++n;
+    if (n == 10 && ::write(report_fd, "r", 1) != 1) ::_exit(4);
+  }
+  if (::write(report_fd, &n, sizeof n) != sizeof n) ::_exit(4);
+  if (exit_without_stop) std::exit(stop_signal() == SIGINT ? 0 : 5);  // rec is left open on purpose
+  finalise_open();  // what the frame loops do once stop_requested() is seen
+  const bool ok = !rec->failed() && rec->status().written == n && rec->status().finished;
+  ::_exit(ok && stop_signal() == SIGINT ? 0 : 6);
+}
+
+void record_then_interrupt(const fs::path& out, bool exit_without_stop) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    child_record(out, fds[1], exit_without_stop);
+  }
+  ::close(fds[1]);
+  char ready = 0;
+  read_exact(fds[0], &ready, 1);  // 10 frames are in
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  uint64_t frames = 0;
+  read_exact(fds[0], &frames, sizeof frames);
+  ::close(fds[0]);
+  const int status = wait_process(pid);
+  EXPECT_TRUE(wait_status_ok(status)) << describe_wait_status(status);
+  EXPECT_GE(frames, 10u);
+  auto p = probe(out);
+  EXPECT_EQ(p["nb_read_frames"], std::to_string(frames));
+  EXPECT_EQ(p["codec_name"], "h264");
+}
+
+TEST(RecorderSignals, SigintMidRecordingLeavesAPlayableFile) {
+  record_then_interrupt(test_dir() / "sigint.mp4", false);
+}
+
+TEST(RecorderSignals, ExitWithAnOpenRecorderFinalisesIt) {
+  record_then_interrupt(test_dir() / "atexit.mp4", true);
+}
+
+TEST(RecorderSignals, StopRequestFlag) {
+  clear_stop_request();
+  EXPECT_FALSE(stop_requested());
+  request_stop(SIGTERM);
+  EXPECT_TRUE(stop_requested());
+  EXPECT_EQ(stop_signal(), SIGTERM);
+  EXPECT_EQ(exit_code_for_signal(SIGINT), 130);
+  clear_stop_request();
+  EXPECT_FALSE(stop_requested());
+  EXPECT_EQ(stop_signal(), 0);
+}
+
+}  // namespace
+}  // namespace physarum::app
