@@ -188,17 +188,24 @@ class CpuBackend final : public Backend {
     }
   }
 
-  uint32_t count_at(size_t i) const {
-    uint32_t total = 0;
-    for (size_t t = 0, stride = cells(); t < static_cast<size_t>(threads_); ++t) total += counts_[t * stride + i];
-    return total;
+  // Adds the other threads' counts into the first array (integer sums: exact in any order).
+  void merge_counts() {
+    const size_t stride = cells();
+    const auto n = static_cast<int64_t>(stride);
+    uint32_t* c = counts_.data();
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t total = c[i];
+      for (size_t t = 1; t < static_cast<size_t>(threads_); ++t) total += c[t * stride + static_cast<size_t>(i)];
+      c[i] = total;
+    }
   }
 
   // Row sums of G = F + C * deposit for row y, into rs (W values).
   void row_sums(int y, float* g, float* rs) const {
     const int w = size_.width;
     const size_t base = static_cast<size_t>(y) * static_cast<size_t>(w);
-    for (int x = 0; x < w; ++x) g[x] = rule::deposited(field_[base + x], count_at(base + x), params_.deposit);
+    for (int x = 0; x < w; ++x) g[x] = rule::deposited(field_[base + x], counts_[base + x], params_.deposit);
     if (w == 1) {
       rs[0] = rule::row_sum(g[0], g[0], g[0]);
       return;
@@ -209,6 +216,7 @@ class CpuBackend final : public Backend {
   }
 
   void update_field() {
+    if (threads_ > 1) merge_counts();
     const int w = size_.width;
     const int h = size_.height;
     const rule::StepParams p = params_;

@@ -89,13 +89,13 @@ PHYS_HD SinCos sin_cos(float a) {
 // floor(v * inv_n) may be off by one near a boundary; the two corrections fix that, and the
 // last guard catches v + n rounding up to n for a tiny negative v.
 PHYS_HD float wrap(float v, float n, float inv_n) {
-  // Written as selects, not branches, so the host compiler can vectorise the agent loop.
+  // Almost every value is already inside: return it (the formula below would give v back too).
+  // The branch is taken the same way by nearly all agents, so it costs neither CPU nor GPU much.
+  if (v >= 0.0f && v < n) return v;
   float r = sub(v, mul(floor_f(mul(v, inv_n)), n));
   r = r < 0.0f ? add(r, n) : r;
   r = r >= n ? sub(r, n) : r;
-  r = ((r >= n) | (r < 0.0f)) ? 0.0f : r;
-  // Already inside: the formula above gives v back; return it directly.
-  return ((v >= 0.0f) & (v < n)) ? v : r;
+  return (r >= n || r < 0.0f) ? 0.0f : r;
 }
 // The cell that holds a wrapped coordinate (clamped: a float in [0, n) truncates to [0, n-1]).
 PHYS_HD int cell_of(float wrapped, int n) {
@@ -174,18 +174,21 @@ PHYS_HD int step_agent(Agent& a, uint32_t id, uint32_t step, const StepParams& p
 
   // 2. Steer (selects rather than branches: the host vectorises this loop, the GPU avoids
   // divergence).
-  // Both rules are evaluated and one is selected; the random side and the jitter are always
-  // drawn (jitter 0 adds exactly 0).
-  const float simple = ((fl > fc) & (fl > fr)) ? 1.0f : (((fr > fc) & (fr > fl)) ? -1.0f : 0.0f);
-  const float valley = (hash(p.seed, id, step, kStreamTurn) >> 31) != 0U ? 1.0f : -1.0f;
-  const float toward = fl > fr ? 1.0f : (fr > fl ? -1.0f : 0.0f);
-  const float jones = ((fc > fl) & (fc > fr)) ? 0.0f : (((fc < fl) & (fc < fr)) ? valley : toward);
-  const float turn = p.turn_rule == kTurnSimple ? simple : jones;  // -1, 0 or +1 times RA
+  // Selects rather than branches where agents of one warp disagree; the rule and jitter tests are
+  // the same for every agent.
+  float turn = ((fl > fc) & (fl > fr)) ? 1.0f : (((fr > fc) & (fr > fl)) ? -1.0f : 0.0f);  // simple
+  if (p.turn_rule == kTurnJones) {
+    const float valley = (hash(p.seed, id, step, kStreamTurn) >> 31) != 0U ? 1.0f : -1.0f;
+    const float toward = fl > fr ? 1.0f : (fr > fl ? -1.0f : 0.0f);
+    turn = ((fc > fl) & (fc > fr)) ? 0.0f : (((fc < fl) & (fc < fr)) ? valley : toward);
+  }
   const float turned_left = add(a.theta, p.rotation);
   const float turned_right = sub(a.theta, p.rotation);
   float theta = turn > 0.0f ? turned_left : (turn < 0.0f ? turned_right : a.theta);
-  const float u = unit(hash(p.seed, id, step, kStreamJitter));
-  theta = add(theta, mul(p.jitter, sub(u, 0.5f)));
+  if (p.jitter != 0.0f) {
+    const float u = unit(hash(p.seed, id, step, kStreamJitter));
+    theta = add(theta, mul(p.jitter, sub(u, 0.5f)));
+  }
   // Keep the heading in [0, 2pi) so precision does not drain away over long runs.
   theta = wrap(theta, kTwoPi, kInvTwoPi);
 
