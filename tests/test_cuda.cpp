@@ -21,10 +21,10 @@ using namespace physarum;
 
 namespace {
 
-#define SKIP_WITHOUT_CUDA_DEVICE()                                                             \
-  do {                                                                                         \
+#define SKIP_WITHOUT_CUDA_DEVICE()                                                              \
+  do {                                                                                          \
     if (!cuda_built()) GTEST_SKIP() << "built without the CUDA backend (no nvcc at configure)"; \
-    if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";     \
+    if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";      \
   } while (0)
 
 #if defined(PHYSARUM_HAS_CUDA)
@@ -56,8 +56,8 @@ template <class T>
     }
   }
   if (diff == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << what << ": " << diff << " of " << a.size() << " differ, first at " << first
-                                       << " (cpu " << a[first] << ", cuda " << b[first] << ")";
+  return ::testing::AssertionFailure() << what << ": " << diff << " of " << a.size() << " differ, first at "
+                                       << first << " (cpu " << a[first] << ", cuda " << b[first] << ")";
 }
 
 void expect_identical(Pair& p) {
@@ -192,12 +192,12 @@ TEST(Cuda, BrushStrokesLikeCpu) {
   Pair p = make_pair(c);
   step_both(p, 100);
   const BrushStroke strokes[] = {
-      {0.2f, 0.7f, 6.5f, 4.0f},        // across the top-left corner
-      {256.9f, 130.1f, 3.0f, 2.0f},    // bottom-right corner
-      {128.0f, 65.0f, 20.0f, -1.5f},   // erase
-      {-3.5f, 140.2f, 2.0f, 7.0f},     // outside the field: wraps in
-      {100.0f, 60.0f, 80.0f, 0.25f},   // taller than the field: wraps onto itself
-      {10.0f, 10.0f, 0.0f, 1.0f},      // one cell
+      {0.2f, 0.7f, 6.5f, 4.0f},       // across the top-left corner
+      {256.9f, 130.1f, 3.0f, 2.0f},   // bottom-right corner
+      {128.0f, 65.0f, 20.0f, -1.5f},  // erase
+      {-3.5f, 140.2f, 2.0f, 7.0f},    // outside the field: wraps in
+      {100.0f, 60.0f, 80.0f, 0.25f},  // taller than the field: wraps onto itself
+      {10.0f, 10.0f, 0.0f, 1.0f},     // one cell
   };
   for (const BrushStroke& b : strokes) {
     p.cpu->brush(b);
@@ -245,7 +245,8 @@ TEST(Cuda, PublishWritesTheFieldIntoASurface) {
 
   const cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
   cudaArray_t array = nullptr;
-  ASSERT_EQ(cudaMallocArray(&array, &desc, c.size.width, c.size.height, cudaArraySurfaceLoadStore), cudaSuccess);
+  ASSERT_EQ(cudaMallocArray(&array, &desc, c.size.width, c.size.height, cudaArraySurfaceLoadStore),
+            cudaSuccess);
   cudaResourceDesc res{};
   res.resType = cudaResourceTypeArray;
   res.res.array.array = array;

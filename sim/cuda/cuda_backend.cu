@@ -8,6 +8,10 @@
 // Agents carry their ids and each moves independently, so the order never changes a result.
 // Whole chunks of `sort_every` steps run as one CUDA graph; the step index lives on the device and
 // the field kernel advances it, so a graph replays unchanged.
+//
+// Tuning knobs for benchmarking (environment, read at creation): PHYSARUM_CUDA_SORT_EVERY (steps
+// between reorderings, even, 0 = never; default 32) and PHYSARUM_CUDA_AGGREGATE (0 = one atomic per
+// agent instead of one per warp and cell; default 1). docs/PERFORMANCE.md has the measurements.
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -49,7 +53,9 @@ std::string device_name_or_throw() {
   return prop.name;
 }
 
-std::string mib(uint64_t bytes) { return std::to_string((bytes + (1U << 20) - 1) >> 20) + " MiB"; }
+std::string mib(uint64_t bytes) {
+  return std::to_string((bytes + (1U << 20) - 1) >> 20) + " MiB";
+}
 
 // Same checks, same messages as the CPU backend: bad agents change nothing.
 void check_agents(const AgentState& a, uint64_t expected, const rule::StepParams& p) {
@@ -61,7 +67,8 @@ void check_agents(const AgentState& a, uint64_t expected, const rule::StepParams
   for (size_t i = 0; i < n; ++i) {
     if (a.id[i] >= n || seen[a.id[i]]) throw Error("set_agents: ids must be a permutation of 0..N-1");
     seen[a.id[i]] = 1;
-    if (!(a.x[i] >= 0 && a.x[i] < p.fwidth && a.y[i] >= 0 && a.y[i] < p.fheight && std::isfinite(a.theta[i]))) {
+    if (!(a.x[i] >= 0 && a.x[i] < p.fwidth && a.y[i] >= 0 && a.y[i] < p.fheight &&
+          std::isfinite(a.theta[i]))) {
       throw Error("set_agents: agent " + std::to_string(a.id[i]) + " is outside the field or has no heading");
     }
   }
@@ -121,7 +128,6 @@ class Window {
     return s;
   }
   double mean() const { return weight() > 0 ? sum() / weight() : 0.0; }
-  size_t size() const { return v_.size(); }
 
  private:
   size_t cap_;
@@ -137,7 +143,7 @@ class CudaBackend final : public Backend {
         seed_(c.seed),
         params_(make_step_params(c.model, c.size, c.seed)) {
     check_agents(agents, agents_, params_);
-    sort_every_ = std::max(0, env_int("PHYSARUM_CUDA_SORT_EVERY", 16));
+    sort_every_ = std::max(0, env_int("PHYSARUM_CUDA_SORT_EVERY", 32));
     if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
     chunk_ = sort_every_ > 0 ? sort_every_ : 16;
     aggregate_ = env_int("PHYSARUM_CUDA_AGGREGATE", 1) != 0;
@@ -147,13 +153,15 @@ class CudaBackend final : public Backend {
     size_t scan_bytes = 0;
     PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const uint32_t*>(nullptr),
                                                   static_cast<uint32_t*>(nullptr), static_cast<int>(cells_)));
-    const uint64_t need = 2 * cells_ * sizeof(float) + 3 * cells_ * sizeof(uint32_t) + 2 * agents_ * 16 + scan_bytes;
+    const uint64_t need =
+        2 * cells_ * sizeof(float) + 3 * cells_ * sizeof(uint32_t) + 2 * agents_ * 16 + scan_bytes;
     size_t free_b = 0;
     size_t total_b = 0;
     PHYS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (need + (64U << 20) > free_b) {
-      throw Error("out of GPU memory: " + format_size(size_) + " with " + format_count(agents_) + " agents needs " +
-                  mib(need) + " on " + device_ + ", which has " + mib(free_b) + " free of " + mib(total_b));
+      throw Error("out of GPU memory: " + format_size(size_) + " with " + format_count(agents_) +
+                  " agents needs " + mib(need) + " on " + device_ + ", which has " + mib(free_b) +
+                  " free of " + mib(total_b));
     }
     // Any allocation that still fails throws; the buffers made so far free themselves.
     stream_ = Stream::create();
@@ -232,13 +240,14 @@ class CudaBackend final : public Backend {
 
   void set_field(const std::vector<float>& values) override {
     if (values.size() != cells_) {
-      throw Error("set_field: " + std::to_string(values.size()) + " values for a field of " + std::to_string(cells_));
+      throw Error("set_field: " + std::to_string(values.size()) + " values for a field of " +
+                  std::to_string(cells_));
     }
     if (!std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
       throw Error("set_field: the values contain NaN or infinity");
     }
-    PHYS_CUDA_CHECK(cudaMemcpyAsync(current_field(), values.data(), cells_ * sizeof(float), cudaMemcpyHostToDevice,
-                                    stream_.get()));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(current_field(), values.data(), cells_ * sizeof(float),
+                                    cudaMemcpyHostToDevice, stream_.get()));
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
@@ -251,7 +260,8 @@ class CudaBackend final : public Backend {
   void brush(const BrushStroke& b) override {
     if (!std::isfinite(b.x) || !std::isfinite(b.y) || !std::isfinite(b.radius) || !std::isfinite(b.amount) ||
         b.radius < 0 || b.radius > kMaxSide) {
-      throw Error("brush: position, radius and amount must be finite (radius 0 to " + std::to_string(kMaxSide) + ")");
+      throw Error("brush: position, radius and amount must be finite (radius 0 to " +
+                  std::to_string(kMaxSide) + ")");
     }
     const int w = size_.width;
     const int h = size_.height;
@@ -260,14 +270,14 @@ class CudaBackend final : public Backend {
     const int r = static_cast<int>(std::ceil(b.radius));
     const int box_w = static_cast<int>(std::min<int64_t>(2 * int64_t{r} + 1, w));
     const int box_h = static_cast<int>(std::min<int64_t>(2 * int64_t{r} + 1, h));
-    cuda::launch_brush(stream_.get(), current_field(), w, h, ((cx % w) + w) % w, ((cy % h) + h) % h, r, box_w, box_h,
-                       b.radius, b.amount);
+    cuda::launch_brush(stream_.get(), current_field(), w, h, ((cx % w) + w) % w, ((cy % h) + h) % h, r, box_w,
+                       box_h, b.radius, b.amount);
   }
 
   void read_field(std::vector<float>& out) override {
     out.resize(cells_);
-    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.data(), current_field(), cells_ * sizeof(float), cudaMemcpyDeviceToHost,
-                                    stream_.get()));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.data(), current_field(), cells_ * sizeof(float),
+                                    cudaMemcpyDeviceToHost, stream_.get()));
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
@@ -280,11 +290,14 @@ class CudaBackend final : public Backend {
     out.theta.resize(agents_);
     out.id.resize(agents_);
     const size_t fb = agents_ * sizeof(float);
-    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.x.data(), x_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
-    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.y.data(), y_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
-    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.theta.data(), theta_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
-    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.id.data(), id_[other].get(), agents_ * sizeof(uint32_t), cudaMemcpyDeviceToHost,
-                                    stream_.get()));
+    PHYS_CUDA_CHECK(
+        cudaMemcpyAsync(out.x.data(), x_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(
+        cudaMemcpyAsync(out.y.data(), y_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(
+        cudaMemcpyAsync(out.theta.data(), theta_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.id.data(), id_[other].get(), agents_ * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToHost, stream_.get()));
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     return out;
   }
@@ -325,7 +338,8 @@ class CudaBackend final : public Backend {
     PHYS_CUDA_CHECK(cudaMemcpyAsync(x_[cur_].get(), a.x.data(), fb, cudaMemcpyHostToDevice, s));
     PHYS_CUDA_CHECK(cudaMemcpyAsync(y_[cur_].get(), a.y.data(), fb, cudaMemcpyHostToDevice, s));
     PHYS_CUDA_CHECK(cudaMemcpyAsync(theta_[cur_].get(), a.theta.data(), fb, cudaMemcpyHostToDevice, s));
-    PHYS_CUDA_CHECK(cudaMemcpyAsync(id_[cur_].get(), a.id.data(), agents_ * sizeof(uint32_t), cudaMemcpyHostToDevice, s));
+    PHYS_CUDA_CHECK(
+        cudaMemcpyAsync(id_[cur_].get(), a.id.data(), agents_ * sizeof(uint32_t), cudaMemcpyHostToDevice, s));
     counts_valid_ = false;  // the last step's counts no longer describe these positions
   }
 
@@ -336,7 +350,8 @@ class CudaBackend final : public Backend {
     size_t bytes = scan_temp_.bytes();
     PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.get(), bytes, counts, offsets_.get(),
                                                   static_cast<int>(cells_), s));
-    cuda::launch_scatter_by_cell(s, agents(cur_), agents(1 - cur_), agents_, offsets_.get(), size_.width, size_.height);
+    cuda::launch_scatter_by_cell(s, agents(cur_), agents(1 - cur_), agents_, offsets_.get(), size_.width,
+                                 size_.height);
     cur_ = 1 - cur_;
   }
 
@@ -350,10 +365,10 @@ class CudaBackend final : public Backend {
 
   void enqueue_step(cudaStream_t s, uint64_t step) {
     const unsigned p = step & 1U;
-    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_params_.get(), d_step_.get(),
-                        aggregate_);
-    cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(), d_params_.get(),
-                       d_step_.get(), size_.width, size_.height);
+    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_params_.get(),
+                        d_step_.get(), aggregate_);
+    cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
+                       d_params_.get(), d_step_.get(), size_.width, size_.height);
   }
 
   bool sort_due() const { return sort_every_ > 0 && steps_ % static_cast<uint64_t>(sort_every_) == 0; }
@@ -363,14 +378,14 @@ class CudaBackend final : public Backend {
     const bool sort = sort_due();
     if (sort) enqueue_counts_if_stale(steps_);
     if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[0].get(), s));
-    if (sort) enqueue_sort(s, steps_);
+    if (sort) run_sort_graph();
     if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[1].get(), s));
     const unsigned p = steps_ & 1U;
-    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_params_.get(), d_step_.get(),
-                        aggregate_);
+    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_params_.get(),
+                        d_step_.get(), aggregate_);
     if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[2].get(), s));
-    cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(), d_params_.get(),
-                       d_step_.get(), size_.width, size_.height);
+    cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
+                       d_params_.get(), d_step_.get(), size_.width, size_.height);
     if (sample != nullptr) {
       PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[3].get(), s));
       sample->pending = true;
@@ -378,6 +393,20 @@ class CudaBackend final : public Backend {
     }
     ++steps_;
     counts_valid_ = true;
+  }
+
+  // A sort outside a chunk (scan + scatter) as one graph launch, so that neither the scan's host-side
+  // set-up nor launch gaps sit between the kernels; a graph per starting agent buffer.
+  void run_sort_graph() {
+    const int start = cur_;
+    GraphExec& g = sort_graphs_[start];
+    if (!g) {
+      const uint64_t base = steps_;
+      g = GraphExec::capture(stream_.get(), [&](cudaStream_t s) { enqueue_sort(s, base); });
+      cur_ = start;
+    }
+    PHYS_CUDA_CHECK(cudaGraphLaunch(g.get(), stream_.get()));
+    cur_ = 1 - start;
   }
 
   // `chunk_` steps from a chunk boundary as one graph launch; a graph per starting agent buffer.
@@ -432,8 +461,8 @@ class CudaBackend final : public Backend {
   size_t cells_;
   uint32_t seed_;
   rule::StepParams params_;
-  int sort_every_ = 16;
-  int chunk_ = 16;
+  int sort_every_ = 32;
+  int chunk_ = 32;
   bool aggregate_ = true;
 
   Stream stream_;
@@ -448,11 +477,12 @@ class CudaBackend final : public Backend {
   int cur_ = 0;                // which agent buffer holds the agents
   bool counts_valid_ = false;  // the buffer the next field pass clears counts the current positions
   std::array<GraphExec, 2> graphs_;
+  std::array<GraphExec, 2> sort_graphs_;
 
   std::array<StageSample, 8> stage_;
   std::array<BatchSample, 8> batch_;
   std::array<PublishSample, 4> publish_;
-  Window agents_ms_{64}, field_ms_{64}, sort_ms_{16}, publish_ms_{64}, step_ms_{16};
+  Window agents_ms_{64}, field_ms_{64}, sort_ms_{8}, publish_ms_{64}, step_ms_{16};
 };
 
 }  // namespace

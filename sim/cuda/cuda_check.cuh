@@ -19,15 +19,15 @@ namespace physarum::cuda {
 [[noreturn]] void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line);
 void log_cuda_error(cudaError_t e, const char* call, const char* file, int line) noexcept;
 
-#define PHYS_CUDA_CHECK(call)                                                               \
-  do {                                                                                      \
-    const cudaError_t phys_err_ = (call);                                                   \
+#define PHYS_CUDA_CHECK(call)                                                                               \
+  do {                                                                                                      \
+    const cudaError_t phys_err_ = (call);                                                                   \
     if (phys_err_ != cudaSuccess) ::physarum::cuda::throw_cuda_error(phys_err_, #call, __FILE__, __LINE__); \
   } while (0)
 
-#define PHYS_CUDA_LOG(call)                                                               \
-  do {                                                                                    \
-    const cudaError_t phys_err_ = (call);                                                 \
+#define PHYS_CUDA_LOG(call)                                                                               \
+  do {                                                                                                    \
+    const cudaError_t phys_err_ = (call);                                                                 \
     if (phys_err_ != cudaSuccess) ::physarum::cuda::log_cuda_error(phys_err_, #call, __FILE__, __LINE__); \
   } while (0)
 
@@ -58,7 +58,8 @@ class DeviceBuffer {
   ~DeviceBuffer() { reset(); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       reset();

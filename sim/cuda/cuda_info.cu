@@ -14,14 +14,14 @@ void throw_cuda_error(cudaError_t e, const char* call, const char* file, int lin
   (void)cudaGetLastError();  // clear a non-sticky error so the context stays usable
   std::string msg;
   if (e == cudaErrorMemoryAllocation) msg = "out of GPU memory: ";
-  msg += std::string("CUDA error ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ") in " + call + " at " +
-         file + ":" + std::to_string(line);
+  msg += std::string("CUDA error ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ") in " + call +
+         " at " + file + ":" + std::to_string(line);
   throw Error(msg);
 }
 
 void log_cuda_error(cudaError_t e, const char* call, const char* file, int line) noexcept {
-  std::fprintf(stderr, "physarum: CUDA error %s (%s) in %s at %s:%d\n", cudaGetErrorName(e), cudaGetErrorString(e),
-               call, file, line);
+  std::fprintf(stderr, "physarum: CUDA error %s (%s) in %s at %s:%d\n", cudaGetErrorName(e),
+               cudaGetErrorString(e), call, file, line);
 }
 
 }  // namespace cuda
@@ -49,7 +49,9 @@ double measure_copy_bandwidth_gbs() {
   return 2.0 * static_cast<double>(kBytes) / (static_cast<double>(best_ms) * 1e-3) / 1e9;
 }
 
-void cuda_synchronize() { PHYS_CUDA_CHECK(cudaDeviceSynchronize()); }
+void cuda_synchronize() {
+  PHYS_CUDA_CHECK(cudaDeviceSynchronize());
+}
 
 void cuda_memory_info(uint64_t& free_bytes, uint64_t& total_bytes) {
   size_t f = 0;

@@ -8,7 +8,9 @@ namespace {
 
 constexpr int kAgentBlock = 256;
 
-unsigned blocks_for(uint64_t n, int block) { return static_cast<unsigned>((n + block - 1) / block); }
+unsigned blocks_for(uint64_t n, int block) {
+  return static_cast<unsigned>((n + block - 1) / block);
+}
 
 __device__ __forceinline__ int cell_index(float x, float y, int width, int height) {
   return rule::cell_of(y, height) * width + rule::cell_of(x, width);
@@ -29,11 +31,9 @@ __device__ __forceinline__ uint32_t aggregated_add(uint32_t* base, int cell) {
 }
 
 template <bool Aggregate>
-__global__ void __launch_bounds__(kAgentBlock) agents_kernel(AgentArrays a, uint64_t n,
-                                                             const float* __restrict__ field,
-                                                             uint32_t* __restrict__ counts,
-                                                             const rule::StepParams* __restrict__ params,
-                                                             const uint32_t* __restrict__ step_ptr) {
+__global__ void __launch_bounds__(kAgentBlock)
+    agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
+                  const rule::StepParams* __restrict__ params, const uint32_t* __restrict__ step_ptr) {
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
   if (i >= n) return;
   const rule::StepParams p = *params;
@@ -62,12 +62,10 @@ __device__ __forceinline__ int wrap_any(int v, int n) {
   return v >= n ? v % n : v;
 }
 
-__global__ void __launch_bounds__(kTileX* kFieldRows) field_kernel(const float* __restrict__ fin,
-                                                                  float* __restrict__ fout,
-                                                                  const uint32_t* __restrict__ counts,
-                                                                  uint32_t* __restrict__ clear,
-                                                                  const rule::StepParams* __restrict__ params,
-                                                                  uint32_t* step_ptr) {
+__global__ void __launch_bounds__(kTileX* kFieldRows)
+    field_kernel(const float* __restrict__ fin, float* __restrict__ fout, const uint32_t* __restrict__ counts,
+                 uint32_t* __restrict__ clear, const rule::StepParams* __restrict__ params,
+                 uint32_t* step_ptr) {
   __shared__ float g[kTileY + 2][kTileX + 2];
   __shared__ float rs[kTileY + 2][kTileX];
   const rule::StepParams p = *params;
@@ -86,7 +84,8 @@ __global__ void __launch_bounds__(kTileX* kFieldRows) field_kernel(const float* 
     }
   }
   __syncthreads();
-  for (int ly = ty; ly < kTileY + 2; ly += kFieldRows) rs[ly][tx] = rule::row_sum(g[ly][tx], g[ly][tx + 1], g[ly][tx + 2]);
+  for (int ly = ty; ly < kTileY + 2; ly += kFieldRows)
+    rs[ly][tx] = rule::row_sum(g[ly][tx], g[ly][tx + 1], g[ly][tx + 2]);
   __syncthreads();
   const int x = x0 + tx;
   if (x < w) {
@@ -94,14 +93,16 @@ __global__ void __launch_bounds__(kTileX* kFieldRows) field_kernel(const float* 
       const int y = y0 + ly;
       if (y >= h) break;
       const size_t idx = static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x);
-      fout[idx] = rule::field_update(g[ly + 1][tx + 1], rule::sum9(rs[ly][tx], rs[ly + 1][tx], rs[ly + 2][tx]), p);
+      fout[idx] =
+          rule::field_update(g[ly + 1][tx + 1], rule::sum9(rs[ly][tx], rs[ly + 1][tx], rs[ly + 2][tx]), p);
       clear[idx] = 0U;
     }
   }
   if (step_ptr != nullptr && blockIdx.x == 0 && blockIdx.y == 0 && tx == 0 && ty == 0) *step_ptr += 1U;
 }
 
-__global__ void histogram_kernel(AgentArrays a, uint64_t n, uint32_t* __restrict__ counts, int width, int height) {
+__global__ void histogram_kernel(AgentArrays a, uint64_t n, uint32_t* __restrict__ counts, int width,
+                                 int height) {
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
   if (i >= n) return;
   atomicAdd(counts + cell_index(a.x[i], a.y[i], width, height), 1U);
@@ -156,7 +157,8 @@ __global__ void brush_kernel(float* field, int width, int height, int cx, int cy
   if (touched) field[idx] = f;
 }
 
-__global__ void publish_kernel(const float* __restrict__ field, int width, int height, cudaSurfaceObject_t surface) {
+__global__ void publish_kernel(const float* __restrict__ field, int width, int height,
+                               cudaSurfaceObject_t surface) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= width || y >= height) return;
@@ -164,7 +166,9 @@ __global__ void publish_kernel(const float* __restrict__ field, int width, int h
               x * static_cast<int>(sizeof(float)), y);
 }
 
-__global__ void set_params_kernel(rule::StepParams* dst, rule::StepParams value) { *dst = value; }
+__global__ void set_params_kernel(rule::StepParams* dst, rule::StepParams value) {
+  *dst = value;
+}
 
 }  // namespace
 
@@ -172,9 +176,11 @@ void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* 
                    const rule::StepParams* params, const uint32_t* step, bool aggregate) {
   if (n == 0) return;
   if (aggregate) {
-    agents_kernel<true><<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, params, step);
+    agents_kernel<true>
+        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, params, step);
   } else {
-    agents_kernel<false><<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, params, step);
+    agents_kernel<false>
+        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, params, step);
   }
   PHYS_CUDA_CHECK_LAUNCH();
 }
@@ -182,19 +188,22 @@ void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* 
 void launch_field(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
                   uint32_t* clear, const rule::StepParams* params, uint32_t* step, int width, int height) {
   if (width <= 0 || height <= 0) return;
-  const dim3 grid(static_cast<unsigned>((width + kTileX - 1) / kTileX), static_cast<unsigned>((height + kTileY - 1) / kTileY));
-  field_kernel<<<grid, dim3(kTileX, kFieldRows), 0, stream>>>(field_in, field_out, counts, clear, params, step);
+  const dim3 grid(static_cast<unsigned>((width + kTileX - 1) / kTileX),
+                  static_cast<unsigned>((height + kTileY - 1) / kTileY));
+  field_kernel<<<grid, dim3(kTileX, kFieldRows), 0, stream>>>(field_in, field_out, counts, clear, params,
+                                                              step);
   PHYS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width, int height) {
+void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width,
+                      int height) {
   if (n == 0) return;
   histogram_kernel<<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, counts, width, height);
   PHYS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_scatter_by_cell(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n, uint32_t* offsets,
-                            int width, int height) {
+void launch_scatter_by_cell(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n,
+                            uint32_t* offsets, int width, int height) {
   if (n == 0) return;
   scatter_kernel<<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(from, to, n, offsets, width, height);
   PHYS_CUDA_CHECK_LAUNCH();
@@ -215,7 +224,8 @@ void launch_brush(cudaStream_t stream, float* field, int width, int height, int 
   PHYS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_publish(cudaStream_t stream, const float* field, int width, int height, cudaSurfaceObject_t surface) {
+void launch_publish(cudaStream_t stream, const float* field, int width, int height,
+                    cudaSurfaceObject_t surface) {
   if (width <= 0 || height <= 0) return;
   const dim3 block(32, 8);
   const dim3 grid(static_cast<unsigned>((width + 31) / 32), static_cast<unsigned>((height + 7) / 8));

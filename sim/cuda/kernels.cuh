@@ -32,12 +32,13 @@ void launch_field(cudaStream_t stream, const float* field_in, float* field_out, 
                   uint32_t* clear, const rule::StepParams* params, uint32_t* step, int width, int height);
 
 // counts[cell of agent] += 1 for every agent (used when no step has counted the current positions).
-void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width, int height);
+void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width,
+                      int height);
 
 // Moves agent i to slot offsets[cell]++ (offsets: exclusive prefix sum of the per-cell counts), so
 // agents end up grouped by cell in row-major order.
-void launch_scatter_by_cell(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n, uint32_t* offsets,
-                            int width, int height);
+void launch_scatter_by_cell(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n,
+                            uint32_t* offsets, int width, int height);
 
 // to[from.id[i]] = from[i]: agents in id order (ids are a permutation of 0..n-1).
 void launch_order_by_id(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n);
@@ -49,7 +50,8 @@ void launch_brush(cudaStream_t stream, float* field, int width, int height, int 
                   int box_h, float radius, float amount);
 
 // Writes the field into an R32F 2D surface of the same size.
-void launch_publish(cudaStream_t stream, const float* field, int width, int height, cudaSurfaceObject_t surface);
+void launch_publish(cudaStream_t stream, const float* field, int width, int height,
+                    cudaSurfaceObject_t surface);
 
 // Replaces the device copy of the parameters in stream order (kernel arguments are copied at
 // launch, so the host struct may change right after).
