@@ -72,18 +72,21 @@ PHYS_HD SinCos sin_cos(float a) {
   pc = add(mul(r2, pc), 4.1666667e-2f);
   pc = add(mul(r2, pc), -0.5f);
   const float c = add(1.0f, mul(r2, pc));
-  switch (static_cast<int>(q) & 3) {
-    case 0: return {s, c};
-    case 1: return {c, -s};
-    case 2: return {-s, -c};
-    default: return {-c, s};
-  }
+  // Quadrant k = q mod 4: (s, c), (c, -s), (-s, -c), (-c, s). Selected without branches (random
+  // headings would mispredict them); negation is exact.
+  const int k = static_cast<int>(q) & 3;
+  const float sign = (k & 2) ? -1.0f : 1.0f;
+  const float sin_a = (k & 1) ? c : s;
+  const float cos_a = (k & 1) ? -s : c;
+  return {mul(sign, sin_a), mul(sign, cos_a)};
 }
 
 // --- Wrapping. v into [0, n); inv_n is 1/n rounded to float (computed once, on the host).
 // floor(v * inv_n) may be off by one near a boundary; the two corrections fix that, and the
 // last guard catches v + n rounding up to n for a tiny negative v.
 PHYS_HD float wrap(float v, float n, float inv_n) {
+  // Fast path, the same value the general formula gives for v already in [0, n).
+  if (v >= 0.0f && v < n) return v;
   float r = sub(v, mul(floor_f(mul(v, inv_n)), n));
   if (r < 0.0f) r = add(r, n);
   if (r >= n) r = sub(r, n);
