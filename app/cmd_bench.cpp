@@ -168,6 +168,7 @@ bool run_case(const BenchOptions& o, const Case& c, int steps, double& copy_gbs,
   if (!said_note) {
     std::fprintf(stderr, "physarum bench: %s\n", note.c_str());
     said_note = true;
+    if (!o.json) print_header();
   }
   if (copy_gbs == 0) copy_gbs = copy_bandwidth_gbs(is_cuda(*b));
   Row r;
@@ -261,7 +262,6 @@ CommandFn add_bench_command(CLI::App& app) {
       throw UsageError(e.what());
     }
     const int steps = opt.steps ? *opt.steps : (opt.sweep == "steps" ? 2000 : (cpu ? 20 : 1000));
-    if (!opt.json) print_header();
     double copy_gbs = 0;
     bool said_note = false;
     int ran = 0;
