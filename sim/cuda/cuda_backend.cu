@@ -1,0 +1,512 @@
+// The CUDA backend. State lives on the device: the field (double-buffered), two per-cell count
+// buffers (one is counted into while the other is cleared by the field pass), the agents as
+// structure of arrays (double-buffered for reordering), the step parameters and the step index.
+//
+// One step = agents kernel (sense, steer, move, atomic count) + fused field kernel. Every
+// `sort_every` steps the agents are regrouped by cell with a counting sort built on the counts the
+// previous step already made (prefix sum + scatter): sensing and atomics then hit nearby memory.
+// Agents carry their ids and each moves independently, so the order never changes a result.
+// Whole chunks of `sort_every` steps run as one CUDA graph; the step index lives on the device and
+// the field kernel advances it, so a graph replays unchanged.
+//
+// Tuning knobs for benchmarking (environment, read at creation): PHYSARUM_CUDA_SORT_EVERY (steps
+// between reorderings, even, 0 = never; default 32) and PHYSARUM_CUDA_AGGREGATE (0 = one atomic per
+// agent instead of one per warp and cell; default 1). docs/PERFORMANCE.md has the measurements.
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "backends.hpp"
+#include "cuda_check.cuh"
+#include "kernels.cuh"
+
+namespace physarum {
+namespace {
+
+using cuda::AgentArrays;
+using cuda::DeviceBuffer;
+using cuda::Event;
+using cuda::GraphExec;
+using cuda::Stream;
+
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  return std::atoi(v);
+}
+
+std::string device_name_or_throw() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    throw Error("no CUDA device or driver found");
+  }
+  cudaDeviceProp prop{};
+  PHYS_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  return prop.name;
+}
+
+std::string mib(uint64_t bytes) {
+  return std::to_string((bytes + (1U << 20) - 1) >> 20) + " MiB";
+}
+
+// Same checks, same messages as the CPU backend: bad agents change nothing.
+void check_agents(const AgentState& a, uint64_t expected, const rule::StepParams& p) {
+  const size_t n = a.id.size();
+  if (n != expected || a.x.size() != n || a.y.size() != n || a.theta.size() != n) {
+    throw Error("set_agents: expected " + std::to_string(expected) + " agents with x, y, theta and id");
+  }
+  std::vector<uint8_t> seen(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (a.id[i] >= n || seen[a.id[i]]) throw Error("set_agents: ids must be a permutation of 0..N-1");
+    seen[a.id[i]] = 1;
+    if (!(a.x[i] >= 0 && a.x[i] < p.fwidth && a.y[i] >= 0 && a.y[i] < p.fheight &&
+          std::isfinite(a.theta[i]))) {
+      throw Error("set_agents: agent " + std::to_string(a.id[i]) + " is outside the field or has no heading");
+    }
+  }
+}
+
+// Four events around one step's stages: [0] sort [1] agents [2] field [3].
+struct StageSample {
+  std::array<Event, 4> ev;
+  bool pending = false;
+  bool sorted = false;
+};
+// Two events around a whole step(n) call.
+struct BatchSample {
+  Event begin;
+  Event end;
+  int steps = 0;
+  bool pending = false;
+};
+struct PublishSample {
+  Event begin;
+  Event end;
+  bool pending = false;
+};
+
+// Ready without waiting? Throws on a real error (a device fault surfaces here).
+bool event_done(const Event& e) {
+  const cudaError_t r = cudaEventQuery(e.get());
+  if (r == cudaSuccess) return true;
+  if (r == cudaErrorNotReady) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  cuda::throw_cuda_error(r, "cudaEventQuery", __FILE__, __LINE__);
+}
+double elapsed_ms(const Event& a, const Event& b) {
+  float ms = 0;
+  PHYS_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
+  return ms;
+}
+
+// A moving window of the most recent values.
+class Window {
+ public:
+  explicit Window(size_t cap) : cap_(cap) {}
+  void add(double v, double weight = 1) {
+    v_.push_back({v, weight});
+    if (v_.size() > cap_) v_.pop_front();
+  }
+  double sum() const {
+    double s = 0;
+    for (const auto& e : v_) s += e.first;
+    return s;
+  }
+  double weight() const {
+    double s = 0;
+    for (const auto& e : v_) s += e.second;
+    return s;
+  }
+  double mean() const { return weight() > 0 ? sum() / weight() : 0.0; }
+
+ private:
+  size_t cap_;
+  std::deque<std::pair<double, double>> v_;
+};
+
+class CudaBackend final : public Backend {
+ public:
+  CudaBackend(const SimConfig& c, AgentState agents)
+      : Backend(c),
+        device_(device_name_or_throw()),
+        cells_(static_cast<size_t>(c.size.width) * static_cast<size_t>(c.size.height)),
+        seed_(c.seed),
+        params_(make_step_params(c.model, c.size, c.seed)) {
+    check_agents(agents, agents_, params_);
+    sort_every_ = std::max(0, env_int("PHYSARUM_CUDA_SORT_EVERY", 32));
+    if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
+    chunk_ = sort_every_ > 0 ? sort_every_ : 16;
+    aggregate_ = env_int("PHYSARUM_CUDA_AGGREGATE", 1) != 0;
+    PHYS_CUDA_CHECK(cudaSetDevice(0));
+
+    // Scan scratch size first, so the memory check below is complete.
+    size_t scan_bytes = 0;
+    PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const uint32_t*>(nullptr),
+                                                  static_cast<uint32_t*>(nullptr), static_cast<int>(cells_)));
+    const uint64_t need =
+        2 * cells_ * sizeof(float) + 3 * cells_ * sizeof(uint32_t) + 2 * agents_ * 16 + scan_bytes;
+    size_t free_b = 0;
+    size_t total_b = 0;
+    PHYS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (need + (64U << 20) > free_b) {
+      throw Error("out of GPU memory: " + format_size(size_) + " with " + format_count(agents_) +
+                  " agents needs " + mib(need) + " on " + device_ + ", which has " + mib(free_b) +
+                  " free of " + mib(total_b));
+    }
+    // Any allocation that still fails throws; the buffers made so far free themselves.
+    stream_ = Stream::create();
+    for (int b = 0; b < 2; ++b) {
+      field_[b] = DeviceBuffer<float>(cells_, "the field");
+      counts_[b] = DeviceBuffer<uint32_t>(cells_, "the deposit counts");
+      x_[b] = DeviceBuffer<float>(agents_, "agent positions");
+      y_[b] = DeviceBuffer<float>(agents_, "agent positions");
+      theta_[b] = DeviceBuffer<float>(agents_, "agent headings");
+      id_[b] = DeviceBuffer<uint32_t>(agents_, "agent ids");
+    }
+    offsets_ = DeviceBuffer<uint32_t>(cells_, "the sort offsets");
+    scan_temp_ = DeviceBuffer<unsigned char>(std::max<size_t>(scan_bytes, 1), "the scan scratch");
+    d_params_ = DeviceBuffer<rule::StepParams>(1, "the parameters");
+    d_step_ = DeviceBuffer<uint32_t>(1, "the step index");
+    for (int b = 0; b < 2; ++b) {
+      PHYS_CUDA_CHECK(cudaMemsetAsync(field_[b].get(), 0, field_[b].bytes(), stream_.get()));
+      PHYS_CUDA_CHECK(cudaMemsetAsync(counts_[b].get(), 0, counts_[b].bytes(), stream_.get()));
+    }
+    PHYS_CUDA_CHECK(cudaMemsetAsync(d_step_.get(), 0, sizeof(uint32_t), stream_.get()));
+    cuda::launch_set_params(stream_.get(), d_params_.get(), params_);
+    for (auto& s : stage_) {
+      for (auto& e : s.ev) e = Event::create();
+    }
+    for (auto& b : batch_) {
+      b.begin = Event::create();
+      b.end = Event::create();
+    }
+    for (auto& p : publish_) {
+      p.begin = Event::create();
+      p.end = Event::create();
+    }
+    upload_agents(agents);
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  ~CudaBackend() override {
+    if (stream_.get() != nullptr) PHYS_CUDA_LOG(cudaStreamSynchronize(stream_.get()));
+  }
+
+  std::string name() const override { return "cuda (" + device_ + ")"; }
+
+  void step(int n) override {
+    if (n <= 0) return;
+    harvest();
+    BatchSample* batch = free_slot(batch_);
+    if (batch != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(batch->begin.get(), stream_.get()));
+    const int total = n;
+    // The first step of a call is timed stage by stage when a sample slot is free.
+    if (StageSample* s = free_slot(stage_)) {
+      single_step(s);
+      --n;
+    }
+    while (n > 0) {
+      if (steps_ % static_cast<uint64_t>(chunk_) == 0 && n >= chunk_) {
+        run_chunk();
+        n -= chunk_;
+      } else {
+        single_step(nullptr);
+        --n;
+      }
+    }
+    if (batch != nullptr) {
+      PHYS_CUDA_CHECK(cudaEventRecord(batch->end.get(), stream_.get()));
+      batch->steps = total;
+      batch->pending = true;
+    }
+  }
+
+  void set_model(const ModelParams& m) override {
+    const rule::StepParams p = make_step_params(m, size_, seed_);  // validates: bad values change nothing
+    cuda::launch_set_params(stream_.get(), d_params_.get(), p);
+    params_ = p;
+    model_ = m;
+  }
+
+  void set_field(const std::vector<float>& values) override {
+    if (values.size() != cells_) {
+      throw Error("set_field: " + std::to_string(values.size()) + " values for a field of " +
+                  std::to_string(cells_));
+    }
+    if (!std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
+      throw Error("set_field: the values contain NaN or infinity");
+    }
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(current_field(), values.data(), cells_ * sizeof(float),
+                                    cudaMemcpyHostToDevice, stream_.get()));
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  void set_agents(const AgentState& a) override {
+    check_agents(a, agents_, params_);
+    upload_agents(a);
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  void brush(const BrushStroke& b) override {
+    if (!std::isfinite(b.x) || !std::isfinite(b.y) || !std::isfinite(b.radius) || !std::isfinite(b.amount) ||
+        b.radius < 0 || b.radius > kMaxSide) {
+      throw Error("brush: position, radius and amount must be finite (radius 0 to " +
+                  std::to_string(kMaxSide) + ")");
+    }
+    const int w = size_.width;
+    const int h = size_.height;
+    const int cx = static_cast<int>(std::floor(b.x));
+    const int cy = static_cast<int>(std::floor(b.y));
+    const int r = static_cast<int>(std::ceil(b.radius));
+    const int box_w = static_cast<int>(std::min<int64_t>(2 * int64_t{r} + 1, w));
+    const int box_h = static_cast<int>(std::min<int64_t>(2 * int64_t{r} + 1, h));
+    cuda::launch_brush(stream_.get(), current_field(), w, h, ((cx % w) + w) % w, ((cy % h) + h) % h, r, box_w,
+                       box_h, b.radius, b.amount);
+  }
+
+  void read_field(std::vector<float>& out) override {
+    out.resize(cells_);
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.data(), current_field(), cells_ * sizeof(float),
+                                    cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  AgentState read_agents() override {
+    const int other = 1 - cur_;
+    cuda::launch_order_by_id(stream_.get(), agents(cur_), agents(other), agents_);
+    AgentState out;
+    out.x.resize(agents_);
+    out.y.resize(agents_);
+    out.theta.resize(agents_);
+    out.id.resize(agents_);
+    const size_t fb = agents_ * sizeof(float);
+    PHYS_CUDA_CHECK(
+        cudaMemcpyAsync(out.x.data(), x_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(
+        cudaMemcpyAsync(out.y.data(), y_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(
+        cudaMemcpyAsync(out.theta.data(), theta_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.id.data(), id_[other].get(), agents_ * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    return out;
+  }
+
+  StageTimings timings() override {
+    harvest();
+    StageTimings t;
+    t.agents_ms = agents_ms_.mean();
+    t.field_ms = field_ms_.mean();
+    t.sort_ms = sort_every_ > 0 ? sort_ms_.mean() / sort_every_ : 0.0;
+    t.publish_ms = publish_ms_.mean();
+    t.step_ms = step_ms_.mean();
+    t.samples = static_cast<int>(step_ms_.weight());
+    return t;
+  }
+
+  bool can_publish() const override { return true; }
+
+  void publish(uint64_t surface_object) override {
+    harvest();
+    PublishSample* s = free_slot(publish_);
+    if (s != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(s->begin.get(), stream_.get()));
+    cuda::launch_publish(stream_.get(), current_field(), size_.width, size_.height,
+                         static_cast<cudaSurfaceObject_t>(surface_object));
+    if (s != nullptr) {
+      PHYS_CUDA_CHECK(cudaEventRecord(s->end.get(), stream_.get()));
+      s->pending = true;
+    }
+  }
+
+ private:
+  AgentArrays agents(int b) { return {x_[b].get(), y_[b].get(), theta_[b].get(), id_[b].get()}; }
+  float* current_field() { return field_[steps_ & 1U].get(); }
+
+  void upload_agents(const AgentState& a) {
+    const size_t fb = agents_ * sizeof(float);
+    cudaStream_t s = stream_.get();
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(x_[cur_].get(), a.x.data(), fb, cudaMemcpyHostToDevice, s));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(y_[cur_].get(), a.y.data(), fb, cudaMemcpyHostToDevice, s));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(theta_[cur_].get(), a.theta.data(), fb, cudaMemcpyHostToDevice, s));
+    PHYS_CUDA_CHECK(
+        cudaMemcpyAsync(id_[cur_].get(), a.id.data(), agents_ * sizeof(uint32_t), cudaMemcpyHostToDevice, s));
+    counts_valid_ = false;  // the last step's counts no longer describe these positions
+  }
+
+  // Regroups the agents by cell, from the counts of their current positions (made by the last
+  // step into the buffer the next field pass clears).
+  void enqueue_sort(cudaStream_t s, uint64_t step) {
+    uint32_t* counts = counts_[(step + 1) & 1U].get();
+    size_t bytes = scan_temp_.bytes();
+    PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.get(), bytes, counts, offsets_.get(),
+                                                  static_cast<int>(cells_), s));
+    cuda::launch_scatter_by_cell(s, agents(cur_), agents(1 - cur_), agents_, offsets_.get(), size_.width,
+                                 size_.height);
+    cur_ = 1 - cur_;
+  }
+
+  void enqueue_counts_if_stale(uint64_t step) {
+    if (counts_valid_) return;
+    uint32_t* counts = counts_[(step + 1) & 1U].get();
+    PHYS_CUDA_CHECK(cudaMemsetAsync(counts, 0, cells_ * sizeof(uint32_t), stream_.get()));
+    cuda::launch_histogram(stream_.get(), agents(cur_), agents_, counts, size_.width, size_.height);
+    counts_valid_ = true;
+  }
+
+  void enqueue_step(cudaStream_t s, uint64_t step) {
+    const unsigned p = step & 1U;
+    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_params_.get(),
+                        d_step_.get(), aggregate_);
+    cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
+                       d_params_.get(), d_step_.get(), size_.width, size_.height);
+  }
+
+  bool sort_due() const { return sort_every_ > 0 && steps_ % static_cast<uint64_t>(sort_every_) == 0; }
+
+  void single_step(StageSample* sample) {
+    cudaStream_t s = stream_.get();
+    const bool sort = sort_due();
+    if (sort) enqueue_counts_if_stale(steps_);
+    if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[0].get(), s));
+    if (sort) run_sort_graph();
+    if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[1].get(), s));
+    const unsigned p = steps_ & 1U;
+    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_params_.get(),
+                        d_step_.get(), aggregate_);
+    if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[2].get(), s));
+    cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
+                       d_params_.get(), d_step_.get(), size_.width, size_.height);
+    if (sample != nullptr) {
+      PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[3].get(), s));
+      sample->pending = true;
+      sample->sorted = sort;
+    }
+    ++steps_;
+    counts_valid_ = true;
+  }
+
+  // A sort outside a chunk (scan + scatter) as one graph launch, so that neither the scan's host-side
+  // set-up nor launch gaps sit between the kernels; a graph per starting agent buffer.
+  void run_sort_graph() {
+    const int start = cur_;
+    GraphExec& g = sort_graphs_[start];
+    if (!g) {
+      const uint64_t base = steps_;
+      g = GraphExec::capture(stream_.get(), [&](cudaStream_t s) { enqueue_sort(s, base); });
+      cur_ = start;
+    }
+    PHYS_CUDA_CHECK(cudaGraphLaunch(g.get(), stream_.get()));
+    cur_ = 1 - start;
+  }
+
+  // `chunk_` steps from a chunk boundary as one graph launch; a graph per starting agent buffer.
+  void run_chunk() {
+    if (sort_every_ > 0) enqueue_counts_if_stale(steps_);
+    const int start = cur_;
+    GraphExec& g = graphs_[start];
+    if (!g) {
+      const uint64_t base = steps_;
+      g = GraphExec::capture(stream_.get(), [&](cudaStream_t s) {
+        if (sort_every_ > 0) enqueue_sort(s, base);
+        for (int i = 0; i < chunk_; ++i) enqueue_step(s, base + static_cast<uint64_t>(i));
+      });
+      cur_ = start;  // capture only recorded the work; the launch below does it
+    }
+    PHYS_CUDA_CHECK(cudaGraphLaunch(g.get(), stream_.get()));
+    if (sort_every_ > 0) cur_ = 1 - start;
+    steps_ += static_cast<uint64_t>(chunk_);
+    counts_valid_ = true;
+  }
+
+  template <class Slot, size_t N>
+  static Slot* free_slot(std::array<Slot, N>& slots) {
+    for (auto& s : slots) {
+      if (!s.pending) return &s;
+    }
+    return nullptr;
+  }
+
+  // Collects finished timing samples without waiting for unfinished ones.
+  void harvest() {
+    for (auto& s : stage_) {
+      if (!s.pending || !event_done(s.ev[3])) continue;
+      if (s.sorted) sort_ms_.add(elapsed_ms(s.ev[0], s.ev[1]));
+      agents_ms_.add(elapsed_ms(s.ev[1], s.ev[2]));
+      field_ms_.add(elapsed_ms(s.ev[2], s.ev[3]));
+      s.pending = false;
+    }
+    for (auto& b : batch_) {
+      if (!b.pending || !event_done(b.end)) continue;
+      step_ms_.add(elapsed_ms(b.begin, b.end), b.steps);
+      b.pending = false;
+    }
+    for (auto& p : publish_) {
+      if (!p.pending || !event_done(p.end)) continue;
+      publish_ms_.add(elapsed_ms(p.begin, p.end));
+      p.pending = false;
+    }
+  }
+
+  std::string device_;
+  size_t cells_;
+  uint32_t seed_;
+  rule::StepParams params_;
+  int sort_every_ = 32;
+  int chunk_ = 32;
+  bool aggregate_ = true;
+
+  Stream stream_;
+  std::array<DeviceBuffer<float>, 2> field_;
+  std::array<DeviceBuffer<uint32_t>, 2> counts_;
+  std::array<DeviceBuffer<float>, 2> x_, y_, theta_;
+  std::array<DeviceBuffer<uint32_t>, 2> id_;
+  DeviceBuffer<uint32_t> offsets_;
+  DeviceBuffer<unsigned char> scan_temp_;
+  DeviceBuffer<rule::StepParams> d_params_;
+  DeviceBuffer<uint32_t> d_step_;
+  int cur_ = 0;                // which agent buffer holds the agents
+  bool counts_valid_ = false;  // the buffer the next field pass clears counts the current positions
+  std::array<GraphExec, 2> graphs_;
+  std::array<GraphExec, 2> sort_graphs_;
+
+  std::array<StageSample, 8> stage_;
+  std::array<BatchSample, 8> batch_;
+  std::array<PublishSample, 4> publish_;
+  Window agents_ms_{64}, field_ms_{64}, sort_ms_{8}, publish_ms_{64}, step_ms_{16};
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(const SimConfig& config, AgentState agents) {
+  return std::make_unique<CudaBackend>(config, std::move(agents));
+}
+
+std::string cuda_device_name() {
+  try {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+      (void)cudaGetLastError();
+      return "";
+    }
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return "";
+    }
+    return prop.name;
+  } catch (...) {
+    return "";
+  }
+}
+
+}  // namespace physarum

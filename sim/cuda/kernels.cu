@@ -1,0 +1,241 @@
+// The CUDA backend's kernels. Model arithmetic comes only from sim/rule.hpp (compiled here with
+// FMA contraction off), so every value matches the CPU backend bit for bit.
+#include "cuda_check.cuh"
+#include "kernels.cuh"
+
+namespace physarum::cuda {
+namespace {
+
+constexpr int kAgentBlock = 256;
+
+unsigned blocks_for(uint64_t n, int block) {
+  return static_cast<unsigned>((n + block - 1) / block);
+}
+
+__device__ __forceinline__ int cell_index(float x, float y, int width, int height) {
+  return rule::cell_of(y, height) * width + rule::cell_of(x, width);
+}
+
+// Lanes of a warp that hit the same cell add once, through their lowest lane. Returns, for each
+// lane, the value the shared atomic returned plus its rank among those lanes.
+__device__ __forceinline__ uint32_t aggregated_add(uint32_t* base, int cell) {
+  const unsigned active = __activemask();
+  const unsigned peers = __match_any_sync(active, cell);
+  const int lane = static_cast<int>(threadIdx.x & 31U);
+  const int leader = __ffs(static_cast<int>(peers)) - 1;
+  uint32_t first = 0;
+  if (lane == leader) first = atomicAdd(base + cell, static_cast<uint32_t>(__popc(peers)));
+  first = __shfl_sync(peers, first, leader);
+  const unsigned below = peers & ((1U << lane) - 1U);
+  return first + static_cast<uint32_t>(__popc(below));
+}
+
+template <bool Aggregate>
+__global__ void __launch_bounds__(kAgentBlock)
+    agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
+                  const rule::StepParams* __restrict__ params, const uint32_t* __restrict__ step_ptr) {
+  const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
+  if (i >= n) return;
+  const rule::StepParams p = *params;
+  const uint32_t step = *step_ptr;
+  rule::Agent ag{a.x[i], a.y[i], a.theta[i]};
+  const int cell = rule::step_agent(ag, a.id[i], step, p, [field](int c) { return __ldg(field + c); });
+  a.x[i] = ag.x;
+  a.y[i] = ag.y;
+  a.theta[i] = ag.theta;
+  if constexpr (Aggregate) {
+    (void)aggregated_add(counts, cell);
+  } else {
+    atomicAdd(counts + cell, 1U);
+  }
+}
+
+// One block computes a kTileX x kTileY tile of the new field. It stages G (with a one-cell wrapped
+// halo) in shared memory, forms the horizontal row sums once, then adds three of them per cell in
+// the order the rule fixes: sum9(row above, centre row, row below).
+constexpr int kTileX = 32;
+constexpr int kTileY = 32;
+constexpr int kFieldRows = 8;  // threads per block: 32 x 8
+
+__device__ __forceinline__ int wrap_any(int v, int n) {
+  if (v < 0) return v + n;
+  return v >= n ? v % n : v;
+}
+
+__global__ void __launch_bounds__(kTileX* kFieldRows)
+    field_kernel(const float* __restrict__ fin, float* __restrict__ fout, const uint32_t* __restrict__ counts,
+                 uint32_t* __restrict__ clear, const rule::StepParams* __restrict__ params,
+                 uint32_t* step_ptr) {
+  __shared__ float g[kTileY + 2][kTileX + 2];
+  __shared__ float rs[kTileY + 2][kTileX];
+  const rule::StepParams p = *params;
+  const int w = p.width;
+  const int h = p.height;
+  const int x0 = static_cast<int>(blockIdx.x) * kTileX;
+  const int y0 = static_cast<int>(blockIdx.y) * kTileY;
+  const int tx = static_cast<int>(threadIdx.x);
+  const int ty = static_cast<int>(threadIdx.y);
+
+  for (int ly = ty; ly < kTileY + 2; ly += kFieldRows) {
+    const size_t row = static_cast<size_t>(wrap_any(y0 + ly - 1, h)) * static_cast<size_t>(w);
+    for (int lx = tx; lx < kTileX + 2; lx += kTileX) {
+      const size_t idx = row + static_cast<size_t>(wrap_any(x0 + lx - 1, w));
+      g[ly][lx] = rule::deposited(fin[idx], counts[idx], p.deposit);
+    }
+  }
+  __syncthreads();
+  for (int ly = ty; ly < kTileY + 2; ly += kFieldRows)
+    rs[ly][tx] = rule::row_sum(g[ly][tx], g[ly][tx + 1], g[ly][tx + 2]);
+  __syncthreads();
+  const int x = x0 + tx;
+  if (x < w) {
+    for (int ly = ty; ly < kTileY; ly += kFieldRows) {
+      const int y = y0 + ly;
+      if (y >= h) break;
+      const size_t idx = static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x);
+      fout[idx] =
+          rule::field_update(g[ly + 1][tx + 1], rule::sum9(rs[ly][tx], rs[ly + 1][tx], rs[ly + 2][tx]), p);
+      clear[idx] = 0U;
+    }
+  }
+  if (step_ptr != nullptr && blockIdx.x == 0 && blockIdx.y == 0 && tx == 0 && ty == 0) *step_ptr += 1U;
+}
+
+__global__ void histogram_kernel(AgentArrays a, uint64_t n, uint32_t* __restrict__ counts, int width,
+                                 int height) {
+  const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
+  if (i >= n) return;
+  atomicAdd(counts + cell_index(a.x[i], a.y[i], width, height), 1U);
+}
+
+__global__ void scatter_kernel(AgentArrays from, AgentArrays to, uint64_t n, uint32_t* __restrict__ offsets,
+                               int width, int height) {
+  const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
+  if (i >= n) return;
+  const float x = from.x[i];
+  const float y = from.y[i];
+  const uint32_t slot = aggregated_add(offsets, cell_index(x, y, width, height));
+  to.x[slot] = x;
+  to.y[slot] = y;
+  to.theta[slot] = from.theta[i];
+  to.id[slot] = from.id[i];
+}
+
+__global__ void order_by_id_kernel(AgentArrays from, AgentArrays to, uint64_t n) {
+  const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
+  if (i >= n) return;
+  const uint32_t id = from.id[i];
+  to.x[id] = from.x[i];
+  to.y[id] = from.y[i];
+  to.theta[id] = from.theta[i];
+  to.id[id] = id;
+}
+
+// One thread per distinct target cell of the brush's box. The CPU walks offsets dy (outer) and dx
+// (inner) from -r to r and may reach one cell several times when the box wraps onto itself; this
+// thread applies every offset that lands on its cell, in that same order.
+__global__ void brush_kernel(float* field, int width, int height, int cx, int cy, int r, int box_w, int box_h,
+                             float radius, float amount) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int j = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (i >= box_w || j >= box_h) return;
+  // Target cell and its smallest offset >= -r from the centre, per axis.
+  const int tx = box_w == width ? i : wrap_any(((cx - r + i) % width + width) % width, width);
+  const int ty = box_h == height ? j : wrap_any(((cy - r + j) % height + height) % height, height);
+  const int first_dx = -r + (((tx - cx + r) % width) + width) % width;
+  const int first_dy = -r + (((ty - cy + r) % height) + height) % height;
+  const size_t idx = static_cast<size_t>(ty) * static_cast<size_t>(width) + static_cast<size_t>(tx);
+  float f = field[idx];
+  bool touched = false;
+  for (int dy = first_dy; dy <= r; dy += height) {
+    for (int dx = first_dx; dx <= r; dx += width) {
+      if (!rule::brush_covers(dx, dy, radius)) continue;
+      f = rule::brush_apply(f, amount);
+      touched = true;
+    }
+  }
+  if (touched) field[idx] = f;
+}
+
+__global__ void publish_kernel(const float* __restrict__ field, int width, int height,
+                               cudaSurfaceObject_t surface) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x >= width || y >= height) return;
+  surf2Dwrite(field[static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)], surface,
+              x * static_cast<int>(sizeof(float)), y);
+}
+
+__global__ void set_params_kernel(rule::StepParams* dst, rule::StepParams value) {
+  *dst = value;
+}
+
+}  // namespace
+
+void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
+                   const rule::StepParams* params, const uint32_t* step, bool aggregate) {
+  if (n == 0) return;
+  if (aggregate) {
+    agents_kernel<true>
+        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, params, step);
+  } else {
+    agents_kernel<false>
+        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, params, step);
+  }
+  PHYS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_field(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
+                  uint32_t* clear, const rule::StepParams* params, uint32_t* step, int width, int height) {
+  if (width <= 0 || height <= 0) return;
+  const dim3 grid(static_cast<unsigned>((width + kTileX - 1) / kTileX),
+                  static_cast<unsigned>((height + kTileY - 1) / kTileY));
+  field_kernel<<<grid, dim3(kTileX, kFieldRows), 0, stream>>>(field_in, field_out, counts, clear, params,
+                                                              step);
+  PHYS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width,
+                      int height) {
+  if (n == 0) return;
+  histogram_kernel<<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, counts, width, height);
+  PHYS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_scatter_by_cell(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n,
+                            uint32_t* offsets, int width, int height) {
+  if (n == 0) return;
+  scatter_kernel<<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(from, to, n, offsets, width, height);
+  PHYS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_order_by_id(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n) {
+  if (n == 0) return;
+  order_by_id_kernel<<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(from, to, n);
+  PHYS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_brush(cudaStream_t stream, float* field, int width, int height, int cx, int cy, int r, int box_w,
+                  int box_h, float radius, float amount) {
+  if (box_w <= 0 || box_h <= 0) return;
+  const dim3 block(16, 16);
+  const dim3 grid(static_cast<unsigned>((box_w + 15) / 16), static_cast<unsigned>((box_h + 15) / 16));
+  brush_kernel<<<grid, block, 0, stream>>>(field, width, height, cx, cy, r, box_w, box_h, radius, amount);
+  PHYS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_publish(cudaStream_t stream, const float* field, int width, int height,
+                    cudaSurfaceObject_t surface) {
+  if (width <= 0 || height <= 0) return;
+  const dim3 block(32, 8);
+  const dim3 grid(static_cast<unsigned>((width + 31) / 32), static_cast<unsigned>((height + 7) / 8));
+  publish_kernel<<<grid, block, 0, stream>>>(field, width, height, surface);
+  PHYS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_set_params(cudaStream_t stream, rule::StepParams* dst, const rule::StepParams& value) {
+  set_params_kernel<<<1, 1, 0, stream>>>(dst, value);
+  PHYS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace physarum::cuda

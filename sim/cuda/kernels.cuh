@@ -1,0 +1,60 @@
+// Launchers of the CUDA backend's kernels (internal to sim/cuda). Each enqueues on `stream`,
+// checks the launch and does nothing for an empty range. All model arithmetic happens in
+// sim/rule.hpp, so results match the CPU backend bit for bit.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sim/rule.hpp"
+
+namespace physarum::cuda {
+
+// Structure-of-arrays agents; `id` is the stable identity the random streams are keyed on.
+struct AgentArrays {
+  float* x;
+  float* y;
+  float* theta;
+  uint32_t* id;
+};
+
+// Sense, steer, move and count one deposit per agent (atomicAdd into `counts`). The step index
+// is read from *step on the device so that a captured graph replays with advancing steps.
+// `aggregate`: combine the atomics of lanes that hit the same cell (helps once agents are sorted).
+void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
+                   const rule::StepParams* params, const uint32_t* step, bool aggregate);
+
+// The fused field pass: G = deposited(F, counts), 3x3 wrapped sum of G from row sums, decay;
+// writes `field_out`, zeroes `clear` (the other count buffer) and advances *step by one.
+void launch_field(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
+                  uint32_t* clear, const rule::StepParams* params, uint32_t* step, int width, int height);
+
+// counts[cell of agent] += 1 for every agent (used when no step has counted the current positions).
+void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width,
+                      int height);
+
+// Moves agent i to slot offsets[cell]++ (offsets: exclusive prefix sum of the per-cell counts), so
+// agents end up grouped by cell in row-major order.
+void launch_scatter_by_cell(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n,
+                            uint32_t* offsets, int width, int height);
+
+// to[from.id[i]] = from[i]: agents in id order (ids are a permutation of 0..n-1).
+void launch_order_by_id(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n);
+
+// The brush over the wrapped square of cells around the centre, exactly as the CPU applies it.
+// (cx, cy): the centre cell, already wrapped; r: the offset reach; box_w x box_h: the distinct cells
+// covered (min(2r+1, side) per axis).
+void launch_brush(cudaStream_t stream, float* field, int width, int height, int cx, int cy, int r, int box_w,
+                  int box_h, float radius, float amount);
+
+// Writes the field into an R32F 2D surface of the same size.
+void launch_publish(cudaStream_t stream, const float* field, int width, int height,
+                    cudaSurfaceObject_t surface);
+
+// Replaces the device copy of the parameters in stream order (kernel arguments are copied at
+// launch, so the host struct may change right after).
+void launch_set_params(cudaStream_t stream, rule::StepParams* dst, const rule::StepParams& value);
+
+}  // namespace physarum::cuda

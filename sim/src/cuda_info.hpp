@@ -1,0 +1,21 @@
+// Internal: facts about the CUDA device that the benchmark needs (sim/cuda/cuda_info.cu).
+// Only declared when the CUDA backend is built.
+#pragma once
+
+#if defined(PHYSARUM_HAS_CUDA)
+#include <cstdint>
+
+namespace physarum {
+
+// Device-to-device copy bandwidth of device 0 in GB/s (1e9 bytes/s), counting bytes read plus
+// bytes written, from cudaMemcpy of a large buffer (the best of several repeats). Throws Error.
+double measure_copy_bandwidth_gbs();
+
+// Waits until all work queued on device 0 is done. Throws Error on a device fault.
+void cuda_synchronize();
+
+// Free and total device memory of device 0, in bytes. Throws Error.
+void cuda_memory_info(uint64_t& free_bytes, uint64_t& total_bytes);
+
+}  // namespace physarum
+#endif

@@ -1,0 +1,312 @@
+// The CUDA backend against the CPU backend: bit-identical fields and agents after many steps, live
+// parameter changes, brush strokes, publishing into a surface, and out-of-memory recovery.
+// Every test skips, saying why, when the build has no CUDA backend or the machine has no device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends.hpp"
+#include "sim/backend.hpp"
+#include "sim/spawn.hpp"
+
+#if defined(PHYSARUM_HAS_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+using namespace physarum;
+
+namespace {
+
+#define SKIP_WITHOUT_CUDA_DEVICE()                                                              \
+  do {                                                                                          \
+    if (!cuda_built()) GTEST_SKIP() << "built without the CUDA backend (no nvcc at configure)"; \
+    if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";      \
+  } while (0)
+
+#if defined(PHYSARUM_HAS_CUDA)
+
+struct Pair {
+  std::unique_ptr<Backend> cpu;
+  std::unique_ptr<Backend> gpu;
+};
+
+Pair make_pair(const SimConfig& c) {
+  const AgentState agents = spawn_agents(c.spawn.mode, c.size, c.agents, c.seed);
+  Pair p;
+  p.cpu = make_cpu_backend(c, agents);
+  p.gpu = make_cuda_backend(c, agents);
+  return p;
+}
+
+// Bitwise equality, reporting the first difference and how many there are.
+template <class T>
+::testing::AssertionResult same_bits(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
+  if (a.size() != b.size()) {
+    return ::testing::AssertionFailure() << what << ": sizes " << a.size() << " vs " << b.size();
+  }
+  size_t diff = 0;
+  size_t first = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0) {
+      if (diff++ == 0) first = i;
+    }
+  }
+  if (diff == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << what << ": " << diff << " of " << a.size() << " differ, first at "
+                                       << first << " (cpu " << a[first] << ", cuda " << b[first] << ")";
+}
+
+void expect_identical(Pair& p) {
+  ASSERT_EQ(p.cpu->steps_done(), p.gpu->steps_done());
+  std::vector<float> fc, fg;
+  p.cpu->read_field(fc);
+  p.gpu->read_field(fg);
+  EXPECT_TRUE(same_bits(fc, fg, "field"));
+  const AgentState ac = p.cpu->read_agents();
+  const AgentState ag = p.gpu->read_agents();
+  EXPECT_TRUE(same_bits(ac.id, ag.id, "agent id"));
+  EXPECT_TRUE(same_bits(ac.x, ag.x, "agent x"));
+  EXPECT_TRUE(same_bits(ac.y, ag.y, "agent y"));
+  EXPECT_TRUE(same_bits(ac.theta, ag.theta, "agent theta"));
+}
+
+void step_both(Pair& p, int n) {
+  p.cpu->step(n);
+  p.gpu->step(n);
+}
+
+// A smooth, non-trivial seed field (as an image seed would give).
+std::vector<float> smooth_pattern(Size s, float strength) {
+  std::vector<float> f(static_cast<size_t>(s.width) * s.height);
+  for (int y = 0; y < s.height; ++y) {
+    for (int x = 0; x < s.width; ++x) {
+      const double v = 0.5 + 0.5 * std::sin(0.05 * x) * std::cos(0.07 * y);
+      f[static_cast<size_t>(y) * s.width + x] = strength * static_cast<float>(v);
+    }
+  }
+  return f;
+}
+
+#endif
+
+}  // namespace
+
+TEST(Cuda, DeviceNameNeverThrows) {
+  if (!cuda_built()) GTEST_SKIP() << "built without the CUDA backend (no nvcc at configure)";
+  std::string name;
+  EXPECT_NO_THROW(name = cuda_device());
+  if (name.empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";
+  EXPECT_GT(name.size(), 0U);
+}
+
+#if defined(PHYSARUM_HAS_CUDA)
+
+TEST(Cuda, OddSizeWrapsAtEveryEdgeLikeCpu) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  SimConfig c;
+  c.size = Size{257, 131};
+  c.agents = 5000;
+  c.seed = 11;
+  c.model.sensor_distance = 9.0f;  // sensors reach across the edges often
+  Pair p = make_pair(c);
+  expect_identical(p);
+  // Uneven step counts: single steps, graph chunks and their boundaries all get exercised.
+  step_both(p, 1);
+  step_both(p, 37);
+  step_both(p, 962);
+  expect_identical(p);
+}
+
+TEST(Cuda, MillionAgentsRuleSimpleLikeCpu) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  SimConfig c;
+  c.size = Size{1024, 1024};
+  c.agents = 1'000'000;
+  c.seed = 3;
+  c.model.turn_rule = TurnRule::Simple;
+  Pair p = make_pair(c);
+  step_both(p, 1000);
+  expect_identical(p);
+}
+
+TEST(Cuda, JonesWithJitterAndSeededFieldLikeCpu) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  SimConfig c;
+  c.size = Size{640, 480};
+  c.agents = 150'000;
+  c.seed = 5;
+  c.model.turn_rule = TurnRule::Jones;
+  c.model.jitter = 0.3f;
+  Pair p = make_pair(c);
+  const std::vector<float> seed = smooth_pattern(c.size, 3.0f);
+  p.cpu->set_field(seed);
+  p.gpu->set_field(seed);
+  expect_identical(p);
+  step_both(p, 1000);
+  expect_identical(p);
+}
+
+TEST(Cuda, LiveParameterChangesLikeCpu) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  SimConfig c;
+  c.size = Size{300, 200};
+  c.agents = 40'000;
+  c.seed = 9;
+  Pair p = make_pair(c);
+  step_both(p, 250);
+  ModelParams m = c.model;
+  m.sensor_angle_deg = 30.0f;
+  m.rotation_angle_deg = 20.0f;
+  m.decay = 0.05f;
+  m.diffuse = 0.4f;
+  m.deposit = 2.5f;
+  m.turn_rule = TurnRule::Jones;
+  m.jitter = 0.1f;
+  p.cpu->set_model(m);
+  p.gpu->set_model(m);
+  EXPECT_EQ(p.gpu->model(), m);
+  step_both(p, 333);
+  ModelParams bad = m;
+  bad.decay = -1.0f;
+  EXPECT_THROW(p.gpu->set_model(bad), Error);
+  EXPECT_EQ(p.gpu->model(), m);  // a rejected change changes nothing
+  m.sensor_distance = 12.0f;
+  m.step_size = 1.7f;
+  m.turn_rule = TurnRule::Simple;
+  p.cpu->set_model(m);
+  p.gpu->set_model(m);
+  step_both(p, 417);
+  expect_identical(p);
+}
+
+TEST(Cuda, BrushStrokesLikeCpu) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  SimConfig c;
+  c.size = Size{257, 131};
+  c.agents = 5000;
+  c.seed = 21;
+  Pair p = make_pair(c);
+  step_both(p, 100);
+  const BrushStroke strokes[] = {
+      {0.2f, 0.7f, 6.5f, 4.0f},       // across the top-left corner
+      {256.9f, 130.1f, 3.0f, 2.0f},   // bottom-right corner
+      {128.0f, 65.0f, 20.0f, -1.5f},  // erase
+      {-3.5f, 140.2f, 2.0f, 7.0f},    // outside the field: wraps in
+      {100.0f, 60.0f, 80.0f, 0.25f},  // taller than the field: wraps onto itself
+      {10.0f, 10.0f, 0.0f, 1.0f},     // one cell
+  };
+  for (const BrushStroke& b : strokes) {
+    p.cpu->brush(b);
+    p.gpu->brush(b);
+    expect_identical(p);
+    step_both(p, 17);
+  }
+  EXPECT_THROW(p.gpu->brush(BrushStroke{NAN, 0.0f, 3.0f, 1.0f}), Error);
+  step_both(p, 500);
+  expect_identical(p);
+}
+
+TEST(Cuda, SetAgentsAndFieldMidRunLikeCpu) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  SimConfig c;
+  c.size = Size{200, 150};
+  c.agents = 20'000;
+  c.seed = 4;
+  Pair p = make_pair(c);
+  step_both(p, 123);
+  const AgentState fresh = spawn_agents(SpawnMode::Ring, c.size, c.agents, 77);
+  p.cpu->set_agents(fresh);
+  p.gpu->set_agents(fresh);
+  const std::vector<float> f = smooth_pattern(c.size, 1.5f);
+  p.cpu->set_field(f);
+  p.gpu->set_field(f);
+  step_both(p, 301);
+  expect_identical(p);
+  AgentState bad = fresh;
+  bad.id[0] = bad.id[1];
+  EXPECT_THROW(p.gpu->set_agents(bad), Error);
+  EXPECT_THROW(p.gpu->set_field(std::vector<float>(5, 0.0f)), Error);
+  expect_identical(p);
+}
+
+TEST(Cuda, PublishWritesTheFieldIntoASurface) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  SimConfig c;
+  c.size = Size{333, 171};
+  c.agents = 10'000;
+  Pair p = make_pair(c);
+  p.gpu->step(57);
+  ASSERT_TRUE(p.gpu->can_publish());
+  EXPECT_FALSE(p.cpu->can_publish());
+
+  const cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+  cudaArray_t array = nullptr;
+  ASSERT_EQ(cudaMallocArray(&array, &desc, c.size.width, c.size.height, cudaArraySurfaceLoadStore),
+            cudaSuccess);
+  cudaResourceDesc res{};
+  res.resType = cudaResourceTypeArray;
+  res.res.array.array = array;
+  cudaSurfaceObject_t surface = 0;
+  ASSERT_EQ(cudaCreateSurfaceObject(&surface, &res), cudaSuccess);
+
+  p.gpu->publish(static_cast<uint64_t>(surface));
+  std::vector<float> expected;
+  p.gpu->read_field(expected);  // synchronises the backend's stream, so the publish is done
+  std::vector<float> got(expected.size(), -1.0f);
+  const size_t row = static_cast<size_t>(c.size.width) * sizeof(float);
+  EXPECT_EQ(cudaMemcpy2DFromArray(got.data(), row, array, 0, 0, row, c.size.height, cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  EXPECT_TRUE(same_bits(expected, got, "published field"));
+  double sum = 0;
+  for (float v : expected) sum += v;
+  EXPECT_GT(sum, 0.0);  // a field that is really there, not zeros on both sides
+
+  EXPECT_EQ(cudaDestroySurfaceObject(surface), cudaSuccess);
+  EXPECT_EQ(cudaFreeArray(array), cudaSuccess);
+  const StageTimings t = p.gpu->timings();
+  EXPECT_GT(t.samples, 0);
+  EXPECT_GT(t.agents_ms, 0.0);
+  EXPECT_GT(t.field_ms, 0.0);
+  EXPECT_GT(t.step_ms, 0.0);
+}
+
+TEST(Cuda, OutOfMemoryThrowsAndThePreviousBackendKeepsRunning) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  SimConfig small;
+  small.size = Size{128, 96};
+  small.agents = 4000;
+  small.seed = 2;
+  Pair p = make_pair(small);
+  step_both(p, 10);
+
+  // Leave the device with little free memory, then ask for a large simulation.
+  size_t free_b = 0, total_b = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_b, &total_b), cudaSuccess);
+  void* hog = nullptr;
+  const size_t leave = size_t{200} << 20;
+  ASSERT_GT(free_b, leave);
+  ASSERT_EQ(cudaMalloc(&hog, free_b - leave), cudaSuccess);
+  SimConfig big;
+  big.size = Size{3840, 2160};
+  big.agents = 10'000'000;
+  AgentState many = spawn_agents(SpawnMode::Random, big.size, big.agents, 1);
+  try {
+    auto b = make_cuda_backend(big, std::move(many));
+    ADD_FAILURE() << "a simulation needing more than the free memory was created";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("out of GPU memory"), std::string::npos) << e.what();
+  }
+  size_t free_after = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_after, &total_b), cudaSuccess);
+  EXPECT_EQ(cudaFree(hog), cudaSuccess);
+  EXPECT_GE(free_after + (size_t{16} << 20), leave) << "the failed backend leaked device memory";
+
+  step_both(p, 200);
+  expect_identical(p);
+}
+
+#endif
