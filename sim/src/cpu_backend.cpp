@@ -1,0 +1,221 @@
+// The CPU backend: OpenMP over agents and over rows. Deposits are integer counts added with
+// atomics, so the order in which threads run cannot change a bit of the result.
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "backends.hpp"
+#include "sim/rule.hpp"
+#include "stage_window.hpp"
+
+namespace physarum {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+class CpuBackend final : public Backend {
+ public:
+  CpuBackend(const SimConfig& c, AgentState agents)
+      : Backend(c),
+        threads_(c.threads > 0 ? c.threads : omp_get_max_threads()),
+        seed_(c.seed),
+        params_(make_step_params(c.model, c.size, c.seed)),
+        field_(cells(), 0.0f),
+        next_(cells(), 0.0f),
+        counts_(cells(), 0U) {
+    set_agents(agents);
+  }
+
+  std::string name() const override {
+    return "cpu (" + std::to_string(threads_) + (threads_ == 1 ? " thread)" : " threads)");
+  }
+
+  void step(int n) override {
+    for (int s = 0; s < n; ++s) {
+      const auto t0 = Clock::now();
+      move_agents();
+      const auto t1 = Clock::now();
+      update_field();
+      StageTimings t;
+      t.agents_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+      t.field_ms = ms_since(t1);
+      t.step_ms = t.agents_ms + t.field_ms;
+      window_.add(t);
+      ++steps_;
+    }
+  }
+
+  void set_model(const ModelParams& m) override {
+    params_ = make_step_params(m, size_, seed_);  // validates first: a bad value changes nothing
+    model_ = m;
+  }
+
+  void set_field(const std::vector<float>& values) override {
+    if (values.size() != cells()) {
+      throw Error("set_field: " + std::to_string(values.size()) + " values for a field of " + std::to_string(cells()));
+    }
+    if (!std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
+      throw Error("set_field: the values contain NaN or infinity");
+    }
+    field_ = values;
+  }
+
+  void set_agents(const AgentState& a) override {
+    const size_t n = a.id.size();
+    if (n != agents_ || a.x.size() != n || a.y.size() != n || a.theta.size() != n) {
+      throw Error("set_agents: expected " + std::to_string(agents_) + " agents with x, y, theta and id");
+    }
+    std::vector<uint8_t> seen(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      if (a.id[i] >= n || seen[a.id[i]]) throw Error("set_agents: ids must be a permutation of 0..N-1");
+      seen[a.id[i]] = 1;
+      if (!(a.x[i] >= 0 && a.x[i] < params_.fwidth && a.y[i] >= 0 && a.y[i] < params_.fheight &&
+            std::isfinite(a.theta[i]))) {
+        throw Error("set_agents: agent " + std::to_string(a.id[i]) + " is outside the field or has no heading");
+      }
+    }
+    agents_state_ = a;
+  }
+
+  void brush(const BrushStroke& b) override {
+    if (!std::isfinite(b.x) || !std::isfinite(b.y) || !std::isfinite(b.radius) || !std::isfinite(b.amount) ||
+        b.radius < 0 || b.radius > kMaxSide) {
+      throw Error("brush: position, radius and amount must be finite (radius 0 to " + std::to_string(kMaxSide) + ")");
+    }
+    const int cx = static_cast<int>(std::floor(b.x));
+    const int cy = static_cast<int>(std::floor(b.y));
+    const int r = static_cast<int>(std::ceil(b.radius));
+    for (int dy = -r; dy <= r; ++dy) {
+      for (int dx = -r; dx <= r; ++dx) {
+        if (!rule::brush_covers(dx, dy, b.radius)) continue;
+        const size_t i = index(cx + dx, cy + dy);
+        field_[i] = rule::brush_apply(field_[i], b.amount);
+      }
+    }
+  }
+
+  void read_field(std::vector<float>& out) override { out = field_; }
+
+  AgentState read_agents() override {
+    AgentState out = agents_state_;
+    const size_t n = out.id.size();
+    bool sorted = true;
+    for (size_t i = 0; i < n && sorted; ++i) sorted = out.id[i] == i;
+    if (sorted) return out;
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t id = agents_state_.id[i];
+      out.x[id] = agents_state_.x[i];
+      out.y[id] = agents_state_.y[i];
+      out.theta[id] = agents_state_.theta[i];
+      out.id[id] = id;
+    }
+    return out;
+  }
+
+  StageTimings timings() override { return window_.average(); }
+
+ private:
+  size_t cells() const { return static_cast<size_t>(size_.width) * static_cast<size_t>(size_.height); }
+  // Toroidal index of any integer cell.
+  size_t index(int x, int y) const {
+    x %= size_.width;
+    y %= size_.height;
+    if (x < 0) x += size_.width;
+    if (y < 0) y += size_.height;
+    return static_cast<size_t>(y) * static_cast<size_t>(size_.width) + static_cast<size_t>(x);
+  }
+
+  void move_agents() {
+    const rule::StepParams p = params_;
+    const auto step = static_cast<uint32_t>(steps_);
+    const float* f = field_.data();
+    uint32_t* c = counts_.data();
+    float* xs = agents_state_.x.data();
+    float* ys = agents_state_.y.data();
+    float* ts = agents_state_.theta.data();
+    const uint32_t* ids = agents_state_.id.data();
+    const auto n = static_cast<int64_t>(agents_state_.id.size());
+    const auto read = [f](int cell) { return f[cell]; };
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int64_t i = 0; i < n; ++i) {
+      rule::Agent a{xs[i], ys[i], ts[i]};
+      const int cell = rule::step_agent(a, ids[i], step, p, read);
+      xs[i] = a.x;
+      ys[i] = a.y;
+      ts[i] = a.theta;
+      std::atomic_ref<uint32_t>(c[cell]).fetch_add(1U, std::memory_order_relaxed);
+    }
+  }
+
+  // Row sums of G = F + C * deposit for row y, into rs (W values).
+  void row_sums(int y, float* g, float* rs) const {
+    const int w = size_.width;
+    const size_t base = static_cast<size_t>(y) * static_cast<size_t>(w);
+    for (int x = 0; x < w; ++x) g[x] = rule::deposited(field_[base + x], counts_[base + x], params_.deposit);
+    if (w == 1) {
+      rs[0] = rule::row_sum(g[0], g[0], g[0]);
+      return;
+    }
+    rs[0] = rule::row_sum(g[w - 1], g[0], g[1]);
+    for (int x = 1; x < w - 1; ++x) rs[x] = rule::row_sum(g[x - 1], g[x], g[x + 1]);
+    rs[w - 1] = rule::row_sum(g[w - 2], g[w - 1], g[0]);
+  }
+
+  void update_field() {
+    const int w = size_.width;
+    const int h = size_.height;
+    const rule::StepParams p = params_;
+#pragma omp parallel num_threads(threads_)
+    {
+      // Each thread takes a contiguous band of rows and rolls three row sums down it.
+      const int nt = omp_get_num_threads();
+      const int t = omp_get_thread_num();
+      const int y0 = static_cast<int>(static_cast<int64_t>(h) * t / nt);
+      const int y1 = static_cast<int>(static_cast<int64_t>(h) * (t + 1) / nt);
+      if (y0 < y1) {
+        std::vector<float> buf(static_cast<size_t>(w) * 5);
+        float* g = buf.data();
+        float* g_centre = g + w;
+        float* rs[3] = {g + 2 * w, g + 3 * w, g + 4 * w};
+        row_sums(rule::wrap_index(y0 - 1, h), g, rs[0]);
+        row_sums(y0, g_centre, rs[1]);
+        for (int y = y0; y < y1; ++y) {
+          row_sums(rule::wrap_index(y + 1, h), g, rs[2]);
+          float* out = next_.data() + static_cast<size_t>(y) * static_cast<size_t>(w);
+          for (int x = 0; x < w; ++x) out[x] = rule::field_update(g_centre[x], rule::sum9(rs[0][x], rs[1][x], rs[2][x]), p);
+          // Roll: the centre row's G comes from the row just summed.
+          std::swap(rs[0], rs[1]);
+          std::swap(rs[1], rs[2]);
+          std::swap(g_centre, g);
+        }
+      }
+    }
+    field_.swap(next_);
+    std::fill(counts_.begin(), counts_.end(), 0U);
+  }
+
+  int threads_;
+  uint32_t seed_;
+  rule::StepParams params_;
+  std::vector<float> field_;
+  std::vector<float> next_;
+  std::vector<uint32_t> counts_;
+  AgentState agents_state_;
+  StageWindow window_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend(const SimConfig& config, AgentState agents) {
+  return std::make_unique<CpuBackend>(config, std::move(agents));
+}
+
+}  // namespace physarum

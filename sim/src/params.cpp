@@ -1,0 +1,191 @@
+#include "sim/params.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace physarum {
+namespace {
+
+std::string fmt(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+void check_range(const char* name, double v, double lo, double hi) {
+  if (!std::isfinite(v) || v < lo || v > hi) {
+    throw Error(std::string(name) + " = " + fmt(v) + " is out of range: allowed " + fmt(lo) + " to " + fmt(hi));
+  }
+}
+
+[[noreturn]] void bad_choice(const char* what, std::string_view got, const char* choices) {
+  throw Error(std::string(what) + " '" + std::string(got) + "' is not one of: " + choices);
+}
+
+}  // namespace
+
+void validate(const ModelParams& m) {
+  check_range("model.sensor_angle_deg", m.sensor_angle_deg, 0.0, 180.0);
+  check_range("model.rotation_angle_deg", m.rotation_angle_deg, 0.0, 180.0);
+  check_range("model.sensor_distance", m.sensor_distance, 0.0, 1000.0);
+  check_range("model.step_size", m.step_size, 0.0, 100.0);
+  check_range("model.deposit", m.deposit, 0.0, 1.0e6);
+  check_range("model.decay", m.decay, 0.0, 1.0);
+  check_range("model.diffuse", m.diffuse, 0.0, 1.0);
+  check_range("model.jitter", m.jitter, 0.0, 2.0 * 3.14159265358979323846);
+  if (m.turn_rule != TurnRule::Simple && m.turn_rule != TurnRule::Jones) throw Error("model.turn_rule is invalid");
+}
+
+void validate(const SpawnParams& s) {
+  check_range("spawn.field_strength", s.field_strength, 0.0, 1.0e6);
+  if (s.mode != SpawnMode::Random && s.mode != SpawnMode::Disc && s.mode != SpawnMode::Ring &&
+      s.mode != SpawnMode::Point) {
+    throw Error("spawn.mode is invalid");
+  }
+}
+
+void validate(const RunParams& r) {
+  if (r.size.width < 1 || r.size.height < 1 || r.size.width > kMaxSide || r.size.height > kMaxSide) {
+    throw Error("run.size = " + format_size(r.size) + " is out of range: each side 1 to " + std::to_string(kMaxSide));
+  }
+  if (r.agents < 1 || r.agents > kMaxAgents) {
+    throw Error("run.agents = " + std::to_string(r.agents) + " is out of range: allowed 1 to " +
+                std::to_string(kMaxAgents));
+  }
+}
+
+void validate(const DisplayParams& d) {
+  if (d.palette.empty()) throw Error("display.palette must name a palette");
+  check_range("display.exposure", d.exposure, 1.0e-6, 1.0e6);
+  check_range("display.gamma", d.gamma, 0.05, 20.0);
+  check_range("display.levels", d.levels, 2, 16);
+  check_range("display.threshold", d.threshold, 0.0, 1.0);
+  check_range("display.smoothing", d.smoothing, 0, 8);
+}
+
+void validate(const Preset& p) {
+  validate(p.model);
+  validate(p.spawn);
+  validate(p.run);
+  validate(p.display);
+}
+
+rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed) {
+  validate(m);
+  constexpr float kDegToRad = 0.017453292519943295f;
+  rule::StepParams p{};
+  p.width = size.width;
+  p.height = size.height;
+  p.fwidth = static_cast<float>(size.width);
+  p.fheight = static_cast<float>(size.height);
+  p.inv_width = 1.0f / p.fwidth;
+  p.inv_height = 1.0f / p.fheight;
+  p.sensor_distance = m.sensor_distance;
+  const rule::SinCos sa = rule::sin_cos(rule::mul(m.sensor_angle_deg, kDegToRad));
+  p.cos_sa = sa.c;
+  p.sin_sa = sa.s;
+  p.rotation = rule::mul(m.rotation_angle_deg, kDegToRad);
+  p.step_size = m.step_size;
+  p.jitter = m.jitter;
+  p.turn_rule = m.turn_rule == TurnRule::Jones ? rule::kTurnJones : rule::kTurnSimple;
+  p.seed = seed;
+  p.deposit = m.deposit;
+  p.keep = rule::sub(1.0f, m.decay);
+  p.self_w = rule::sub(1.0f, m.diffuse);
+  p.neighbour_w = rule::mul(m.diffuse, 1.0f / 9.0f);
+  return p;
+}
+
+std::string_view to_string(TurnRule r) { return r == TurnRule::Jones ? "jones" : "simple"; }
+std::string_view to_string(SpawnMode m) {
+  switch (m) {
+    case SpawnMode::Disc: return "disc";
+    case SpawnMode::Ring: return "ring";
+    case SpawnMode::Point: return "point";
+    default: return "random";
+  }
+}
+std::string_view to_string(Mapping m) { return m == Mapping::Log ? "log" : "linear"; }
+std::string_view to_string(CaveMode m) {
+  switch (m) {
+    case CaveMode::Even: return "even";
+    case CaveMode::Quantile: return "quantile";
+    case CaveMode::Binary: return "binary";
+    default: return "off";
+  }
+}
+
+TurnRule parse_turn_rule(std::string_view s) {
+  if (s == "simple") return TurnRule::Simple;
+  if (s == "jones") return TurnRule::Jones;
+  bad_choice("turn rule", s, "simple, jones");
+}
+SpawnMode parse_spawn_mode(std::string_view s) {
+  if (s == "random") return SpawnMode::Random;
+  if (s == "disc") return SpawnMode::Disc;
+  if (s == "ring") return SpawnMode::Ring;
+  if (s == "point") return SpawnMode::Point;
+  bad_choice("spawn mode", s, "random, disc, ring, point");
+}
+Mapping parse_mapping(std::string_view s) {
+  if (s == "linear") return Mapping::Linear;
+  if (s == "log") return Mapping::Log;
+  bad_choice("mapping", s, "linear, log");
+}
+CaveMode parse_cave_mode(std::string_view s) {
+  if (s == "off") return CaveMode::Off;
+  if (s == "even") return CaveMode::Even;
+  if (s == "quantile") return CaveMode::Quantile;
+  if (s == "binary") return CaveMode::Binary;
+  bad_choice("cave mode", s, "off, even, quantile, binary");
+}
+
+Size parse_size(std::string_view s) {
+  const auto x = s.find_first_of("xX");
+  Size out;
+  if (x == std::string_view::npos) throw Error("size '" + std::string(s) + "' is not WIDTHxHEIGHT (e.g. 1920x1080)");
+  const auto w = std::from_chars(s.data(), s.data() + x, out.width);
+  const auto h = std::from_chars(s.data() + x + 1, s.data() + s.size(), out.height);
+  if (w.ec != std::errc() || w.ptr != s.data() + x || h.ec != std::errc() || h.ptr != s.data() + s.size()) {
+    throw Error("size '" + std::string(s) + "' is not WIDTHxHEIGHT (e.g. 1920x1080)");
+  }
+  if (out.width < 1 || out.height < 1 || out.width > kMaxSide || out.height > kMaxSide) {
+    throw Error("size '" + std::string(s) + "' is out of range: each side 1 to " + std::to_string(kMaxSide));
+  }
+  return out;
+}
+
+uint64_t parse_count(std::string_view s) {
+  const std::string text(s);
+  if (text.empty()) throw Error("agent count is empty");
+  double mult = 1;
+  std::string num = text;
+  switch (text.back()) {
+    case 'k': case 'K': mult = 1e3; num.pop_back(); break;
+    case 'm': case 'M': mult = 1e6; num.pop_back(); break;
+    case 'g': case 'G': case 'b': case 'B': mult = 1e9; num.pop_back(); break;
+    default: break;
+  }
+  double v = 0;
+  const auto r = std::from_chars(num.data(), num.data() + num.size(), v);
+  if (num.empty() || r.ec != std::errc() || r.ptr != num.data() + num.size() || !std::isfinite(v)) {
+    throw Error("agent count '" + text + "' is not a number like 1000, 250K or 4M");
+  }
+  const double n = std::round(v * mult);
+  if (n < 1 || n > static_cast<double>(kMaxAgents)) {
+    throw Error("agent count '" + text + "' is out of range: allowed 1 to " + std::to_string(kMaxAgents));
+  }
+  return static_cast<uint64_t>(n);
+}
+
+std::string format_size(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
+
+std::string format_count(uint64_t n) {
+  if (n >= 1000000 && n % 1000000 == 0) return std::to_string(n / 1000000) + "M";
+  if (n >= 1000 && n % 1000 == 0) return std::to_string(n / 1000) + "K";
+  return std::to_string(n);
+}
+
+}  // namespace physarum

@@ -1,0 +1,289 @@
+// The CPU backend against hand computations, double precision, conservation and itself.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "sim/backend.hpp"
+#include "sim/spawn.hpp"
+
+using namespace physarum;
+
+namespace {
+
+SimConfig small_config(int threads = 1) {
+  SimConfig c;
+  c.size = Size{96, 64};
+  c.agents = 3000;
+  c.seed = 7;
+  c.threads = threads;
+  return c;
+}
+
+double total(const std::vector<float>& f) { return std::accumulate(f.begin(), f.end(), 0.0); }
+
+std::vector<float> pattern(Size s) {
+  std::vector<float> f(static_cast<size_t>(s.width) * s.height);
+  for (int y = 0; y < s.height; ++y)
+    for (int x = 0; x < s.width; ++x)
+      f[static_cast<size_t>(y) * s.width + x] = 0.5f + 0.5f * std::sin(0.3f * x) * std::cos(0.2f * y) + 0.01f * ((x * 7 + y * 13) % 17);
+  return f;
+}
+
+}  // namespace
+
+TEST(CpuBackend, FieldUpdateMatchesDoubleReference) {
+  // Agents with step 0 stay put, so the counts are known: one agent in each of a few cells, two in one.
+  SimConfig c = small_config();
+  c.size = Size{17, 13};
+  c.agents = 5;
+  c.model.step_size = 0;
+  c.model.decay = 0.05f;
+  c.model.diffuse = 0.3f;
+  c.model.deposit = 2.0f;
+  auto b = create_backend(BackendKind::Cpu, c);
+  AgentState a;
+  a.x = {0.5f, 16.5f, 8.2f, 8.7f, 3.1f};
+  a.y = {0.5f, 12.5f, 6.4f, 6.9f, 11.0f};
+  a.theta = {0, 1, 2, 3, 4};
+  a.id = {0, 1, 2, 3, 4};
+  b->set_agents(a);
+  const std::vector<float> f0 = pattern(c.size);
+  b->set_field(f0);
+  b->step(1);
+  std::vector<float> f1;
+  b->read_field(f1);
+
+  const int w = 17, h = 13;
+  std::vector<double> g(f0.begin(), f0.end());
+  for (size_t i = 0; i < a.x.size(); ++i) g[static_cast<size_t>(a.y[i]) * w + static_cast<size_t>(a.x[i])] += 2.0;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      double sum = 0;
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) sum += g[static_cast<size_t>((y + dy + h) % h) * w + (x + dx + w) % w];
+      const double want = 0.95 * (0.7 * g[static_cast<size_t>(y) * w + x] + 0.3 * sum / 9.0);
+      ASSERT_NEAR(f1[static_cast<size_t>(y) * w + x], want, 2e-6 * std::max(1.0, want)) << x << "," << y;
+    }
+  }
+}
+
+TEST(CpuBackend, MassGrowsByDepositsWhenDecayIsZero) {
+  SimConfig c = small_config(2);
+  c.model.decay = 0;
+  c.model.deposit = 1.5f;
+  auto b = create_backend(BackendKind::Cpu, c);
+  std::vector<float> f;
+  for (int s = 1; s <= 50; ++s) {
+    b->step(1);
+    b->read_field(f);
+    const double want = 1.5 * 3000.0 * s;
+    ASSERT_NEAR(total(f), want, want * 1e-5) << "step " << s;
+  }
+}
+
+TEST(CpuBackend, DiffusionAloneConservesMass) {
+  SimConfig c = small_config(2);
+  c.model.decay = 0;
+  c.model.deposit = 0;
+  c.model.diffuse = 0.6f;
+  auto b = create_backend(BackendKind::Cpu, c);
+  const std::vector<float> f0 = pattern(c.size);
+  b->set_field(f0);
+  b->step(200);
+  std::vector<float> f;
+  b->read_field(f);
+  EXPECT_NEAR(total(f), total(f0), total(f0) * 1e-5);
+  // ...and it did diffuse: the field is smoother than it started.
+  double var0 = 0, var1 = 0;
+  const double m = total(f0) / f0.size();
+  for (size_t i = 0; i < f.size(); ++i) {
+    var0 += (f0[i] - m) * (f0[i] - m);
+    var1 += (f[i] - m) * (f[i] - m);
+  }
+  EXPECT_LT(var1, 0.1 * var0);
+}
+
+TEST(CpuBackend, DecayAloneShrinksGeometrically) {
+  SimConfig c = small_config();
+  c.model.decay = 0.1f;
+  c.model.deposit = 0;
+  c.model.diffuse = 0;
+  auto b = create_backend(BackendKind::Cpu, c);
+  const std::vector<float> f0 = pattern(c.size);
+  b->set_field(f0);
+  b->step(10);
+  std::vector<float> f;
+  b->read_field(f);
+  EXPECT_NEAR(total(f), total(f0) * std::pow(0.9, 10), total(f0) * 1e-5);
+}
+
+TEST(CpuBackend, ThreadCountDoesNotChangeABit) {
+  std::vector<float> ref_field;
+  AgentState ref_agents;
+  for (int threads : {1, 2, 7}) {
+    SimConfig c = small_config(threads);
+    c.size = Size{131, 77};
+    c.agents = 6000;
+    c.model.turn_rule = TurnRule::Jones;
+    c.model.jitter = 0.2f;
+    auto b = create_backend(BackendKind::Cpu, c);
+    b->set_field(pattern(c.size));
+    b->step(1000);
+    std::vector<float> f;
+    b->read_field(f);
+    AgentState a = b->read_agents();
+    if (threads == 1) {
+      ref_field = f;
+      ref_agents = a;
+      continue;
+    }
+    ASSERT_EQ(f.size(), ref_field.size());
+    EXPECT_EQ(0, std::memcmp(f.data(), ref_field.data(), f.size() * sizeof(float))) << threads << " threads";
+    EXPECT_EQ(a.x, ref_agents.x);
+    EXPECT_EQ(a.y, ref_agents.y);
+    EXPECT_EQ(a.theta, ref_agents.theta);
+    EXPECT_EQ(a.id, ref_agents.id);
+  }
+}
+
+TEST(CpuBackend, SeedDecidesTheRun) {
+  auto run = [](uint32_t seed) {
+    SimConfig c = small_config(2);
+    c.seed = seed;
+    auto b = create_backend(BackendKind::Cpu, c);
+    b->step(100);
+    std::vector<float> f;
+    b->read_field(f);
+    return f;
+  };
+  const auto a = run(1), b = run(1), c = run(2);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+}
+
+TEST(CpuBackend, LiveParameterChangeTakesEffectAndBadOnesChangeNothing) {
+  SimConfig c = small_config();
+  auto b = create_backend(BackendKind::Cpu, c);
+  b->step(10);
+  ModelParams bad = c.model;
+  bad.decay = std::nanf("");
+  EXPECT_THROW(b->set_model(bad), Error);
+  EXPECT_EQ(b->model().decay, c.model.decay);
+  ModelParams frozen = c.model;
+  frozen.decay = 0;
+  frozen.deposit = 0;
+  frozen.diffuse = 0;
+  b->set_model(frozen);
+  std::vector<float> before, after;
+  b->read_field(before);
+  b->step(5);
+  b->read_field(after);
+  EXPECT_EQ(before, after);  // nothing deposits, diffuses or decays any more
+}
+
+TEST(CpuBackend, BrushAddsAndErasesInADisc) {
+  SimConfig c = small_config();
+  auto b = create_backend(BackendKind::Cpu, c);
+  b->set_field(std::vector<float>(96 * 64, 1.0f));
+  b->brush(BrushStroke{10.5f, 20.5f, 3.0f, 4.0f});
+  std::vector<float> f;
+  b->read_field(f);
+  int changed = 0;
+  for (int y = 0; y < 64; ++y)
+    for (int x = 0; x < 96; ++x) {
+      const bool inside = (x - 10) * (x - 10) + (y - 20) * (y - 20) <= 9;
+      EXPECT_EQ(f[static_cast<size_t>(y) * 96 + x], inside ? 5.0f : 1.0f) << x << "," << y;
+      changed += inside;
+    }
+  EXPECT_EQ(changed, 29);
+  // Erase across the wrap at the corner: never below zero.
+  b->brush(BrushStroke{0.5f, 0.5f, 1.0f, -100.0f});
+  b->read_field(f);
+  EXPECT_EQ(f[0], 0.0f);
+  EXPECT_EQ(f[95], 0.0f);                 // (-1, 0) wrapped
+  EXPECT_EQ(f[63 * 96], 0.0f);            // (0, -1) wrapped
+  EXPECT_EQ(f[63 * 96 + 95], 1.0f);       // (-1, -1) is outside radius 1
+  EXPECT_THROW(b->brush(BrushStroke{std::nanf(""), 1, 1, 1}), Error);
+}
+
+TEST(CpuBackend, RejectsBadFieldsAndAgents) {
+  auto b = create_backend(BackendKind::Cpu, small_config());
+  std::vector<float> f0;
+  b->read_field(f0);
+  EXPECT_THROW(b->set_field(std::vector<float>(10, 0.0f)), Error);
+  std::vector<float> nan_field(96 * 64, 0.0f);
+  nan_field[5] = std::nanf("");
+  EXPECT_THROW(b->set_field(nan_field), Error);
+  AgentState a = b->read_agents();
+  a.id[1] = a.id[0];
+  EXPECT_THROW(b->set_agents(a), Error);
+  std::vector<float> f1;
+  b->read_field(f1);
+  EXPECT_EQ(f0, f1);
+}
+
+TEST(CpuBackend, ReadAgentsSortsById) {
+  auto b = create_backend(BackendKind::Cpu, small_config());
+  AgentState a = b->read_agents();
+  AgentState shuffled = a;
+  std::reverse(shuffled.x.begin(), shuffled.x.end());
+  std::reverse(shuffled.y.begin(), shuffled.y.end());
+  std::reverse(shuffled.theta.begin(), shuffled.theta.end());
+  std::reverse(shuffled.id.begin(), shuffled.id.end());
+  b->set_agents(shuffled);
+  AgentState back = b->read_agents();
+  EXPECT_EQ(back.id, a.id);
+  EXPECT_EQ(back.x, a.x);
+  EXPECT_EQ(back.theta, a.theta);
+}
+
+TEST(Spawn, ModesPlaceAgentsAsDescribed) {
+  const Size s{200, 100};
+  for (SpawnMode m : {SpawnMode::Random, SpawnMode::Disc, SpawnMode::Ring, SpawnMode::Point}) {
+    const AgentState a = spawn_agents(m, s, 5000, 3);
+    ASSERT_EQ(a.size(), 5000u);
+    for (size_t i = 0; i < a.size(); ++i) {
+      ASSERT_GE(a.x[i], 0.0f);
+      ASSERT_LT(a.x[i], 200.0f);
+      ASSERT_GE(a.y[i], 0.0f);
+      ASSERT_LT(a.y[i], 100.0f);
+      ASSERT_EQ(a.id[i], i);
+      const double dx = a.x[i] - 100.0, dy = a.y[i] - 50.0, r = std::hypot(dx, dy);
+      if (m == SpawnMode::Disc) {
+        ASSERT_LE(r, 30.0 + 1e-3);
+      }
+      if (m == SpawnMode::Point) {
+        ASSERT_LT(r, 1e-4);
+      }
+      if (m == SpawnMode::Ring) {
+        ASSERT_NEAR(r, 40.0 * 0.975, 40.0 * 0.026);
+        // Facing the centre: the heading is the direction from the agent to the centre.
+        ASSERT_GT(-(std::cos(a.theta[i]) * dx + std::sin(a.theta[i]) * dy) / r, 0.999);
+      }
+    }
+  }
+  EXPECT_EQ(spawn_agents(SpawnMode::Random, s, 100, 1).x, spawn_agents(SpawnMode::Random, s, 100, 1).x);
+  EXPECT_NE(spawn_agents(SpawnMode::Random, s, 100, 1).x, spawn_agents(SpawnMode::Random, s, 100, 2).x);
+}
+
+TEST(Spawn, FromImageFollowsBrightness) {
+  const Size s{40, 20};
+  std::vector<float> img(800, 0.0f);
+  for (int y = 0; y < 20; ++y)
+    for (int x = 30; x < 40; ++x) img[static_cast<size_t>(y) * 40 + x] = 1.0f;  // only the right quarter is bright
+  const AgentState a = spawn_from_image(img, s, 2000, 1);
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_GE(a.x[i], 30.0f);
+}
+
+TEST(Backend, AutoFallsBackToTheCpuAndSaysWhy) {
+  if (!cuda_device().empty()) GTEST_SKIP() << "a CUDA device is present: auto picks CUDA here";
+  std::string note;
+  auto b = create_backend(BackendKind::Auto, small_config(), &note);
+  EXPECT_NE(b->name().find("cpu"), std::string::npos);
+  EXPECT_NE(note.find("cpu"), std::string::npos) << note;
+  EXPECT_THROW(create_backend(BackendKind::Cuda, small_config()), Error);
+}
