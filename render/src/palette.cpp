@@ -82,7 +82,8 @@ Palette parse_palette(std::string_view text, const std::string& name, const std:
     std::vector<std::string> tok;
     for (std::string t; ls >> t;) tok.push_back(t);
     if (tok[0] == "kind") {
-      if (tok.size() != 2 || (tok[1] != "smooth" && tok[1] != "discrete")) {
+      const bool trailing_ok = tok.size() == 2 || (tok.size() > 2 && tok[2][0] == '#');
+      if (tok.size() < 2 || !trailing_ok || (tok[1] != "smooth" && tok[1] != "discrete")) {
         fail("expected 'kind smooth' or 'kind discrete'");
       }
       p.discrete = tok[1] == "discrete";
