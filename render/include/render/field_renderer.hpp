@@ -44,6 +44,8 @@ class FieldRenderer {
   bool interop_active() const { return interop_ != nullptr; }
   const std::string& interop_status() const { return interop_status_; }
   bool host_field_current() const { return host_current_; }
+  // The next draw computes the range on the GPU even though the host has the field (tests).
+  void forget_host_field() { host_current_ = false; }
   const std::vector<float>& host_field() const { return host_; }
   // Duration of the latest draw whose GL timer query has completed (ms; 0 before the first).
   double draw_ms() const { return draw_ms_; }
