@@ -1,0 +1,126 @@
+// The options every simulating command shares, and how they become a running simulation: preset
+// file (or defaults), then --size/--agents/--seed, then each --set; then the backend and the seed
+// image. Bad values on the command line are usage errors (exit 2); a bad file is a runtime error.
+#include "sim_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <limits>
+
+#include "commands.hpp"
+#include "sim/image.hpp"
+#include "sim/preset.hpp"
+#include "sim/spawn.hpp"
+
+namespace physarum::app {
+
+void add_sim_options(CLI::App& cmd, SimOptions& o) {
+  cmd.add_option("--preset", o.preset, "Preset file (TOML); default: the built-in parameters")
+      ->type_name("FILE");
+  cmd.add_option("--size", o.size, "Field size, e.g. 1920x1080 (overrides the preset)")->type_name("WxH");
+  cmd.add_option("--agents", o.agents, "Number of agents: 1000, 250K, 4M (overrides the preset)")
+      ->type_name("N");
+  cmd.add_option_function<std::string>(
+         "--seed",
+         [&o](const std::string& s) {
+           uint64_t v = 0;
+           const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+           if (ec != std::errc() || ptr != s.data() + s.size() || s.empty() ||
+               v > std::numeric_limits<uint32_t>::max()) {
+             throw CLI::ValidationError("--seed", "'" + s + "' is not an integer in [0, 4294967295]");
+           }
+           o.seed = static_cast<uint32_t>(v);
+         },
+         "Random seed, 0..4294967295 (overrides the preset)")
+      ->type_name("S");
+  cmd.add_option("--image", o.image, "Seed the field from this image (PNG, JPEG, BMP, TGA, GIF)")
+      ->type_name("FILE");
+  cmd.add_option("--backend", o.backend, "Simulation backend")
+      ->type_name("auto|cpu|cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->capture_default_str();
+  cmd.add_option("--threads", o.threads, "CPU backend threads (0 = all hardware threads)")
+      ->type_name("T")
+      ->check(CLI::Range(0, 4096));
+  cmd.add_option("--set", o.sets, "Override a preset key, e.g. --set model.decay=0 (repeatable)")
+      ->type_name("SECTION.KEY=VALUE")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  // A single-valued option given twice: the last one wins, as in most programs.
+  for (const char* name : {"--preset", "--size", "--agents", "--seed", "--image", "--backend", "--threads"}) {
+    cmd.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+}
+
+Preset resolve_preset(const SimOptions& o) {
+  // A missing or malformed preset file is a runtime error (the Error propagates as is).
+  Preset p = o.preset.empty() ? Preset{} : load_preset(o.preset);
+
+  const auto usage = [](const std::string& option, const std::string& value, const Error& e) {
+    return UsageError(option + " " + value + ": " + e.what());
+  };
+  if (!o.size.empty()) {
+    try {
+      p.run.size = parse_size(o.size);
+      validate(p.run);
+    } catch (const Error& e) {
+      throw usage("--size", o.size, e);
+    }
+  }
+  if (!o.agents.empty()) {
+    try {
+      if (o.agents.front() == '-') throw Error("the number of agents cannot be negative");
+      p.run.agents = parse_count(o.agents);
+      validate(p.run);
+    } catch (const Error& e) {
+      throw usage("--agents", o.agents, e);
+    }
+  }
+  if (o.seed) p.run.seed = *o.seed;
+  for (const std::string& s : o.sets) {
+    try {
+      apply_override(p, s);
+    } catch (const Error& e) {
+      throw UsageError(std::string("--set ") + e.what());
+    }
+  }
+  try {
+    validate(p);
+  } catch (const Error& e) {
+    throw UsageError(std::string("the resulting parameters are invalid: ") + e.what());
+  }
+  return p;
+}
+
+Simulation make_simulation(const SimOptions& o) {
+  Simulation sim;
+  sim.preset = resolve_preset(o);
+  BackendKind kind{};
+  try {
+    kind = parse_backend_kind(o.backend);
+  } catch (const Error& e) {
+    throw UsageError("--backend " + o.backend + ": " + e.what());
+  }
+
+  // The image first: a bad file fails before anything large is allocated.
+  std::vector<float> field;
+  std::vector<float> brightness;
+  if (!o.image.empty()) {
+    const LumaImage img = load_luma(o.image);
+    brightness = image_to_field(img, sim.preset.run.size, 1.0f);
+    field = brightness;
+    for (float& v : field) v *= sim.preset.spawn.field_strength;
+  }
+
+  sim.backend = create_backend(kind, config_from(sim.preset, o.threads), &sim.note);
+  if (!field.empty()) {
+    sim.backend->set_field(field);
+    if (sim.preset.spawn.agents_from_image) {
+      sim.backend->set_agents(
+          spawn_from_image(brightness, sim.preset.run.size, sim.backend->agent_count(), sim.preset.run.seed));
+    }
+  }
+  return sim;
+}
+
+}  // namespace physarum::app

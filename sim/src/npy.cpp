@@ -1,0 +1,272 @@
+// NumPy .npy (format version 1.0): magic "\x93NUMPY", version 1.0, a little-endian uint16 header
+// length, then a Python dict literal padded with spaces and a '\n' so that the data starts on a
+// 64-byte boundary, then the float32 values in C order.
+#include "sim/npy.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/params.hpp"
+
+namespace physarum {
+namespace {
+
+constexpr char kMagic[] = "\x93NUMPY";
+constexpr size_t kMagicLen = 6;
+// Far beyond any field (kMaxSide^2) but small enough that the byte count cannot overflow.
+constexpr uint64_t kMaxElements = 1ULL << 32;
+
+uint32_t swap32(uint32_t v) {
+  return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+}
+
+std::string header_text(int height, int width) {
+  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(height) + ", " +
+                     std::to_string(width) + "), }";
+  // magic (6) + version (2) + length (2) + dict + padding + '\n' is a multiple of 64.
+  const size_t unpadded = kMagicLen + 2 + 2 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict += '\n';
+  return dict;
+}
+
+// A tiny reader for the dict literal numpy writes: {'key': value, ...} where a value is a quoted
+// string, True/False, or a tuple of integers.
+class HeaderParser {
+ public:
+  explicit HeaderParser(std::string_view s) : s_(s) {}
+
+  struct Entry {
+    std::string key;
+    std::string str;
+    std::optional<bool> boolean;
+    std::optional<std::vector<int64_t>> tuple;
+  };
+
+  std::vector<Entry> parse() {
+    std::vector<Entry> out;
+    expect('{');
+    while (true) {
+      skip();
+      if (peek() == '}') break;
+      Entry e;
+      e.key = quoted();
+      expect(':');
+      skip();
+      if (peek() == '\'' || peek() == '"') {
+        e.str = quoted();
+      } else if (peek() == '(') {
+        e.tuple = tuple();
+      } else if (s_.substr(i_, 4) == "True") {
+        e.boolean = true;
+        i_ += 4;
+      } else if (s_.substr(i_, 5) == "False") {
+        e.boolean = false;
+        i_ += 5;
+      } else {
+        throw Error("unexpected value for '" + e.key + "'");
+      }
+      out.push_back(std::move(e));
+      skip();
+      if (peek() == ',') ++i_;
+    }
+    return out;
+  }
+
+ private:
+  char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
+  void skip() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  void expect(char c) {
+    skip();
+    if (peek() != c) throw Error(std::string("expected '") + c + "'");
+    ++i_;
+  }
+  std::string quoted() {
+    skip();
+    const char q = peek();
+    if (q != '\'' && q != '"') throw Error("expected a quoted string");
+    const size_t end = s_.find(q, i_ + 1);
+    if (end == std::string_view::npos) throw Error("unterminated string");
+    std::string out(s_.substr(i_ + 1, end - i_ - 1));
+    i_ = end + 1;
+    return out;
+  }
+  std::vector<int64_t> tuple() {
+    std::vector<int64_t> out;
+    expect('(');
+    while (true) {
+      skip();
+      if (peek() == ')') break;
+      if (!std::isdigit(static_cast<unsigned char>(peek()))) throw Error("expected a dimension");
+      int64_t v = 0;
+      while (std::isdigit(static_cast<unsigned char>(peek()))) {
+        v = v * 10 + (peek() - '0');
+        if (v > (int64_t{1} << 40)) throw Error("dimension too large");
+        ++i_;
+      }
+      out.push_back(v);
+      skip();
+      if (peek() == ',') ++i_;
+    }
+    ++i_;
+    return out;
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+void write_npy(const std::filesystem::path& file, const float* data, int height, int width) {
+  if (height <= 0 || width <= 0) {
+    throw Error("cannot write '" + file.string() + "': shape (" + std::to_string(height) + ", " +
+                std::to_string(width) + ") is empty");
+  }
+  const std::string dict = header_text(height, width);
+  std::string bytes(kMagic, kMagicLen);
+  bytes += '\x01';
+  bytes += '\x00';
+  bytes += static_cast<char>(dict.size() & 0xff);
+  bytes += static_cast<char>(dict.size() >> 8);
+  bytes += dict;
+
+  const size_t count = static_cast<size_t>(height) * static_cast<size_t>(width);
+  const size_t header_size = bytes.size();
+  bytes.resize(header_size + count * 4);
+  std::memcpy(bytes.data() + header_size, data, count * 4);
+  if constexpr (std::endian::native == std::endian::big) {
+    for (size_t i = 0; i < count; ++i) {
+      uint32_t v;
+      std::memcpy(&v, bytes.data() + header_size + i * 4, 4);
+      v = swap32(v);
+      std::memcpy(bytes.data() + header_size + i * 4, &v, 4);
+    }
+  }
+
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw Error("cannot write '" + file.string() + "': " + std::strerror(errno));
+  const auto fail = [&](const char* what, int err) {
+    // Leave no half-written array behind (only ever remove a regular file we were writing).
+    struct stat st {};
+    const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    ::close(fd);
+    if (regular) ::unlink(file.c_str());
+    throw Error("cannot write '" + file.string() + "': " + what + ": " + std::strerror(err));
+  };
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("write failed", errno);
+    }
+    if (n == 0) fail("write made no progress", EIO);
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(file.c_str());
+    throw Error("cannot write '" + file.string() + "': close failed: " + std::strerror(err));
+  }
+}
+
+NpyArray read_npy(const std::filesystem::path& file) {
+  // Built piecewise: GCC 12 warns falsely (-Wrestrict) about "'" + std::string.
+  std::string name(1, '\'');
+  name.append(file.string()).push_back('\'');
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error("cannot open " + name + ": " + std::strerror(errno));
+  const auto bad = [&](const std::string& why) {
+    return Error(name + " is not a 2-D float32 .npy file: " + why);
+  };
+
+  char pre[10];
+  if (!in.read(pre, 10)) throw bad("too short for a header");
+  if (std::memcmp(pre, kMagic, kMagicLen) != 0) throw bad("wrong magic");
+  const auto major = static_cast<unsigned char>(pre[6]);
+  size_t header_len = 0;
+  size_t prefix = 10;
+  if (major == 1) {
+    header_len =
+        static_cast<unsigned char>(pre[8]) | (static_cast<size_t>(static_cast<unsigned char>(pre[9])) << 8);
+  } else if (major == 2 || major == 3) {
+    char more[2];
+    if (!in.read(more, 2)) throw bad("too short for a header");
+    header_len = static_cast<unsigned char>(pre[8]) |
+                 (static_cast<size_t>(static_cast<unsigned char>(pre[9])) << 8) |
+                 (static_cast<size_t>(static_cast<unsigned char>(more[0])) << 16) |
+                 (static_cast<size_t>(static_cast<unsigned char>(more[1])) << 24);
+    prefix = 12;
+    if (header_len > (1u << 20)) throw bad("header too long");
+  } else {
+    throw bad("unsupported format version " + std::to_string(major));
+  }
+  std::string header(header_len, '\0');
+  if (!in.read(header.data(), static_cast<std::streamsize>(header_len))) throw bad("truncated header");
+
+  std::optional<std::string> descr;
+  std::optional<bool> fortran;
+  std::optional<std::vector<int64_t>> shape;
+  try {
+    for (auto& e : HeaderParser(header).parse()) {
+      if (e.key == "descr") descr = e.str;
+      if (e.key == "fortran_order") fortran = e.boolean;
+      if (e.key == "shape") shape = e.tuple;
+    }
+  } catch (const Error& e) {
+    throw bad(std::string("malformed header: ") + e.what());
+  }
+  if (!descr || !fortran || !shape) throw bad("header lacks descr, fortran_order or shape");
+  if (*descr != "<f4") throw bad("dtype '" + *descr + "', expected '<f4'");
+  if (*fortran) throw bad("Fortran order");
+  if (shape->size() != 2) throw bad("shape has " + std::to_string(shape->size()) + " dimensions, expected 2");
+  const int64_t h = (*shape)[0];
+  const int64_t w = (*shape)[1];
+  if (h <= 0 || w <= 0 || h > INT32_MAX || w > INT32_MAX ||
+      static_cast<uint64_t>(h) * static_cast<uint64_t>(w) > kMaxElements) {
+    throw bad("shape (" + std::to_string(h) + ", " + std::to_string(w) + ") is empty or too large");
+  }
+
+  const uint64_t count = static_cast<uint64_t>(h) * static_cast<uint64_t>(w);
+  std::error_code ec;
+  const uintmax_t file_size = std::filesystem::file_size(file, ec);
+  if (ec) throw Error("cannot read " + name + ": " + ec.message());
+  const uint64_t expected = prefix + header_len + count * 4;
+  if (file_size != expected) {
+    throw bad("size " + std::to_string(file_size) + " bytes, expected " + std::to_string(expected) +
+              " for shape (" + std::to_string(h) + ", " + std::to_string(w) + ")");
+  }
+
+  NpyArray a;
+  a.height = static_cast<int>(h);
+  a.width = static_cast<int>(w);
+  a.data.resize(count);
+  if (!in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(count * 4))) {
+    throw bad("truncated data");
+  }
+  if constexpr (std::endian::native == std::endian::big) {
+    for (float& f : a.data) {
+      uint32_t v;
+      std::memcpy(&v, &f, 4);
+      v = swap32(v);
+      std::memcpy(&f, &v, 4);
+    }
+  }
+  return a;
+}
+
+}  // namespace physarum

@@ -1,0 +1,92 @@
+// Helpers shared by the tests: a scratch directory per test, small file helpers, and running the
+// real physarum executable (no shell) with its exit code and output captured.
+#pragma once
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+extern char** environ;
+
+namespace physarum::test {
+
+// A fresh, empty directory named after the running test, under $PHYSARUM_TEST_TMP (set by ctest)
+// or the system temporary directory.
+inline std::filesystem::path temp_dir() {
+  const char* base = std::getenv("PHYSARUM_TEST_TMP");
+  std::filesystem::path root =
+      base && *base ? std::filesystem::path(base) : std::filesystem::temp_directory_path() / "physarum-tests";
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "no-test";
+  for (char& c : name) {
+    if (c == '/') c = '_';
+  }
+  const std::filesystem::path dir = root / (name + "." + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline void write_file(const std::filesystem::path& p, const std::string& bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw std::runtime_error("cannot write test file " + p.string());
+}
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+struct ProcessResult {
+  int exit_code = -1;  // -1 when it did not exit normally (e.g. a crash)
+  std::string out;
+  std::string err;
+};
+
+// Runs PHYSARUM_EXE with `args` in `dir`; stdout and stderr go to files in `dir` and are read back.
+inline ProcessResult run_physarum(const std::vector<std::string>& args, const std::filesystem::path& dir) {
+  const std::filesystem::path out_file = std::filesystem::absolute(dir / "stdout.txt");
+  const std::filesystem::path err_file = std::filesystem::absolute(dir / "stderr.txt");
+  std::vector<std::string> argv_s{PHYSARUM_EXE};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // Relative paths in the arguments are relative to `dir` (the child changes into it).
+  posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ProcessResult r;
+  if (rc != 0) {
+    r.err = "posix_spawn failed: " + std::to_string(rc);
+    return r;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  r.out = read_file(out_file);
+  r.err = read_file(err_file);
+  return r;
+}
+
+}  // namespace physarum::test
