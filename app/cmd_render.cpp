@@ -128,8 +128,9 @@ int run_render(const RenderOptions& o) {
   const auto& field = renderer.host_field();
   for (const auto& f : npys) write_npy(f, field.data(), b.size().height, b.size().width);
   for (const auto& f : o.outs) std::printf("physarum render: wrote %s\n", f.c_str());
-  std::printf("physarum render: %llu steps of %s agents on %dx%d with %s\n", static_cast<unsigned long long>(done),
-              format_count(b.agent_count()).c_str(), b.size().width, b.size().height, b.name().c_str());
+  std::printf("physarum render: %llu steps of %s agents on %dx%d with %s\n",
+              static_cast<unsigned long long>(done), format_count(b.agent_count()).c_str(), b.size().width,
+              b.size().height, b.name().c_str());
   return kExitOk;
 }
 
@@ -140,7 +141,9 @@ CommandFn add_render_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "render", "Run headless and draw the field with the window's shader (EGL, no display needed)");
   add_sim_options(*cmd, o->sim);
-  cmd->add_option("--steps", o->steps, "Simulation steps")->capture_default_str()->check(CLI::Range(0, 100'000'000));
+  cmd->add_option("--steps", o->steps, "Simulation steps")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100'000'000));
   cmd->add_option("--out", o->outs, "Output file: .png (last frame), .npy (field), .mp4 (video); repeatable")
       ->type_name("FILE")
       ->required();

@@ -26,7 +26,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 // GLFW init/terminate and the window as owned resources, destroyed in reverse order.
 struct GlfwLibrary {
@@ -116,7 +118,8 @@ void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, Fullscre
   if (ImGui::IsMouseDown(ImGuiMouseButton_Middle)) {
     core.view.pan(io.MouseDelta.x * sx, io.MouseDelta.y * sy, fb_w, fb_h, field);
   }
-  const bool paint = ImGui::IsMouseDown(ImGuiMouseButton_Left), erase = ImGui::IsMouseDown(ImGuiMouseButton_Right);
+  const bool paint = ImGui::IsMouseDown(ImGuiMouseButton_Left),
+             erase = ImGui::IsMouseDown(ImGuiMouseButton_Right);
   if (paint || erase) {
     float fx = 0, fy = 0;
     core.view.to_field(px, py, fb_w, fb_h, field, fx, fy);
@@ -181,8 +184,7 @@ int run_window(const WindowOptions& o) {
   {
     ImGuiSession imgui(win, std::max(1.0f, content_scale));
     WindowCore core(o.sim);
-    std::printf("physarum: %s; field upload: %s\n", core.backend().name().c_str(),
-                core.renderer().interop_status().c_str());
+    std::printf("physarum: %s (%s)\n", core.backend().name().c_str(), core.backend_note().c_str());
     PanelState panel;
     panel.vsync = vsync;
     panel.visible = !o.hide_panel;
@@ -236,6 +238,7 @@ int run_window(const WindowOptions& o) {
       frame_start = Clock::now();
       core.history.push(static_cast<float>(core.sim_ms), static_cast<float>(core.renderer().draw_ms()),
                         static_cast<float>(ui_ms), static_cast<float>(frame_ms));
+      if (frame == 1) std::printf("physarum: field upload: %s\n", core.renderer().interop_status().c_str());
       if (last) break;
     }
   }

@@ -10,9 +10,9 @@ namespace physarum::app {
 
 struct WindowOptions {
   SimOptions sim;
-  int frames = 0;          // quit after this many frames (0 = run until closed)
-  std::string screenshot;  // PNG of the last frame, panel included
-  std::string size_window; // "WxH" of the window in screen units; empty = fit the field
+  int frames = 0;           // quit after this many frames (0 = run until closed)
+  std::string screenshot;   // PNG of the last frame, panel included
+  std::string size_window;  // "WxH" of the window in screen units; empty = fit the field
   bool vsync = true;
   bool fullscreen = false;
   bool hide_panel = false;

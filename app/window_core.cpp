@@ -12,8 +12,7 @@ void PerfHistory::push(float step_ms, float draw_ms, float ui_ms, float frame_ms
   head = (head + 1) % kHistory;
 }
 
-WindowCore::WindowCore(const SimOptions& options)
-    : options_(options), sim_(make_simulation(options)) {
+WindowCore::WindowCore(const SimOptions& options) : options_(options), sim_(make_simulation(options)) {
   preset = sim_.preset;
   reload_palettes();
 }
@@ -46,7 +45,8 @@ void WindowCore::step() {
   rate_steps_ += static_cast<uint64_t>(n);
   const double elapsed = std::chrono::duration<double>(t1 - rate_start_).count();
   if (elapsed >= 0.5) {  // a rate over half a second reads steadily
-    agent_steps_per_s = static_cast<double>(rate_steps_) * static_cast<double>(sim_.backend->agent_count()) / elapsed;
+    agent_steps_per_s =
+        static_cast<double>(rate_steps_) * static_cast<double>(sim_.backend->agent_count()) / elapsed;
     rate_steps_ = 0;
     rate_start_ = t1;
   }

@@ -18,8 +18,9 @@ using namespace physarum;
 using namespace physarum::render;
 
 TEST(Palette, ParsesStopsHexAndDecimalWithComments) {
-  const Palette p = parse_palette("# two colours\nkind smooth # default\n0 #000000\n0.5 100 200 50 # green\n1 #ff0000\n",
-                                  "test", "test.palette");
+  const Palette p =
+      parse_palette("# two colours\nkind smooth # default\n0 #000000\n0.5 100 200 50 # green\n1 #ff0000\n",
+                    "test", "test.palette");
   ASSERT_EQ(p.stops.size(), 3u);
   EXPECT_FALSE(p.discrete);
   EXPECT_EQ(p.stops[1].g, 200);
@@ -70,7 +71,8 @@ TEST(Palette, ShippedPalettesAllLoad) {
 }
 
 TEST(Palette, UserFileInTheFolderIsPickedUpAndBadOnesListed) {
-  const auto dir = std::filesystem::temp_directory_path() / ("physarum-palettes-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("physarum-palettes-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   {
     std::ofstream(dir / "mine.palette") << "0 #102030\n1 #405060\n";

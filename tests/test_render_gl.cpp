@@ -19,7 +19,9 @@ namespace {
 
 using namespace physarum;
 
-bool cuda_device_present() { return cuda_built() && !cuda_device().empty(); }
+bool cuda_device_present() {
+  return cuda_built() && !cuda_device().empty();
+}
 
 std::unique_ptr<render::EglContext> try_egl(bool prefer_device, std::string& why) {
   try {

@@ -32,8 +32,9 @@ DisplayParams display(const std::string& palette, Mapping m, CaveMode cave = Cav
 
 void expect_png_matches_cpu(const Case& c) {
   const auto dir = test::render_test_dir();
-  std::vector<std::string> args{"render", "--steps", "150", "--backend", "cpu", "--size", "192x128", "--agents",
-                                "15K",    "--seed",  "7",   "--out",     "img.png", "--out", "field.npy"};
+  std::vector<std::string> args{"render", "--steps", "150",      "--backend", "cpu",
+                                "--size", "192x128", "--agents", "15K",       "--seed",
+                                "7",      "--out",   "img.png",  "--out",     "field.npy"};
   for (const auto& s : c.sets) {
     args.push_back("--set");
     args.push_back(s);
@@ -70,8 +71,8 @@ void expect_png_matches_cpu(const Case& c) {
 }
 
 TEST(HeadlessRender, ContinuousPaletteMatchesCpuColouring) {
-  expect_png_matches_cpu({"inferno log", {"display.palette=inferno", "display.mapping=log"},
-                          display("inferno", Mapping::Log)});
+  expect_png_matches_cpu(
+      {"inferno log", {"display.palette=inferno", "display.mapping=log"}, display("inferno", Mapping::Log)});
 }
 
 TEST(HeadlessRender, LinearExposureGammaInvertMatchesCpuColouring) {
@@ -86,9 +87,10 @@ TEST(HeadlessRender, LinearExposureGammaInvertMatchesCpuColouring) {
 }
 
 TEST(HeadlessRender, EvenCaveLevelsMatchCpuColouring) {
-  expect_png_matches_cpu({"cave even 6",
-                          {"display.palette=cave", "display.cave=even", "display.levels=6", "display.mapping=log"},
-                          display("cave", Mapping::Log, CaveMode::Even, 6)});
+  expect_png_matches_cpu(
+      {"cave even 6",
+       {"display.palette=cave", "display.cave=even", "display.levels=6", "display.mapping=log"},
+       display("cave", Mapping::Log, CaveMode::Even, 6)});
 }
 
 TEST(HeadlessRender, QuantileCaveLevelsMatchCpuColouring) {
@@ -109,13 +111,13 @@ TEST(HeadlessRender, BinaryCaveWithSmoothingMatchesCpuColouring) {
 
 TEST(HeadlessRender, RefusesUnknownOutputAndUnknownPalette) {
   const auto dir = test::render_test_dir();
-  auto r = test::run_physarum_env({"render", "--steps", "1", "--backend", "cpu", "--size", "32x32", "--agents",
-                                   "100", "--out", "img.gif"},
+  auto r = test::run_physarum_env({"render", "--steps", "1", "--backend", "cpu", "--size", "32x32",
+                                   "--agents", "100", "--out", "img.gif"},
                                   dir, {}, {});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(".png, .npy or .mp4"), std::string::npos) << r.err;
-  r = test::run_physarum_env({"render", "--steps", "1", "--backend", "cpu", "--size", "32x32", "--agents", "100",
-                              "--set", "display.palette=no-such-palette", "--out", "img.png"},
+  r = test::run_physarum_env({"render", "--steps", "1", "--backend", "cpu", "--size", "32x32", "--agents",
+                              "100", "--set", "display.palette=no-such-palette", "--out", "img.png"},
                              dir, {}, {});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("no-such-palette"), std::string::npos) << r.err;

@@ -47,10 +47,10 @@ TEST(Window, RunsFramesUnderXvfbAndScreenshotShowsFieldAndPanel) {
   physarum::test::XvfbServer x;
   if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
   const auto dir = render_test_dir();
-  const auto r = run_physarum_env(
-      {"--frames", "120", "--screenshot", "shot.png", "--backend", "cpu", "--size", "256x256", "--agents", "20K",
-       "--no-vsync"},
-      dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}}, {"WAYLAND_DISPLAY"});
+  const auto r =
+      run_physarum_env({"--frames", "120", "--screenshot", "shot.png", "--backend", "cpu", "--size",
+                        "256x256", "--agents", "20K", "--no-vsync"},
+                       dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}}, {"WAYLAND_DISPLAY"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const Image img = load_png(dir / "shot.png");
   ASSERT_GT(img.w, 0) << "no screenshot written: " << r.err;
@@ -61,7 +61,8 @@ TEST(Window, RunsFramesUnderXvfbAndScreenshotShowsFieldAndPanel) {
 
   // Not uniform, not black.
   size_t bright = 0;
-  for (size_t i = 0; i < img.rgba.size(); i += 4) bright += (img.rgba[i] + img.rgba[i + 1] + img.rgba[i + 2]) > 60;
+  for (size_t i = 0; i < img.rgba.size(); i += 4)
+    bright += (img.rgba[i] + img.rgba[i + 1] + img.rgba[i + 2]) > 60;
   EXPECT_GT(bright, img.rgba.size() / 4 / 10) << "the screenshot is (nearly) black";
   EXPECT_GT(distinct_colours(img, 0, 0, img.w, img.h), 100u) << "the screenshot is (nearly) uniform";
 
@@ -85,8 +86,8 @@ TEST(Window, RunsFramesUnderXvfbAndScreenshotShowsFieldAndPanel) {
 
 TEST(Window, WithoutDisplaySaysSoAndPointsToRender) {
   const auto dir = render_test_dir();
-  const auto r = run_physarum_env({"--frames", "1", "--backend", "cpu", "--size", "64x64", "--agents", "1K"}, dir,
-                                  {}, {"DISPLAY", "WAYLAND_DISPLAY"});
+  const auto r = run_physarum_env({"--frames", "1", "--backend", "cpu", "--size", "64x64", "--agents", "1K"},
+                                  dir, {}, {"DISPLAY", "WAYLAND_DISPLAY"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no display"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("physarum render"), std::string::npos) << r.err;

@@ -40,7 +40,8 @@ XvfbServer::XvfbServer() {
   }
   // Xvfb writes the display number it chose to the fd we name, once it is ready for clients.
   const std::string fd_arg = std::to_string(fds[1]);
-  std::vector<std::string> args{"Xvfb", "-displayfd", fd_arg, "-screen", "0", "1280x800x24", "-nolisten", "tcp"};
+  std::vector<std::string> args{"Xvfb", "-displayfd",  fd_arg,      "-screen",
+                                "0",    "1280x800x24", "-nolisten", "tcp"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -51,8 +51,8 @@ DisplayRange compute_display_range(const float* field, size_t n, const DisplayPa
       size_t from = 0;
       for (int k = 1; k < d.levels; ++k) {
         const size_t idx = std::min(n - 1, static_cast<size_t>(k) * n / static_cast<size_t>(d.levels));
-        std::nth_element(sorted.begin() + static_cast<ptrdiff_t>(from), sorted.begin() + static_cast<ptrdiff_t>(idx),
-                         sorted.end());
+        std::nth_element(sorted.begin() + static_cast<ptrdiff_t>(from),
+                         sorted.begin() + static_cast<ptrdiff_t>(idx), sorted.end());
         r.thresholds[k - 1] = sorted[idx];
         from = idx;
       }

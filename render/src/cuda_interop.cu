@@ -27,11 +27,15 @@ void log_on_error(cudaError_t e, const char* call, const char* file, int line) n
 #define INTEROP_CHECK(call) throw_on_error((call), #call, __FILE__, __LINE__)
 #define INTEROP_LOG(call) log_on_error((call), #call, __FILE__, __LINE__)
 
-cudaGraphicsResource_t res(void* p) { return static_cast<cudaGraphicsResource_t>(p); }
+cudaGraphicsResource_t res(void* p) {
+  return static_cast<cudaGraphicsResource_t>(p);
+}
 
 }  // namespace
 
-bool cuda_interop_built() { return true; }
+bool cuda_interop_built() {
+  return true;
+}
 
 CudaGlTexture::CudaGlTexture(unsigned int gl_texture) {
   cudaGraphicsResource_t r = nullptr;

@@ -7,16 +7,22 @@
 
 namespace physarum::render {
 
-bool cuda_interop_built() { return false; }
+bool cuda_interop_built() {
+  return false;
+}
 
-CudaGlTexture::CudaGlTexture(unsigned int) { throw Error("this build has no CUDA (CPU backend only)"); }
+CudaGlTexture::CudaGlTexture(unsigned int) {
+  throw Error("this build has no CUDA (CPU backend only)");
+}
 CudaGlTexture::~CudaGlTexture() = default;
 CudaGlTexture::CudaGlTexture(CudaGlTexture&& o) noexcept : resource_(std::exchange(o.resource_, nullptr)) {}
 CudaGlTexture& CudaGlTexture::operator=(CudaGlTexture&& o) noexcept {
   resource_ = std::exchange(o.resource_, nullptr);
   return *this;
 }
-void CudaGlTexture::publish(Backend&) { throw Error("this build has no CUDA (CPU backend only)"); }
+void CudaGlTexture::publish(Backend&) {
+  throw Error("this build has no CUDA (CPU backend only)");
+}
 
 }  // namespace physarum::render
 #endif

@@ -23,8 +23,8 @@ bool has_extension(const char* list, const char* name) {
 // The first EGL device that says it is a CUDA device (NVIDIA's driver), as a display.
 EGLDisplay nvidia_device_display(std::string& why_not) {
   const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  if (!has_extension(client, "EGL_EXT_device_enumeration") || !has_extension(client, "EGL_EXT_platform_device") ||
-      !eglQueryDevicesEXT || !eglGetPlatformDisplayEXT) {
+  if (!has_extension(client, "EGL_EXT_device_enumeration") ||
+      !has_extension(client, "EGL_EXT_platform_device") || !eglQueryDevicesEXT || !eglGetPlatformDisplayEXT) {
     why_not = "EGL_EXT_device_enumeration / EGL_EXT_platform_device not offered";
     return EGL_NO_DISPLAY;
   }
@@ -93,10 +93,16 @@ EglContext::EglContext(bool prefer_cuda_device) {
         throw Error("EGL on " + platform + " offers no OpenGL config");
       }
     }
-    const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-                                  EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                  4,
+                                  EGL_CONTEXT_MINOR_VERSION,
+                                  5,
+                                  EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                  EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                  EGL_NONE};
     EGLContext ctx = eglCreateContext(display, config, EGL_NO_CONTEXT, ctx_attribs);
-    if (ctx == EGL_NO_CONTEXT) throw Error("EGL on " + platform + " cannot create an OpenGL 4.5 core context");
+    if (ctx == EGL_NO_CONTEXT)
+      throw Error("EGL on " + platform + " cannot create an OpenGL 4.5 core context");
     context_ = ctx;
     if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
       throw Error("EGL on " + platform + " cannot make a context current without a surface");

@@ -48,7 +48,8 @@ void FieldRenderer::allocate(Size size) {
   field_tex_ = make_nearest_texture(size, GL_R32F);
   cave_tex_[0] = make_nearest_texture(size, GL_R8UI);
   cave_tex_[1] = make_nearest_texture(size, GL_R8UI);
-  const long long bytes = static_cast<long long>(size.width) * size.height * static_cast<long long>(sizeof(float));
+  const long long bytes =
+      static_cast<long long>(size.width) * size.height * static_cast<long long>(sizeof(float));
   pbo_ = make_buffer(bytes, nullptr, GL_STREAM_DRAW);
   size_ = size;
   host_current_ = false;
@@ -57,7 +58,8 @@ void FieldRenderer::allocate(Size size) {
 
 void FieldRenderer::upload_host_field(const float* data, Size size) {
   allocate(size);
-  const long long bytes = static_cast<long long>(size.width) * size.height * static_cast<long long>(sizeof(float));
+  const long long bytes =
+      static_cast<long long>(size.width) * size.height * static_cast<long long>(sizeof(float));
   // Orphan, fill, then let the texture copy from the buffer: the driver need not wait for last
   // frame's upload to finish before we write the next one.
   glNamedBufferData(pbo_.get(), bytes, nullptr, GL_STREAM_DRAW);
@@ -225,8 +227,8 @@ std::vector<uint8_t> read_framebuffer_rgba(int w, int h) {
   const size_t row = static_cast<size_t>(w) * 4;
   std::vector<uint8_t> flipped(pixels.size());
   for (int y = 0; y < h; ++y) {
-    std::memcpy(flipped.data() + static_cast<size_t>(y) * row, pixels.data() + static_cast<size_t>(h - 1 - y) * row,
-                row);
+    std::memcpy(flipped.data() + static_cast<size_t>(y) * row,
+                pixels.data() + static_cast<size_t>(h - 1 - y) * row, row);
   }
   return flipped;
 }

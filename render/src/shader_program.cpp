@@ -34,7 +34,8 @@ std::string expand(const std::string& file, std::vector<std::string>& files, int
     if (line.rfind("#include", 0) == 0) {
       const auto a = line.find('"');
       const auto b = line.rfind('"');
-      if (a == std::string::npos || b <= a) throw Error(file + ":" + std::to_string(line_no) + ": bad #include");
+      if (a == std::string::npos || b <= a)
+        throw Error(file + ":" + std::to_string(line_no) + ": bad #include");
       out << "#line 1 " << files.size() << "\n";
       out << expand(line.substr(a + 1, b - a - 1), files, depth + 1);
       out << "#line " << line_no + 1 << " " << number << "\n";
@@ -55,7 +56,9 @@ std::string source_table(const std::vector<std::string>& files) {
   return t;
 }
 
-int location(const Program& p, const char* name) { return glGetUniformLocation(p.get(), name); }
+int location(const Program& p, const char* name) {
+  return glGetUniformLocation(p.get(), name);
+}
 
 }  // namespace
 
@@ -82,8 +85,8 @@ Program build_program(const std::vector<ShaderStage>& stages) {
       glGetShaderiv(s.get(), GL_INFO_LOG_LENGTH, &len);
       std::string log(static_cast<size_t>(len > 0 ? len : 1), '\0');
       glGetShaderInfoLog(s.get(), len, nullptr, log.data());
-      throw Error("shader " + stage.file + " does not compile (messages read source:line):\n" + source_table(files) +
-                  log.c_str());
+      throw Error("shader " + stage.file + " does not compile (messages read source:line):\n" +
+                  source_table(files) + log.c_str());
     }
     glAttachShader(program.get(), s.get());
     shaders.push_back(std::move(s));
@@ -103,7 +106,9 @@ Program build_program(const std::vector<ShaderStage>& stages) {
   return program;
 }
 
-void set_uniform(const Program& p, const char* name, int v) { glProgramUniform1i(p.get(), location(p, name), v); }
+void set_uniform(const Program& p, const char* name, int v) {
+  glProgramUniform1i(p.get(), location(p, name), v);
+}
 void set_uniform(const Program& p, const char* name, float v) {
   glProgramUniform1f(p.get(), location(p, name), v);
 }

@@ -24,7 +24,9 @@ class FieldRenderer {
   FieldRenderer& operator=(const FieldRenderer&) = delete;
 
   void set_palette(const Palette& p);
-  void set_background(float r, float g, float b) { background_[0] = r, background_[1] = g, background_[2] = b; }
+  void set_background(float r, float g, float b) {
+    background_[0] = r, background_[1] = g, background_[2] = b;
+  }
 
   // This frame's field from the backend: published through interop when the backend can and
   // registration worked, else read to the host and uploaded through a pixel buffer. With

@@ -28,8 +28,8 @@ struct Palette {
 // Throws Error "<source>:<line>: <what is wrong>". Stops must be in increasing order in [0, 1].
 Palette parse_palette(std::string_view text, const std::string& name, const std::string& source);
 Palette load_palette(const std::filesystem::path& file);  // name = file stem
-void build_lut(Palette& p);                                // fills lut from stops
-Palette greyscale_palette();                               // built in: the fallback
+void build_lut(Palette& p);                               // fills lut from stops
+Palette greyscale_palette();                              // built in: the fallback
 
 inline constexpr std::string_view kPaletteExtension = ".palette";
 // The folder palettes are read from: $PHYSARUM_PALETTE_DIR if set, else assets/palettes.
