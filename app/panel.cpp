@@ -30,8 +30,7 @@ void simulation_section(WindowCore& core, PanelState& st) {
   ImGui::SameLine();
   if (ImGui::Button("Fullscreen (F11)")) st.fullscreen_request = true;
 
-  ImGui::Separator();
-  ImGui::TextDisabled("Changes below reallocate:");
+  if (!ImGui::TreeNode("Size, agents, seed, spawn (reallocates)")) return;
   ImGui::InputInt("width", &st.width, 64, 256);
   ImGui::InputInt("height", &st.height, 64, 256);
   ImGui::InputInt("agents (K)", &st.agents_k, 10, 100);
@@ -51,6 +50,7 @@ void simulation_section(WindowCore& core, PanelState& st) {
     spawn.mode = static_cast<SpawnMode>(st.spawn_mode);
     core.rebuild(run, spawn);
   }
+  ImGui::TreePop();
 }
 
 void model_section(WindowCore& core) {
@@ -130,7 +130,7 @@ void plot(const char* label, const PerfHistory& h, const std::array<float, PerfH
   char overlay[64];
   std::snprintf(overlay, sizeof overlay, "%s (max %.2f ms)", label, static_cast<double>(peak));
   ImGui::PlotLines("##plot", values.data(), PerfHistory::kHistory, h.head, overlay, 0.0f, peak * 1.1f + 1e-3f,
-                   ImVec2(-1, 40));
+                   ImVec2(ImGui::GetContentRegionAvail().x, 40));
 }
 
 void performance_section(WindowCore& core, const PanelState& st) {
@@ -139,24 +139,18 @@ void performance_section(WindowCore& core, const PanelState& st) {
   ImGui::Text("%.1f FPS (%.2f ms/frame)", static_cast<double>(io.Framerate),
               1000.0 / std::max(1e-3, static_cast<double>(io.Framerate)));
   ImGui::Text("%.3g agent-steps/s", core.agent_steps_per_s);
-  if (ImGui::BeginTable("stages", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-    auto row = [](const char* name, double ms) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(name);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.3f ms", ms);
-    };
-    row("agents (sense, move, deposit) / step", t.agents_ms);
-    row("field (blur, decay) / step", t.field_ms);
-    if (t.sort_ms > 0) row("sort / step", t.sort_ms);
-    row("whole step", t.step_ms);
-    row("publish field", t.publish_ms);
-    row("sim, this frame (wall)", core.sim_ms);
-    row("draw (GL timer)", core.renderer().draw_ms());
-    row("panel (CPU)", st.ui_ms);
-    ImGui::EndTable();
-  }
+  // Fixed-width text lines: the numbers stay in one column while they change.
+  auto row = [](const char* name, double ms) { ImGui::Text("%-22s %9.3f ms", name, ms); };
+  ImGui::TextDisabled("per simulation step:");
+  row("agents (sense+move)", t.agents_ms);
+  row("field (blur+decay)", t.field_ms);
+  if (t.sort_ms > 0) row("sort (amortised)", t.sort_ms);
+  row("whole step", t.step_ms);
+  ImGui::TextDisabled("per frame:");
+  row("sim (wall clock)", core.sim_ms);
+  row("publish field", t.publish_ms);
+  row("draw (GL timer)", core.renderer().draw_ms());
+  row("panel (CPU)", static_cast<double>(st.ui_ms));
   ImGui::PushID("step");
   plot("sim ms/frame", core.history, core.history.step);
   ImGui::PopID();
@@ -205,10 +199,17 @@ void draw_panel(WindowCore& core, PanelState& st) {
     if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulation_section(core, st);
     if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) model_section(core);
     if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) display_section(core);
-    if (ImGui::CollapsingHeader("Performance", ImGuiTreeNodeFlags_DefaultOpen)) performance_section(core, st);
     if (ImGui::CollapsingHeader("Help")) help_section();
     ImGui::PopItemWidth();
   }
+  ImGui::End();
+  // Performance in its own window at the top right: it is watched while the sliders move.
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + 10),
+                          ImGuiCond_FirstUseEver, ImVec2(1, 0));
+  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  if (ImGui::Begin("Performance")) performance_section(core, st);
   ImGui::End();
 }
 
