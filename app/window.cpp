@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "panel.hpp"
 #include "render/field_renderer.hpp"
+#include "render/gl_objects.hpp"
 #include "render/png.hpp"
 #include "window_core.hpp"
 
@@ -151,6 +152,9 @@ int run_window(const WindowOptions& o) {
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
   glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+#if !defined(NDEBUG)
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
+#endif
 
   // Window size: as asked, else the field's aspect at up to 1280x800 screen units.
   int win_w = 1280, win_h = 800;
@@ -175,6 +179,7 @@ int run_window(const WindowOptions& o) {
   if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
     throw Error("cannot load the OpenGL 4.5 functions");
   }
+  render::enable_gl_debug_output();
   bool vsync = o.vsync;
   glfwSwapInterval(vsync ? 1 : 0);
   float content_scale = 1.0f, unused = 1.0f;

@@ -2,6 +2,7 @@
 
 #include <glad/gl.h>
 
+#include <cstdio>
 #include <string>
 
 #include "sim/params.hpp"
@@ -55,6 +56,23 @@ void check_gl(const char* what) {
     if (first == GL_NO_ERROR) first = e;
   }
   if (first != GL_NO_ERROR) throw Error(std::string("OpenGL error in ") + what + ": " + gl_error_name(first));
+}
+
+#if !defined(NDEBUG)
+static void GLAD_API_PTR on_gl_message(GLenum, GLenum type, GLuint, GLenum severity, GLsizei,
+                                       const GLchar* message, const void*) {
+  if (severity == GL_DEBUG_SEVERITY_NOTIFICATION) return;
+  std::fprintf(stderr, "physarum: GL %s: %s\n", type == GL_DEBUG_TYPE_ERROR ? "error" : "message", message);
+}
+#endif
+
+void enable_gl_debug_output() {
+#if !defined(NDEBUG)
+  if (!GLAD_GL_KHR_debug && !GLAD_GL_VERSION_4_3) return;
+  glEnable(GL_DEBUG_OUTPUT);
+  glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+  glDebugMessageCallback(on_gl_message, nullptr);
+#endif
 }
 
 Texture make_texture_2d(int width, int height, unsigned int internal_format, int levels) {

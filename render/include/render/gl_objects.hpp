@@ -56,6 +56,10 @@ VertexArray make_vertex_array();
 Framebuffer make_framebuffer();
 Query make_query(unsigned int target);
 
+// Debug builds: GL errors and warnings reported through KHR_debug go to stderr as they happen
+// (the context must be a debug context for most drivers). Does nothing in release builds.
+void enable_gl_debug_output();
+
 // Throws Error naming `what` and the GL error when glGetError() reports one; clears all pending.
 void check_gl(const char* what);
 
