@@ -1,17 +1,268 @@
-// Placeholder until the window lands.
+// The interactive window. The loop is DESIGN.md's fixed frame loop: poll, ImGui frame, panel,
+// input (only what ImGui does not want), sim steps, publish field, draw, ImGui draw, swap.
+#include "window.hpp"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 
 #include "commands.hpp"
+#include "panel.hpp"
+#include "render/field_renderer.hpp"
+#include "render/gl_objects.hpp"
+#include "render/png.hpp"
+#include "window_core.hpp"
 
 namespace physarum::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// GLFW init/terminate and the window as owned resources, destroyed in reverse order.
+struct GlfwLibrary {
+  bool ok = false;
+  GlfwLibrary() { ok = glfwInit() == GLFW_TRUE; }
+  ~GlfwLibrary() {
+    if (ok) glfwTerminate();
+  }
+};
+struct WindowDeleter {
+  void operator()(GLFWwindow* w) const { glfwDestroyWindow(w); }
+};
+struct ImGuiSession {
+  ImGuiSession(GLFWwindow* w, float scale) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini files left in the user's folders
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().ScaleAllSizes(scale);
+    ImGui::GetIO().FontGlobalScale = scale;
+    ImGui_ImplGlfw_InitForOpenGL(w, true);
+    ImGui_ImplOpenGL3_Init("#version 450 core");
+  }
+  ~ImGuiSession() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+};
+
+void no_display(const char* why) {
+  std::fprintf(stderr,
+               "physarum: cannot open a window: %s.\n"
+               "  Headless, without a display: physarum render --steps 500 --out physarum.png\n"
+               "  (see 'physarum render --help'; 'make run' does this for you).\n",
+               why);
+}
+
+std::string glfw_error() {
+  const char* d = nullptr;
+  glfwGetError(&d);
+  return d ? d : "unknown GLFW error";
+}
+
+struct Fullscreen {
+  bool on = false;
+  int x = 0, y = 0, w = 0, h = 0;
+  void toggle(GLFWwindow* win) {
+    if (!on) {
+      glfwGetWindowPos(win, &x, &y);
+      glfwGetWindowSize(win, &w, &h);
+      GLFWmonitor* m = glfwGetPrimaryMonitor();
+      const GLFWvidmode* mode = m ? glfwGetVideoMode(m) : nullptr;
+      if (!mode) return;
+      glfwSetWindowMonitor(win, m, 0, 0, mode->width, mode->height, mode->refreshRate);
+    } else {
+      glfwSetWindowMonitor(win, nullptr, x, y, w, h, 0);
+    }
+    on = !on;
+  }
+};
+
+// Keys and mouse, read at their fixed place in the frame; ImGui gets first claim on both.
+void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, Fullscreen& fs, int fb_w, int fb_h) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const Size field = core.backend().size();
+  if (!io.WantCaptureKeyboard) {
+    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) core.paused = !core.paused;
+    if (ImGui::IsKeyPressed(GLFW_KEY_S)) {
+      core.paused = true;
+      core.single_step = true;
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_BACKSPACE, false)) core.reset();
+    if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) core.view.reset();
+    if (ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) panel.visible = !panel.visible;
+    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) glfwSetWindowShouldClose(win, GLFW_TRUE);
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_F11, false) || panel.fullscreen_request) {
+    fs.toggle(win);
+    panel.fullscreen_request = false;
+  }
+  if (io.WantCaptureMouse) return;
+  // Mouse positions are in window units; the view works in framebuffer pixels (HiDPI).
+  const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
+  const float px = io.MousePos.x * sx, py = io.MousePos.y * sy;
+  if (io.MouseWheel != 0.0f) core.view.zoom_at(std::pow(1.15f, io.MouseWheel), px, py, fb_w, fb_h, field);
+  if (ImGui::IsMouseDown(ImGuiMouseButton_Middle)) {
+    core.view.pan(io.MouseDelta.x * sx, io.MouseDelta.y * sy, fb_w, fb_h, field);
+  }
+  const bool paint = ImGui::IsMouseDown(ImGuiMouseButton_Left),
+             erase = ImGui::IsMouseDown(ImGuiMouseButton_Right);
+  if (paint || erase) {
+    float fx = 0, fy = 0;
+    core.view.to_field(px, py, fb_w, fb_h, field, fx, fy);
+    const float radius = 6.0f / std::max(0.25f, core.view.scale(fb_w, fb_h, field)) + 2.0f;
+    core.paint(fx, fy, radius, erase ? -50.0f : 5.0f);
+  }
+}
+
+}  // namespace
+
+int run_window(const WindowOptions& o) {
+  const char* display = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if ((!display || !*display) && (!wayland || !*wayland)) {
+    no_display("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)");
+    return kExitRuntime;
+  }
+  // Bad options are reported before a window flashes up.
+  const Preset preset = resolve_preset(o.sim);
+
+  GlfwLibrary glfw;
+  if (!glfw.ok) {
+    no_display(("GLFW cannot initialise: " + glfw_error()).c_str());
+    return kExitRuntime;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+#if !defined(NDEBUG)
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
+#endif
+
+  // Window size: as asked, else the field's aspect at up to 1280x800 screen units.
+  int win_w = 1280, win_h = 800;
+  if (!o.size_window.empty()) {
+    const Size s = parse_size(o.size_window);
+    win_w = s.width, win_h = s.height;
+  } else {
+    const Size f = preset.run.size;
+    const float fit = std::min(1280.0f / static_cast<float>(f.width), 800.0f / static_cast<float>(f.height));
+    win_w = std::max(640, static_cast<int>(static_cast<float>(f.width) * std::min(fit, 1.0f)));
+    win_h = std::max(480, static_cast<int>(static_cast<float>(f.height) * std::min(fit, 1.0f)));
+    if (fit > 1.0f) win_w = 1280, win_h = 800;
+  }
+  std::unique_ptr<GLFWwindow, WindowDeleter> window(
+      glfwCreateWindow(win_w, win_h, "physarum", nullptr, nullptr));
+  if (!window) {
+    no_display(("cannot create an OpenGL 4.5 core window: " + glfw_error()).c_str());
+    return kExitRuntime;
+  }
+  GLFWwindow* win = window.get();
+  glfwMakeContextCurrent(win);
+  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
+    throw Error("cannot load the OpenGL 4.5 functions");
+  }
+  render::enable_gl_debug_output();
+  bool vsync = o.vsync;
+  glfwSwapInterval(vsync ? 1 : 0);
+  float content_scale = 1.0f, unused = 1.0f;
+  glfwGetWindowContentScale(win, &content_scale, &unused);
+
+  int status = kExitOk;
+  {
+    ImGuiSession imgui(win, std::max(1.0f, content_scale));
+    WindowCore core(o.sim);
+    std::printf("physarum: %s (%s)\n", core.backend().name().c_str(), core.backend_note().c_str());
+    PanelState panel;
+    panel.vsync = vsync;
+    panel.visible = !o.hide_panel;
+    Fullscreen fs;
+    if (o.fullscreen) fs.toggle(win);
+    int frame = 0;
+    auto frame_start = Clock::now();
+    while (!glfwWindowShouldClose(win)) {
+      // A minimised window waits for events instead of spinning the CPU.
+      int fb_w = 0, fb_h = 0;
+      glfwGetFramebufferSize(win, &fb_w, &fb_h);
+      if (glfwGetWindowAttrib(win, GLFW_ICONIFIED) || fb_w == 0 || fb_h == 0) {
+        glfwWaitEvents();
+        continue;
+      }
+      glfwPollEvents();
+
+      const auto ui_start = Clock::now();
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      ImGui::NewFrame();
+      draw_panel(core, panel);
+      double ui_ms = ms_since(ui_start);
+      if (panel.vsync_changed) {
+        glfwSwapInterval(panel.vsync ? 1 : 0);
+        panel.vsync_changed = false;
+      }
+      handle_input(win, core, panel, fs, fb_w, fb_h);
+
+      core.step();
+      core.render(fb_w, fb_h);
+
+      const auto ui_draw_start = Clock::now();
+      ImGui::Render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      ui_ms += ms_since(ui_draw_start);
+      panel.ui_ms = static_cast<float>(ui_ms);
+
+      ++frame;
+      const bool last = o.frames > 0 && frame >= o.frames;
+      if (o.sink || (last && !o.screenshot.empty())) {
+        const auto rgba = render::read_framebuffer_rgba(fb_w, fb_h);
+        if (o.sink) o.sink->write_rgba(rgba.data(), fb_w, fb_h);
+        if (last && !o.screenshot.empty()) {
+          render::write_png_rgba(o.screenshot, rgba.data(), fb_w, fb_h);
+          std::printf("physarum: wrote %s (%dx%d)\n", o.screenshot.c_str(), fb_w, fb_h);
+        }
+      }
+      glfwSwapBuffers(win);
+      const double frame_ms = ms_since(frame_start);
+      frame_start = Clock::now();
+      core.history.push(static_cast<float>(core.sim_ms), static_cast<float>(core.renderer().draw_ms()),
+                        static_cast<float>(ui_ms), static_cast<float>(frame_ms));
+      if (frame == 1) std::printf("physarum: field upload: %s\n", core.renderer().interop_status().c_str());
+      if (last) break;
+    }
+  }
+  return status;
+}
 
 CommandFn add_window_options(CLI::App& app) {
-  (void)app;
-  return [] {
-    std::fprintf(stderr, "physarum: the window is not available in this build yet; try 'physarum run --help'\n");
-    return kExitRuntime;
-  };
+  auto o = std::make_shared<WindowOptions>();
+  add_sim_options(app, o->sim);
+  app.add_option("--frames", o->frames, "Quit after N frames (for scripts and tests)")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--screenshot", o->screenshot, "Save the last frame (panel included) as PNG")
+      ->type_name("FILE.png");
+  app.add_option("--window", o->size_window, "Window size in screen units, e.g. 1280x800")->type_name("WxH");
+  app.add_flag("!--no-vsync", o->vsync, "Do not wait for the display's refresh (uncapped frame rate)");
+  app.add_flag("--fullscreen", o->fullscreen, "Start fullscreen (F11 toggles)");
+  app.add_flag("--hide-panel", o->hide_panel, "Start with the panel hidden (Tab toggles)");
+  return [o] { return run_window(*o); };
 }
 
 }  // namespace physarum::app

@@ -1,0 +1,101 @@
+#include "window_core.hpp"
+
+#include <algorithm>
+
+namespace physarum::app {
+
+void PerfHistory::push(float step_ms, float draw_ms, float ui_ms, float frame_ms) {
+  step[head] = step_ms;
+  draw[head] = draw_ms;
+  ui[head] = ui_ms;
+  frame[head] = frame_ms;
+  head = (head + 1) % kHistory;
+}
+
+WindowCore::WindowCore(const SimOptions& options) : options_(options), sim_(make_simulation(options)) {
+  preset = sim_.preset;
+  reload_palettes();
+}
+
+void WindowCore::reload_palettes() {
+  const std::string current =
+      palettes.palettes.empty() ? preset.display.palette : palettes.palettes[palette_index].name;
+  palettes = render::load_palettes(render::palette_dir());
+  palette_index = palettes.index_of(current);
+  if (palettes.palettes[palette_index].name != current) {
+    message = "no palette named '" + current + "' in " + render::palette_dir().string() + "; showing " +
+              palettes.palettes[palette_index].name;
+  }
+  select_palette(palette_index);
+}
+
+void WindowCore::select_palette(size_t index) {
+  palette_index = std::min(index, palettes.palettes.size() - 1);
+  preset.display.palette = palettes.palettes[palette_index].name;
+  renderer_.set_palette(palettes.palettes[palette_index]);
+}
+
+void WindowCore::step() {
+  const int n = paused ? (single_step ? 1 : 0) : std::clamp(steps_per_frame, 1, 64);
+  single_step = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (n > 0) sim_.backend->step(n);
+  const auto t1 = std::chrono::steady_clock::now();
+  sim_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  rate_steps_ += static_cast<uint64_t>(n);
+  const double elapsed = std::chrono::duration<double>(t1 - rate_start_).count();
+  if (elapsed >= 0.5) {  // a rate over half a second reads steadily
+    agent_steps_per_s =
+        static_cast<double>(rate_steps_) * static_cast<double>(sim_.backend->agent_count()) / elapsed;
+    rate_steps_ = 0;
+    rate_start_ = t1;
+  }
+}
+
+void WindowCore::render(int fb_w, int fb_h) {
+  ++frame_;
+  const bool quantile = preset.display.cave == CaveMode::Quantile;
+  const bool need_host = quantile && (frame_ % static_cast<uint64_t>(host_copy_interval) == 1);
+  renderer_.update_field(*sim_.backend, need_host);
+  renderer_.draw(preset.display, view, fb_w, fb_h);
+}
+
+bool WindowCore::apply_model(const ModelParams& m) {
+  try {
+    sim_.backend->set_model(m);
+    preset.model = m;
+    return true;
+  } catch (const Error& e) {
+    message = e.what();
+    return false;
+  }
+}
+
+void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
+  SimOptions o = options_;
+  o.size = format_size(run.size);
+  o.agents = std::to_string(run.agents);
+  o.seed = run.seed;
+  std::erase_if(o.sets, [](const std::string& s) { return s.rfind("spawn.mode=", 0) == 0; });
+  o.sets.push_back("spawn.mode=" + std::string(to_string(spawn.mode)));
+  try {
+    Simulation next = make_simulation(o);
+    next.backend->set_model(preset.model);
+    sim_ = std::move(next);
+    preset.run = run;
+    preset.spawn.mode = spawn.mode;
+    options_ = o;
+    message.clear();
+    if (!(run.size == renderer_.field_size())) view.reset();
+  } catch (const std::exception& e) {
+    message = std::string("could not apply: ") + e.what();
+  }
+}
+
+void WindowCore::paint(float fx, float fy, float radius, float amount) {
+  const Size s = sim_.backend->size();
+  if (fx < 0 || fy < 0 || fx >= static_cast<float>(s.width) || fy >= static_cast<float>(s.height)) return;
+  sim_.backend->brush({fx, fy, radius, amount});
+}
+
+}  // namespace physarum::app

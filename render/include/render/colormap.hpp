@@ -1,0 +1,60 @@
+// How a field value becomes a colour: the display range, cave-map thresholds, and a CPU version
+// of the fragment shader (shaders/field.frag) that the tests hold the GPU image against. The
+// range and thresholds are computed once (here on the host, or by shaders/range_*.comp on the
+// GPU) and both colourings use them; cave levels compare raw values with thresholds, so the CPU
+// and the GPU pick the same level for every cell.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "render/palette.hpp"
+#include "sim/params.hpp"
+
+namespace physarum::render {
+
+// Log mapping: t = log(1 + kLogScale * x) / log(1 + kLogScale), x in [0, 1] the linear position.
+inline constexpr float kLogScale = 1000.0f;
+inline constexpr int kMaxThresholds = 16;
+
+// Mirrors the shader storage block `RangeBuf` in shaders/range.glsl (std430), so the host can
+// upload it as is.
+struct DisplayRange {
+  uint32_t min_key = 0;  // used only by the GPU reduction
+  uint32_t max_key = 0;
+  float lo = 0;
+  float inv_span = 0;  // 1 / (hi - lo); 0 when hi <= lo (a flat field maps to the low end)
+  float hi = 1;
+  int32_t threshold_count = 0;
+  float pad[2] = {0, 0};
+  std::array<float, kMaxThresholds> thresholds{};  // ascending, value space
+};
+static_assert(sizeof(DisplayRange) == 32 + 4 * kMaxThresholds);
+
+// Mapped position of a linear position x (>= 0): linear or log. Also the cave levels' scale.
+float apply_mapping(float x, Mapping m);
+float invert_mapping(float t, Mapping m);  // inverse of apply_mapping on [0, 1]
+
+// lo/hi from the field (auto-range) or [0, 1]; thresholds for the cave modes: Even spaces
+// levels - 1 thresholds evenly on the mapped scale, Quantile puts them at the k/levels quantiles
+// of the field, Binary has one at `threshold` of the mapped scale.
+DisplayRange compute_display_range(const float* field, size_t n, const DisplayParams& d);
+
+// Continuous colouring of one value: t in [0, 1] after range, exposure, mapping, gamma, invert.
+float continuous_position(float v, const DisplayParams& d, const DisplayRange& r);
+// RGBA8 of position t, interpolating between the two nearest LUT entries as the shader does.
+void lut_lookup(const Palette& p, float t, uint8_t* rgba);
+
+// The whole image, rows top to bottom (field row 0 first), width*height*4 bytes.
+void map_field_to_rgba(const float* field, int width, int height, const DisplayParams& d,
+                       const DisplayRange& r, const Palette& p, uint8_t* out);
+std::vector<uint8_t> render_field_to_rgba(const std::vector<float>& field, int width, int height,
+                                          const DisplayParams& d, const Palette& p);
+
+// Binary cave: 1 = floor (value >= threshold), 0 = wall; then `passes` rounds of 3x3 majority
+// (a cell is floor when at least 5 of the 9 cells around and including it are), wrapping.
+std::vector<uint8_t> binary_cave(const float* field, int width, int height, float threshold, int passes);
+
+}  // namespace physarum::render

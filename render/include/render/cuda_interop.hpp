@@ -1,0 +1,35 @@
+// The CUDA side of the field texture: a registered graphics resource (one RAII owner), mapped
+// once per frame to hand the backend a surface object. No CUDA or GL types leak out of here.
+#pragma once
+
+#include <string>
+
+namespace physarum {
+class Backend;
+}
+
+namespace physarum::render {
+
+// True when this build has CUDA-GL interop (it was built with the CUDA backend).
+bool cuda_interop_built();
+
+class CudaGlTexture {
+ public:
+  // Registers the GL texture (2D, R32F) for surface load/store. Throws Error with CUDA's reason
+  // (no device, GL context on another GPU, remote desktop...); the caller falls back to a copy.
+  explicit CudaGlTexture(unsigned int gl_texture);
+  ~CudaGlTexture();  // unregisters; failures are logged, never thrown
+  CudaGlTexture(const CudaGlTexture&) = delete;
+  CudaGlTexture& operator=(const CudaGlTexture&) = delete;
+  CudaGlTexture(CudaGlTexture&& o) noexcept;
+  CudaGlTexture& operator=(CudaGlTexture&& o) noexcept;
+
+  // Map, create a surface object on the mapped array, backend.publish(surface), destroy, unmap
+  // (which waits for the backend's work), so GL never draws from a mapped texture. Throws Error.
+  void publish(Backend& backend);
+
+ private:
+  void* resource_ = nullptr;  // cudaGraphicsResource_t
+};
+
+}  // namespace physarum::render

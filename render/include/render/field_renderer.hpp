@@ -1,0 +1,88 @@
+// Draws the field: owns the R32F field texture (fed by CUDA-GL interop or through a pixel
+// buffer), the palette lookup texture, the display-range buffer and the programs. Needs a
+// current OpenGL 4.5 core context for its whole life.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "render/colormap.hpp"
+#include "render/cuda_interop.hpp"
+#include "render/gl_objects.hpp"
+#include "render/palette.hpp"
+#include "render/view.hpp"
+#include "sim/backend.hpp"
+
+namespace physarum::render {
+
+class FieldRenderer {
+ public:
+  FieldRenderer();  // builds the programs; throws Error (missing shader files, compile errors)
+  ~FieldRenderer();
+  FieldRenderer(const FieldRenderer&) = delete;
+  FieldRenderer& operator=(const FieldRenderer&) = delete;
+
+  void set_palette(const Palette& p);
+  void set_background(float r, float g, float b) {
+    background_[0] = r, background_[1] = g, background_[2] = b;
+  }
+
+  // This frame's field from the backend: published through interop when the backend can and
+  // registration worked, else read to the host and uploaded through a pixel buffer. With
+  // `need_host_copy` a host copy is made as well (quantile cave levels need the whole field).
+  void update_field(Backend& backend, bool need_host_copy);
+  // The field from host memory (width * height floats, row-major).
+  void upload_host_field(const float* data, Size size);
+  // Forget the interop failure and try again at the next update (after the user asks to).
+  void retry_interop() { interop_failed_ = false; }
+
+  // Computes the display range (on the host when this frame's field is there or none is needed,
+  // else with a compute shader) and draws into the bound framebuffer's (0, 0, fb_w, fb_h).
+  void draw(const DisplayParams& d, const View& view, int fb_w, int fb_h);
+
+  Size field_size() const { return size_; }
+  unsigned int field_texture() const { return field_tex_.get(); }
+  bool interop_active() const { return interop_ != nullptr; }
+  const std::string& interop_status() const { return interop_status_; }
+  bool host_field_current() const { return host_current_; }
+  // The next draw computes the range on the GPU even though the host has the field (tests).
+  void forget_host_field() { host_current_ = false; }
+  const std::vector<float>& host_field() const { return host_; }
+  // Duration of the latest draw whose GL timer query has completed (ms; 0 before the first).
+  double draw_ms() const { return draw_ms_; }
+
+ private:
+  void allocate(Size size);
+  void upload_range(const DisplayRange& r);
+  void compute_range(const DisplayParams& d);
+  void build_binary_cave(int passes);
+
+  Program field_prog_, minmax_prog_, finish_prog_, cave_prog_;
+  VertexArray vao_;
+  Texture lut_tex_;
+  Texture field_tex_;
+  Texture cave_tex_[2];
+  int cave_result_ = 0;
+  Buffer pbo_;
+  Buffer range_buf_;
+  Query timer_[2];
+  bool timer_pending_[2] = {false, false};
+  int timer_next_ = 0;
+  double draw_ms_ = 0;
+  float background_[3] = {0.07f, 0.07f, 0.08f};
+
+  Size size_{0, 0};
+  std::unique_ptr<CudaGlTexture> interop_;
+  bool interop_failed_ = false;
+  std::string interop_status_ = "no field yet";
+  std::vector<float> host_;
+  bool host_current_ = false;
+  bool have_host_range_ = false;
+  DisplayRange last_host_range_;
+};
+
+// Reads the bound framebuffer's (0, 0, w, h) as RGBA8, rows top to bottom.
+std::vector<uint8_t> read_framebuffer_rgba(int w, int h);
+
+}  // namespace physarum::render

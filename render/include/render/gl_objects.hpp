@@ -1,0 +1,66 @@
+// One RAII type per OpenGL object: non-copyable, noexcept-movable, an explicit empty state, and a
+// destructor that never throws. GL names are plain unsigned ints here so that this header needs no
+// GL header; the .cpp holds the glCreate*/glDelete* calls. A current context is required to create
+// or destroy any of them.
+#pragma once
+
+#include <utility>
+
+namespace physarum::render {
+
+enum class GlKind { Texture, Buffer, Program, VertexArray, Framebuffer, Query, Shader };
+
+// Deletes a GL object of the given kind; implemented in gl_objects.cpp.
+void gl_delete(GlKind kind, unsigned int name) noexcept;
+
+template <GlKind K>
+class GlObject {
+ public:
+  GlObject() noexcept = default;
+  explicit GlObject(unsigned int name) noexcept : name_(name) {}  // takes ownership
+  ~GlObject() { reset(); }
+  GlObject(const GlObject&) = delete;
+  GlObject& operator=(const GlObject&) = delete;
+  GlObject(GlObject&& o) noexcept : name_(std::exchange(o.name_, 0u)) {}
+  GlObject& operator=(GlObject&& o) noexcept {
+    if (this != &o) {
+      reset();
+      name_ = std::exchange(o.name_, 0u);
+    }
+    return *this;
+  }
+
+  unsigned int get() const noexcept { return name_; }
+  explicit operator bool() const noexcept { return name_ != 0; }
+  unsigned int release() noexcept { return std::exchange(name_, 0u); }
+  void reset() noexcept {
+    if (name_ != 0) gl_delete(K, std::exchange(name_, 0u));
+  }
+
+ private:
+  unsigned int name_ = 0;
+};
+
+using Texture = GlObject<GlKind::Texture>;
+using Buffer = GlObject<GlKind::Buffer>;
+using Program = GlObject<GlKind::Program>;
+using VertexArray = GlObject<GlKind::VertexArray>;
+using Framebuffer = GlObject<GlKind::Framebuffer>;
+using Query = GlObject<GlKind::Query>;
+using Shader = GlObject<GlKind::Shader>;
+
+// Creation through the DSA entry points (GL 4.5), so objects exist before their first bind.
+Texture make_texture_2d(int width, int height, unsigned int internal_format, int levels = 1);
+Buffer make_buffer(long long bytes, const void* data, unsigned int flags_or_usage, bool immutable = false);
+VertexArray make_vertex_array();
+Framebuffer make_framebuffer();
+Query make_query(unsigned int target);
+
+// Debug builds: GL errors and warnings reported through KHR_debug go to stderr as they happen
+// (the context must be a debug context for most drivers). Does nothing in release builds.
+void enable_gl_debug_output();
+
+// Throws Error naming `what` and the GL error when glGetError() reports one; clears all pending.
+void check_gl(const char* what);
+
+}  // namespace physarum::render

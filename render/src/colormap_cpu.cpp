@@ -1,0 +1,150 @@
+#include <algorithm>
+#include <cmath>
+
+#include "render/colormap.hpp"
+
+namespace physarum::render {
+namespace {
+
+// Same constant expression as in shaders/range.glsl.
+const float kInvLogDenominator = 1.0f / std::log(1.0f + kLogScale);
+
+uint8_t to_unorm8(float c) {
+  return static_cast<uint8_t>(std::lround(std::clamp(c, 0.0f, 1.0f) * 255.0f));
+}
+
+}  // namespace
+
+float apply_mapping(float x, Mapping m) {
+  if (m == Mapping::Log) return std::log(1.0f + kLogScale * x) * kInvLogDenominator;
+  return x;
+}
+
+float invert_mapping(float t, Mapping m) {
+  if (m == Mapping::Log) return (std::exp(t / kInvLogDenominator) - 1.0f) / kLogScale;
+  return t;
+}
+
+DisplayRange compute_display_range(const float* field, size_t n, const DisplayParams& d) {
+  DisplayRange r;
+  if (d.auto_range && n > 0) {
+    const auto [mn, mx] = std::minmax_element(field, field + n);
+    r.lo = *mn;
+    r.hi = *mx;
+  }
+  r.inv_span = r.hi > r.lo ? 1.0f / (r.hi - r.lo) : 0.0f;
+  const float span = r.hi - r.lo;
+  switch (d.cave) {
+    case CaveMode::Off: break;
+    case CaveMode::Even:
+      r.threshold_count = d.levels - 1;
+      for (int k = 1; k < d.levels; ++k) {
+        const float t = static_cast<float>(k) / static_cast<float>(d.levels);
+        r.thresholds[k - 1] = r.lo + span * invert_mapping(t, d.mapping);
+      }
+      break;
+    case CaveMode::Quantile: {
+      r.threshold_count = d.levels - 1;
+      if (n == 0) break;
+      std::vector<float> sorted(field, field + n);
+      // Successive nth_element calls on the shrinking tail: O(n * levels), no full sort.
+      size_t from = 0;
+      for (int k = 1; k < d.levels; ++k) {
+        const size_t idx = std::min(n - 1, static_cast<size_t>(k) * n / static_cast<size_t>(d.levels));
+        std::nth_element(sorted.begin() + static_cast<ptrdiff_t>(from),
+                         sorted.begin() + static_cast<ptrdiff_t>(idx), sorted.end());
+        r.thresholds[k - 1] = sorted[idx];
+        from = idx;
+      }
+      break;
+    }
+    case CaveMode::Binary:
+      r.threshold_count = 1;
+      r.thresholds[0] = r.lo + span * invert_mapping(d.threshold, d.mapping);
+      break;
+  }
+  return r;
+}
+
+float continuous_position(float v, const DisplayParams& d, const DisplayRange& r) {
+  float x = std::max((v - r.lo) * r.inv_span, 0.0f) * d.exposure;
+  float t = std::clamp(apply_mapping(x, d.mapping), 0.0f, 1.0f);
+  t = std::pow(t, 1.0f / d.gamma);
+  return d.invert ? 1.0f - t : t;
+}
+
+void lut_lookup(const Palette& p, float t, uint8_t* rgba) {
+  const float f = t * static_cast<float>(kLutSize - 1);
+  const int i = std::clamp(static_cast<int>(std::floor(f)), 0, kLutSize - 2);
+  const float w = std::clamp(f - static_cast<float>(i), 0.0f, 1.0f);
+  for (int c = 0; c < 4; ++c) {
+    const float a = p.lut[i * 4 + c] / 255.0f;
+    const float b = p.lut[(i + 1) * 4 + c] / 255.0f;
+    rgba[c] = to_unorm8(a * (1.0f - w) + b * w);
+  }
+}
+
+std::vector<uint8_t> binary_cave(const float* field, int width, int height, float threshold, int passes) {
+  const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
+  std::vector<uint8_t> cur(n), next(n);
+  for (size_t i = 0; i < n; ++i) cur[i] = field[i] >= threshold ? 1 : 0;
+  for (int pass = 0; pass < passes; ++pass) {
+    for (int y = 0; y < height; ++y) {
+      for (int x = 0; x < width; ++x) {
+        int floor_cells = 0;
+        for (int dy = -1; dy <= 1; ++dy) {
+          const int yy = (y + dy + height) % height;
+          for (int dx = -1; dx <= 1; ++dx) {
+            const int xx = (x + dx + width) % width;
+            floor_cells += cur[static_cast<size_t>(yy) * width + xx];
+          }
+        }
+        next[static_cast<size_t>(y) * width + x] = floor_cells >= 5 ? 1 : 0;
+      }
+    }
+    cur.swap(next);
+  }
+  return cur;
+}
+
+void map_field_to_rgba(const float* field, int width, int height, const DisplayParams& d,
+                       const DisplayRange& r, const Palette& p, uint8_t* out) {
+  const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
+  auto put_entry = [&](size_t i, int entry) {
+    for (int c = 0; c < 4; ++c) out[i * 4 + c] = p.lut[entry * 4 + c];
+  };
+  switch (d.cave) {
+    case CaveMode::Off:
+      for (size_t i = 0; i < n; ++i) lut_lookup(p, continuous_position(field[i], d, r), out + i * 4);
+      break;
+    case CaveMode::Even:
+    case CaveMode::Quantile: {
+      const int levels = r.threshold_count + 1;
+      for (size_t i = 0; i < n; ++i) {
+        int level = 0;
+        for (int k = 0; k < r.threshold_count; ++k) level += field[i] >= r.thresholds[k] ? 1 : 0;
+        if (d.invert) level = levels - 1 - level;
+        put_entry(i, levels > 1 ? level * (kLutSize - 1) / (levels - 1) : 0);
+      }
+      break;
+    }
+    case CaveMode::Binary: {
+      const auto cave = binary_cave(field, width, height, r.thresholds[0], d.smoothing);
+      for (size_t i = 0; i < n; ++i) {
+        const bool floor_cell = (cave[i] != 0) != d.invert;
+        put_entry(i, floor_cell ? kLutSize - 1 : 0);
+      }
+      break;
+    }
+  }
+}
+
+std::vector<uint8_t> render_field_to_rgba(const std::vector<float>& field, int width, int height,
+                                          const DisplayParams& d, const Palette& p) {
+  std::vector<uint8_t> out(field.size() * 4);
+  const DisplayRange r = compute_display_range(field.data(), field.size(), d);
+  map_field_to_rgba(field.data(), width, height, d, r, p, out.data());
+  return out;
+}
+
+}  // namespace physarum::render

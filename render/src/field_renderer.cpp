@@ -1,0 +1,236 @@
+#include "render/field_renderer.hpp"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "render/shader_program.hpp"
+
+namespace physarum::render {
+namespace {
+
+Texture make_nearest_texture(Size s, GLenum format) {
+  Texture t = make_texture_2d(s.width, s.height, format);
+  glTextureParameteri(t.get(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(t.get(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTextureParameteri(t.get(), GL_TEXTURE_WRAP_S, GL_REPEAT);
+  glTextureParameteri(t.get(), GL_TEXTURE_WRAP_T, GL_REPEAT);
+  return t;
+}
+
+}  // namespace
+
+FieldRenderer::FieldRenderer()
+    : field_prog_(build_program({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, "field.frag"}})),
+      minmax_prog_(build_program({{GL_COMPUTE_SHADER, "range_minmax.comp"}})),
+      finish_prog_(build_program({{GL_COMPUTE_SHADER, "range_finish.comp"}})),
+      cave_prog_(build_program({{GL_COMPUTE_SHADER, "cave_binary.comp"}})),
+      vao_(make_vertex_array()),
+      lut_tex_(make_nearest_texture({kLutSize, 1}, GL_RGBA8)),
+      range_buf_(make_buffer(sizeof(DisplayRange), nullptr, GL_DYNAMIC_DRAW)),
+      timer_{make_query(GL_TIME_ELAPSED), make_query(GL_TIME_ELAPSED)} {
+  set_palette(greyscale_palette());
+  check_gl("creating the field renderer");
+}
+
+FieldRenderer::~FieldRenderer() {
+  interop_.reset();  // unregister before the texture is deleted
+}
+
+void FieldRenderer::set_palette(const Palette& p) {
+  glTextureSubImage2D(lut_tex_.get(), 0, 0, 0, kLutSize, 1, GL_RGBA, GL_UNSIGNED_BYTE, p.lut.data());
+}
+
+void FieldRenderer::allocate(Size size) {
+  if (size == size_ && field_tex_) return;
+  interop_.reset();  // unregister before the texture it names goes away
+  field_tex_ = make_nearest_texture(size, GL_R32F);
+  cave_tex_[0] = make_nearest_texture(size, GL_R8UI);
+  cave_tex_[1] = make_nearest_texture(size, GL_R8UI);
+  const long long bytes =
+      static_cast<long long>(size.width) * size.height * static_cast<long long>(sizeof(float));
+  pbo_ = make_buffer(bytes, nullptr, GL_STREAM_DRAW);
+  size_ = size;
+  host_current_ = false;
+  have_host_range_ = false;
+}
+
+void FieldRenderer::upload_host_field(const float* data, Size size) {
+  allocate(size);
+  const long long bytes =
+      static_cast<long long>(size.width) * size.height * static_cast<long long>(sizeof(float));
+  // Orphan, fill, then let the texture copy from the buffer: the driver need not wait for last
+  // frame's upload to finish before we write the next one.
+  glNamedBufferData(pbo_.get(), bytes, nullptr, GL_STREAM_DRAW);
+  glNamedBufferSubData(pbo_.get(), 0, bytes, data);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_.get());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTextureSubImage2D(field_tex_.get(), 0, 0, 0, size.width, size.height, GL_RED, GL_FLOAT, nullptr);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  if (data != host_.data()) host_.assign(data, data + static_cast<size_t>(size.width) * size.height);
+  host_current_ = true;
+}
+
+void FieldRenderer::update_field(Backend& backend, bool need_host_copy) {
+  allocate(backend.size());
+  host_current_ = false;
+  if (backend.can_publish() && !interop_ && !interop_failed_) {
+    try {
+      interop_ = std::make_unique<CudaGlTexture>(field_tex_.get());
+      interop_status_ = "CUDA-GL interop (the field never leaves the GPU)";
+    } catch (const Error& e) {
+      interop_failed_ = true;
+      interop_status_ = std::string("copy through the host: ") + e.what();
+    }
+  } else if (!backend.can_publish()) {
+    interop_status_ = "pixel-buffer upload (" + backend.name() + " backend)";
+  }
+  if (interop_) {
+    try {
+      interop_->publish(backend);
+    } catch (const Error& e) {
+      interop_.reset();
+      interop_failed_ = true;
+      interop_status_ = std::string("copy through the host: publishing failed: ") + e.what();
+    }
+  }
+  if (!interop_ || need_host_copy) {
+    backend.read_field(host_);
+    if (!interop_) {
+      upload_host_field(host_.data(), backend.size());
+    } else {
+      host_current_ = true;
+    }
+  }
+}
+
+void FieldRenderer::upload_range(const DisplayRange& r) {
+  glNamedBufferSubData(range_buf_.get(), 0, sizeof(DisplayRange), &r);
+}
+
+void FieldRenderer::compute_range(const DisplayParams& d) {
+  if (host_current_) {
+    last_host_range_ = compute_display_range(host_.data(), host_.size(), d);
+    have_host_range_ = true;
+    upload_range(last_host_range_);
+    return;
+  }
+  if (!d.auto_range && d.cave != CaveMode::Quantile) {
+    upload_range(compute_display_range(nullptr, 0, d));
+    return;
+  }
+  if (d.cave == CaveMode::Quantile) {
+    // Quantiles need the whole field on the host; between host copies the last ones serve.
+    upload_range(have_host_range_ ? last_host_range_ : compute_display_range(nullptr, 0, d));
+    return;
+  }
+  const uint32_t keys[2] = {0xffffffffu, 0u};
+  glNamedBufferSubData(range_buf_.get(), 0, sizeof(keys), keys);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
+  glBindTextureUnit(0, field_tex_.get());
+  glUseProgram(minmax_prog_.get());
+  const auto groups = [](int n) { return static_cast<GLuint>(std::clamp((n + 15) / 16, 1, 32)); };
+  glDispatchCompute(groups(size_.width), groups(size_.height), 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  set_uniform(finish_prog_, "u_cave_mode", static_cast<int>(d.cave));
+  set_uniform(finish_prog_, "u_levels", d.levels);
+  set_uniform(finish_prog_, "u_log", d.mapping == Mapping::Log ? 1 : 0);
+  set_uniform(finish_prog_, "u_threshold", d.threshold);
+  glUseProgram(finish_prog_.get());
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT);
+}
+
+void FieldRenderer::build_binary_cave(int passes) {
+  glBindTextureUnit(0, field_tex_.get());
+  glUseProgram(cave_prog_.get());
+  const GLuint gx = static_cast<GLuint>((size_.width + 15) / 16);
+  const GLuint gy = static_cast<GLuint>((size_.height + 15) / 16);
+  set_uniform(cave_prog_, "u_classify", 1);
+  glBindImageTexture(0, cave_tex_[0].get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R8UI);
+  glDispatchCompute(gx, gy, 1);
+  int cur = 0;
+  set_uniform(cave_prog_, "u_classify", 0);
+  for (int pass = 0; pass < passes; ++pass) {
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    glBindTextureUnit(3, cave_tex_[cur].get());
+    glBindImageTexture(0, cave_tex_[1 - cur].get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R8UI);
+    glDispatchCompute(gx, gy, 1);
+    cur = 1 - cur;
+  }
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+  cave_result_ = cur;
+}
+
+void FieldRenderer::draw(const DisplayParams& d, const View& view, int fb_w, int fb_h) {
+  // The previous query's result, if the GPU has finished it; never wait for it.
+  const int other = 1 - timer_next_;
+  if (timer_pending_[other]) {
+    GLint available = 0;
+    glGetQueryObjectiv(timer_[other].get(), GL_QUERY_RESULT_AVAILABLE, &available);
+    if (available) {
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(timer_[other].get(), GL_QUERY_RESULT, &ns);
+      draw_ms_ = static_cast<double>(ns) * 1e-6;
+      timer_pending_[other] = false;
+    }
+  }
+  const bool timing = !timer_pending_[timer_next_];
+  if (timing) glBeginQuery(GL_TIME_ELAPSED, timer_[timer_next_].get());
+
+  glViewport(0, 0, fb_w, fb_h);
+  if (!field_tex_) {
+    glClearColor(background_[0], background_[1], background_[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+  } else {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
+    compute_range(d);
+    if (d.cave == CaveMode::Binary) build_binary_cave(d.smoothing);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
+    glBindTextureUnit(0, field_tex_.get());
+    glBindTextureUnit(1, lut_tex_.get());
+    glBindTextureUnit(2, cave_tex_[cave_result_].get());
+    const Program& p = field_prog_;
+    set_uniform(p, "u_fb_size", static_cast<float>(fb_w), static_cast<float>(fb_h));
+    set_uniform(p, "u_center", view.center_cell_x(size_), view.center_cell_y(size_));
+    set_uniform(p, "u_scale", view.scale(fb_w, fb_h, size_));
+    const int mode = d.cave == CaveMode::Off ? 0 : d.cave == CaveMode::Binary ? 2 : 1;
+    set_uniform(p, "u_mode", mode);
+    set_uniform(p, "u_log", d.mapping == Mapping::Log ? 1 : 0);
+    set_uniform(p, "u_exposure", d.exposure);
+    set_uniform(p, "u_inv_gamma", 1.0f / d.gamma);
+    set_uniform(p, "u_invert", d.invert ? 1 : 0);
+    set_uniform(p, "u_background", background_[0], background_[1], background_[2]);
+    glDisable(GL_BLEND);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_SCISSOR_TEST);
+    glUseProgram(p.get());
+    glBindVertexArray(vao_.get());
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+    glUseProgram(0);
+  }
+  if (timing) {
+    glEndQuery(GL_TIME_ELAPSED);
+    timer_pending_[timer_next_] = true;
+    timer_next_ = 1 - timer_next_;
+  }
+}
+
+std::vector<uint8_t> read_framebuffer_rgba(int w, int h) {
+  std::vector<uint8_t> pixels(static_cast<size_t>(w) * h * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  check_gl("reading the framebuffer");
+  // GL's rows run bottom to top; images run top to bottom.
+  const size_t row = static_cast<size_t>(w) * 4;
+  std::vector<uint8_t> flipped(pixels.size());
+  for (int y = 0; y < h; ++y) {
+    std::memcpy(flipped.data() + static_cast<size_t>(y) * row,
+                pixels.data() + static_cast<size_t>(h - 1 - y) * row, row);
+  }
+  return flipped;
+}
+
+}  // namespace physarum::render

@@ -1,0 +1,54 @@
+#version 450 core
+// Colours the field: a palette with range, exposure, linear/log mapping, gamma and invert, or a
+// discrete cave map. Mirrors render/src/colormap_cpu.cpp step by step (the tests compare them).
+#include "range.glsl"
+
+layout(binding = 0) uniform sampler2D u_field;  // R32F, the field's size, texelFetch only
+layout(binding = 1) uniform sampler2D u_lut;    // 256 x 1 RGBA8 palette
+layout(binding = 2) uniform usampler2D u_cave;  // R8UI binary cave (1 = floor), after smoothing
+
+uniform vec2 u_fb_size;   // framebuffer pixels
+uniform vec2 u_center;    // field cell at the framebuffer's centre
+uniform float u_scale;    // framebuffer pixels per field cell
+uniform int u_mode;       // 0 palette, 1 cave levels, 2 binary cave
+uniform int u_log;        // 1 = log mapping
+uniform float u_exposure;
+uniform float u_inv_gamma;
+uniform int u_invert;
+uniform vec3 u_background;
+
+out vec4 o_color;
+
+vec4 lut_entry(int i) { return texelFetch(u_lut, ivec2(i, 0), 0); }
+
+void main() {
+  ivec2 size = textureSize(u_field, 0);
+  // Screen y grows downwards like the field's rows.
+  vec2 screen = vec2(gl_FragCoord.x, u_fb_size.y - gl_FragCoord.y);
+  vec2 cell = u_center + (screen - 0.5 * u_fb_size) / u_scale;
+  ivec2 c = ivec2(floor(cell));
+  if (cell.x < 0.0 || cell.y < 0.0 || c.x >= size.x || c.y >= size.y) {
+    o_color = vec4(u_background, 1.0);
+    return;
+  }
+  float v = texelFetch(u_field, c, 0).r;
+  if (u_mode == 0) {
+    float x = max((v - lo) * inv_span, 0.0) * u_exposure;
+    float t = clamp(apply_mapping(x, u_log), 0.0, 1.0);
+    t = pow(t, u_inv_gamma);
+    if (u_invert != 0) t = 1.0 - t;
+    float f = t * 255.0;
+    int i = clamp(int(floor(f)), 0, 254);
+    float w = clamp(f - float(i), 0.0, 1.0);
+    o_color = lut_entry(i) * (1.0 - w) + lut_entry(i + 1) * w;
+  } else if (u_mode == 1) {
+    int levels = threshold_count + 1;
+    int level = 0;
+    for (int k = 0; k < threshold_count; ++k) level += v >= thresholds[k] ? 1 : 0;
+    if (u_invert != 0) level = levels - 1 - level;
+    o_color = lut_entry(levels > 1 ? level * 255 / (levels - 1) : 0);
+  } else {
+    bool floor_cell = (texelFetch(u_cave, c, 0).r != 0u) != (u_invert != 0);
+    o_color = lut_entry(floor_cell ? 255 : 0);
+  }
+}

@@ -1,0 +1,27 @@
+#version 450 core
+// After range_minmax: lo, hi and the cave thresholds from the reduced keys (one invocation).
+// Same formulas as compute_display_range() in render/src/colormap_cpu.cpp.
+#include "range.glsl"
+
+layout(local_size_x = 1) in;
+uniform int u_cave_mode;  // 0 off, 1 even, 3 binary (quantiles come from the host)
+uniform int u_levels;
+uniform int u_log;
+uniform float u_threshold;
+
+void main() {
+  lo = from_order_key(min_key);
+  hi = from_order_key(max_key);
+  inv_span = hi > lo ? 1.0 / (hi - lo) : 0.0;
+  float span = hi - lo;
+  threshold_count = 0;
+  if (u_cave_mode == 1) {
+    threshold_count = u_levels - 1;
+    for (int k = 1; k < u_levels; ++k) {
+      thresholds[k - 1] = lo + span * invert_mapping(float(k) / float(u_levels), u_log);
+    }
+  } else if (u_cave_mode == 3) {
+    threshold_count = 1;
+    thresholds[0] = lo + span * invert_mapping(u_threshold, u_log);
+  }
+}

@@ -1,0 +1,151 @@
+// Rendering with a real GL context through EGL (no display): Mesa's llvmpipe on a machine without
+// a GPU; the NVIDIA device platform with CUDA-GL interop on a GPU (those tests skip elsewhere).
+#include <glad/gl.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "render/cuda_interop.hpp"
+#include "render/egl_context.hpp"
+#include "render/field_renderer.hpp"
+#include "render/gl_objects.hpp"
+#include "sim/backend.hpp"
+#include "window_core.hpp"
+
+namespace {
+
+using namespace physarum;
+
+bool cuda_device_present() {
+  return cuda_built() && !cuda_device().empty();
+}
+
+std::unique_ptr<render::EglContext> try_egl(bool prefer_device, std::string& why) {
+  try {
+    return std::make_unique<render::EglContext>(prefer_device);
+  } catch (const Error& e) {
+    why = e.what();
+    return nullptr;
+  }
+}
+
+struct Fbo {
+  render::Texture color;
+  render::Framebuffer fbo;
+  Fbo(int w, int h) : color(render::make_texture_2d(w, h, GL_RGBA8)), fbo(render::make_framebuffer()) {
+    glNamedFramebufferTexture(fbo.get(), GL_COLOR_ATTACHMENT0, color.get(), 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
+  }
+  ~Fbo() { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
+};
+
+// The window's per-frame work (sim steps, publish, range, draw) for `frames` frames, cycling
+// through every display mode, checking for GL errors after each frame.
+void run_window_frames(const std::string& backend, int frames) {
+  app::SimOptions o;
+  o.backend = backend;
+  o.size = "160x96";
+  o.agents = "8K";
+  app::WindowCore core(o);
+  Fbo fbo(320, 200);
+  core.steps_per_frame = 2;
+  const CaveMode modes[] = {CaveMode::Off, CaveMode::Even, CaveMode::Quantile, CaveMode::Binary};
+  for (int f = 0; f < frames; ++f) {
+    core.preset.display.cave = modes[(f / 10) % 4];
+    core.preset.display.mapping = (f / 40) % 2 ? Mapping::Linear : Mapping::Log;
+    core.preset.display.auto_range = (f / 80) % 2 == 0;
+    core.preset.display.smoothing = 2;
+    if (f == frames / 2) core.view.zoom_at(3.0f, 100, 60, 320, 200, core.backend().size());
+    core.step();
+    core.render(320, 200);
+    ASSERT_NO_THROW(render::check_gl("a window frame")) << "frame " << f;
+  }
+  EXPECT_EQ(core.backend().steps_done(), static_cast<uint64_t>(2 * frames));
+  const auto rgba = render::read_framebuffer_rgba(320, 200);
+  size_t lit = 0;
+  for (size_t i = 0; i < rgba.size(); i += 4) lit += rgba[i] + rgba[i + 1] + rgba[i + 2] > 30;
+  EXPECT_GT(lit, rgba.size() / 4 / 10);
+}
+
+TEST(RenderGl, WindowFramesUnderEglWithEveryDisplayModeCpu) {
+  std::string why;
+  auto egl = try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  run_window_frames("cpu", 60);
+}
+
+TEST(RenderGl, GpuRangeReductionMatchesHost) {
+  std::string why;
+  auto egl = try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  // The same field drawn with the range from the host and from the compute shaders (the host
+  // copy forgotten): the images agree, negative values and odd sizes included.
+  const Size s{97, 61};
+  std::vector<float> field(static_cast<size_t>(s.width) * s.height);
+  for (size_t i = 0; i < field.size(); ++i) field[i] = static_cast<float>((i * 7919) % 1000) * 0.37f - 20.0f;
+  render::FieldRenderer r;
+  Fbo fbo(s.width, s.height);
+  for (CaveMode cave : {CaveMode::Off, CaveMode::Binary}) {
+    DisplayParams d;
+    d.mapping = Mapping::Linear;
+    d.cave = cave;
+    d.threshold = 0.37f;
+    r.upload_host_field(field.data(), s);
+    r.draw(d, render::View{}, s.width, s.height);
+    const auto host = render::read_framebuffer_rgba(s.width, s.height);
+    r.forget_host_field();
+    r.draw(d, render::View{}, s.width, s.height);
+    const auto gpu = render::read_framebuffer_rgba(s.width, s.height);
+    int worst = 0;
+    for (size_t i = 0; i < host.size(); ++i) worst = std::max(worst, std::abs(host[i] - gpu[i]));
+    EXPECT_LE(worst, 1) << "cave mode " << static_cast<int>(cave);
+    // And the image is not flat (so the comparison means something).
+    EXPECT_NE(std::memcmp(host.data(), host.data() + 4 * (host.size() / 8), 4), 0);
+  }
+}
+
+TEST(RenderGpu, InteropRoundTripIsBitIdenticalToReadField) {
+  if (!cuda_device_present()) GTEST_SKIP() << "no CUDA device";
+  std::string why;
+  auto egl = try_egl(true, why);
+  if (!egl) GTEST_SKIP() << "no EGL context on the NVIDIA device: " << why;
+  SimConfig c;
+  c.size = {300, 170};
+  c.agents = 20000;
+  c.seed = 3;
+  auto backend = create_backend(BackendKind::Cuda, c);
+  backend->step(50);
+  ASSERT_TRUE(backend->can_publish());
+
+  render::Texture tex = render::make_texture_2d(c.size.width, c.size.height, GL_R32F);
+  {
+    render::CudaGlTexture interop(tex.get());
+    interop.publish(*backend);
+  }
+  std::vector<float> from_gl(static_cast<size_t>(c.size.width) * c.size.height, -1.0f);
+  glGetTextureImage(tex.get(), 0, GL_RED, GL_FLOAT, static_cast<GLsizei>(from_gl.size() * sizeof(float)),
+                    from_gl.data());
+  render::check_gl("glGetTextureImage");
+  std::vector<float> expected;
+  backend->read_field(expected);
+  ASSERT_EQ(expected.size(), from_gl.size());
+  EXPECT_EQ(std::memcmp(expected.data(), from_gl.data(), expected.size() * sizeof(float)), 0);
+
+  // And through the renderer, which must have chosen interop.
+  render::FieldRenderer r;
+  r.update_field(*backend, false);
+  EXPECT_TRUE(r.interop_active()) << r.interop_status();
+}
+
+TEST(RenderGpu, WindowPathRuns300FramesUnderEglWithoutErrors) {
+  if (!cuda_device_present()) GTEST_SKIP() << "no CUDA device";
+  std::string why;
+  auto egl = try_egl(true, why);
+  if (!egl) GTEST_SKIP() << "no EGL context on the NVIDIA device: " << why;
+  run_window_frames("cuda", 300);
+}
+
+}  // namespace
