@@ -4,6 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
+SHELL := /bin/bash
 .PHONY: run test build deps configure clean
 
 deps:
@@ -21,7 +22,8 @@ run: build
 	@scripts/run-demo $(BUILD)/bin/physarum
 
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900
+	@set -o pipefail; cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900 2>&1 | tee ctest-output.log; \
+	  rc=$$?; $(CURDIR)/scripts/test-summary .; exit $$rc
 
 clean:
 	rm -rf $(BUILD)
