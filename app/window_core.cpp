@@ -14,6 +14,7 @@ void PerfHistory::push(float step_ms, float draw_ms, float ui_ms, float frame_ms
 
 WindowCore::WindowCore(const SimOptions& options) : options_(options), sim_(make_simulation(options)) {
   preset = sim_.preset;
+  preset_file = options.preset;
   reload_palettes();
 }
 
@@ -89,6 +90,45 @@ void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
     if (!(run.size == renderer_.field_size())) view.reset();
   } catch (const std::exception& e) {
     message = std::string("could not apply: ") + e.what();
+  }
+}
+
+bool WindowCore::apply_preset(const Preset& p, const std::string& file) {
+  try {
+    validate(p);
+    const bool realloc = !(p.run == preset.run) || !(p.spawn == preset.spawn);
+    if (realloc) {
+      // The new preset as it stands: the command line's overrides belonged to the old one.
+      SimOptions o = options_;
+      o.preset = file;
+      o.size.clear();
+      o.agents.clear();
+      o.seed.reset();
+      o.sets.clear();
+      Simulation next = make_simulation(o);
+      next.backend->set_model(p.model);
+      const bool resized = !(next.backend->size() == sim_.backend->size());
+      sim_ = std::move(next);
+      options_ = o;
+      if (resized) view.reset();
+    } else {
+      sim_.backend->set_model(p.model);
+    }
+    preset = p;
+    preset_file = file;
+    const size_t i = palettes.index_of(p.display.palette);
+    select_palette(i);
+    preset.display = p.display;
+    if (palettes.palettes[i].name != p.display.palette) {
+      message = "no palette named '" + p.display.palette + "'; showing " + palettes.palettes[i].name;
+      preset.display.palette = palettes.palettes[i].name;
+    } else {
+      message.clear();
+    }
+    return true;
+  } catch (const std::exception& e) {
+    message = std::string("could not load the preset: ") + e.what();
+    return false;
   }
 }
 
