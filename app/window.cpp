@@ -239,7 +239,7 @@ int run_window(const WindowOptions& o) {
       glfwGetFramebufferSize(win, &fb_w, &fb_h);
       recording.start(o.record, o.record_window ? RecordSource::Window : RecordSource::Field, o.record_fps,
                       core, fb_w, fb_h);  // throws: exit 1 with the message
-      std::printf("physarum: recording to %s\n", o.record.c_str());
+      toasts.info("recording to " + o.record);
     }
     Fullscreen fs;
     if (o.fullscreen) fs.toggle(win);
