@@ -299,9 +299,9 @@ void draw_panel(WindowCore& core, PanelState& st, Toasts& toasts) {
     }
     ImGui::PushItemWidth(-140);
     if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulation_section(core, st);
+    if (ImGui::CollapsingHeader("Record", ImGuiTreeNodeFlags_DefaultOpen)) record_section(st);
     if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) model_section(core);
     if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) display_section(core);
-    if (ImGui::CollapsingHeader("Record", ImGuiTreeNodeFlags_DefaultOpen)) record_section(st);
     if (ImGui::CollapsingHeader("Presets")) presets_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Seed image & brush")) seed_brush_section(core, st);
     if (ImGui::CollapsingHeader("Help")) help_section();
