@@ -1,6 +1,7 @@
 #include "window_core.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 namespace physarum::app {
 
@@ -98,13 +99,18 @@ bool WindowCore::apply_preset(const Preset& p, const std::string& file) {
     validate(p);
     const bool realloc = !(p.run == preset.run) || !(p.spawn == preset.spawn);
     if (realloc) {
-      // The new preset as it stands: the command line's overrides belonged to the old one.
+      // The new preset as it stands (the command line's overrides belonged to the old one): its
+      // run and spawn values as overrides on the defaults, its model set below.
       SimOptions o = options_;
-      o.preset = file;
-      o.size.clear();
-      o.agents.clear();
-      o.seed.reset();
-      o.sets.clear();
+      o.preset.clear();
+      o.size = format_size(p.run.size);
+      o.agents = std::to_string(p.run.agents);
+      o.seed = p.run.seed;
+      char strength[32];
+      const auto end = std::to_chars(strength, strength + sizeof strength, p.spawn.field_strength).ptr;
+      o.sets = {"spawn.mode=" + std::string(to_string(p.spawn.mode)),
+                "spawn.field_strength=" + std::string(strength, end),
+                std::string("spawn.agents_from_image=") + (p.spawn.agents_from_image ? "true" : "false")};
       Simulation next = make_simulation(o);
       next.backend->set_model(p.model);
       const bool resized = !(next.backend->size() == sim_.backend->size());
