@@ -1,6 +1,8 @@
 // `physarum render`: runs the simulation headless and draws it with the window's shader into an
 // offscreen framebuffer through EGL (no display needed). Outputs by extension: .png (last frame),
-// .npy (the field), .mp4 (a frame every --every steps, through a FrameSink).
+// .npy (the field), .mp4 (a frame every --every steps, through the recorder in Wait mode: the
+// simulation waits for the encoder, so no frame is ever dropped). Ctrl-C / SIGTERM finalise the
+// videos written so far and exit with 128 + signal.
 #include <glad/gl.h>
 
 #include <CLI/CLI.hpp>
@@ -11,12 +13,14 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "frame_sink.hpp"
+#include "progress.hpp"
+#include "recorder.hpp"
 #include "render/egl_context.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/palette.hpp"
 #include "render/png.hpp"
+#include "signals.hpp"
 #include "sim/npy.hpp"
 #include "sim_options.hpp"
 
@@ -30,6 +34,7 @@ struct RenderOptions {
   std::string resolution;  // "WxH"; empty = the field's size
   int every = 0;           // video: a frame every N steps (0 = steps / 300, at least 1)
   int fps = 30;
+  bool quiet = false;
 };
 
 enum class OutKind { Png, Npy, Video };
@@ -43,11 +48,36 @@ OutKind out_kind(const std::string& file) {
   throw UsageError("--out " + file + ": the extension must be .png, .npy or .mp4");
 }
 
-// The hook for video: the recorder (app/recorder.hpp) provides a FrameSink that pipes RGBA frames
-// to ffmpeg. Until it is part of the build, .mp4 is refused before any work is done.
-std::unique_ptr<FrameSink> open_video_sink(const std::string& file, int w, int h, int fps) {
-  (void)w, (void)h, (void)fps;
-  throw UsageError("--out " + file + ": MP4 output is not part of this build yet; use .png or .npy");
+// Refuses an output whose directory is missing before any work is done.
+void check_output_dir(const std::string& file) {
+  const std::filesystem::path p(file);
+  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw Error("--out " + file + ": the directory '" + dir.string() + "' does not exist");
+  }
+  if (std::filesystem::is_directory(p, ec)) throw Error("--out " + file + ": is a directory");
+}
+
+// The video's comment tag: what was run and the command that makes the same video again.
+std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t every, Size out_size) {
+  const SimOptions& s = o.sim;
+  std::string preset_name =
+      s.preset.empty() ? std::string("built-in defaults") : std::filesystem::path(s.preset).stem().string();
+  std::string c = "physarum " PHYSARUM_VERSION "; preset " + preset_name + "; seed " +
+                  std::to_string(p.run.seed) + "; size " + format_size(p.run.size) + "; agents " +
+                  std::to_string(p.run.agents);
+  if (!s.image.empty()) c += "; image " + s.image;
+  c += "; made with: physarum render";
+  if (!s.preset.empty()) c += " --preset " + s.preset;
+  c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " --seed " +
+       std::to_string(p.run.seed);
+  if (!s.image.empty()) c += " --image " + s.image;
+  for (const auto& set : s.sets) c += " --set " + set;
+  c += " --steps " + std::to_string(o.steps) + " --every " + std::to_string(every) + " --fps " +
+       std::to_string(o.fps);
+  if (!o.resolution.empty()) c += " --resolution " + format_size(out_size);
+  return c;
 }
 
 // An RGBA8 colour target of the output size, bound for drawing while it lives.
@@ -74,7 +104,12 @@ int run_render(const RenderOptions& o) {
       case OutKind::Npy: npys.push_back(f); break;
       case OutKind::Video: videos.push_back(f); break;
     }
+    check_output_dir(f);
   }
+  // No ffmpeg: say so before any simulation work (throws the recorder's message).
+  if (!videos.empty()) (void)pick_h264_encoder();
+  install_signal_handlers();
+
   Simulation sim = make_simulation(o.sim);
   Backend& b = *sim.backend;
   Size out_size = b.size();
@@ -101,33 +136,83 @@ int run_render(const RenderOptions& o) {
   Target target(out_size.width, out_size.height);
   const render::View view;
 
-  std::vector<std::unique_ptr<FrameSink>> sinks;
-  for (const auto& v : videos) sinks.push_back(open_video_sink(v, out_size.width, out_size.height, o.fps));
   const uint64_t every = o.every > 0 ? static_cast<uint64_t>(o.every) : std::max<uint64_t>(1, o.steps / 300);
+  std::vector<std::unique_ptr<Recorder>> recorders;
+  for (const auto& v : videos) {
+    RecorderOptions ro;
+    ro.output = v;
+    ro.width = out_size.width;
+    ro.height = out_size.height;
+    ro.fps = o.fps;
+    ro.policy = RingPolicy::Wait;
+    ro.bottom_up = true;  // glReadPixels rows, passed as they are
+    ro.comment = video_comment(o, sim.preset, every, out_size);
+    recorders.push_back(std::make_unique<Recorder>(ro));
+  }
+  const auto write_frame = [&](bool host_range) {
+    renderer.update_field(b, host_range);
+    renderer.draw(sim.preset.display, view, out_size.width, out_size.height);
+    std::vector<uint8_t> rgba(static_cast<size_t>(out_size.width) * out_size.height * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, out_size.width, out_size.height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    render::check_gl("reading a video frame");
+    for (auto& r : recorders) {
+      if (!r->write_rgba(rgba.data(), out_size.width, out_size.height)) throw Error(r->error());
+    }
+  };
+  // Stops the videos cleanly; a failed one is an error.
+  const auto finish_videos = [&] {
+    for (auto& r : recorders) {
+      if (!r->stop()) throw Error("recording " + r->output().string() + ": " + r->error());
+    }
+  };
 
-  uint64_t done = 0;
+  ProgressBar progress(o.steps, !o.quiet);
+  uint64_t done = 0, frames = 0;
+  // Small chunks keep the progress bar and Ctrl-C responsive; a video needs a frame every `every`.
+  const uint64_t chunk_max = recorders.empty() ? 64 : std::min<uint64_t>(every, 64);
   while (done < o.steps) {
-    const uint64_t chunk = std::min<uint64_t>(sinks.empty() ? 64 : every, o.steps - done);
+    if (stop_requested()) {
+      progress.finish();
+      finish_videos();
+      const int sig = stop_signal();
+      std::fprintf(stderr, "physarum render: stopped by signal %d after %llu steps; %llu video frames kept\n",
+                   sig, static_cast<unsigned long long>(done), static_cast<unsigned long long>(frames));
+      return exit_code_for_signal(sig);
+    }
+    const uint64_t to_frame = every - done % every;
+    const uint64_t chunk = std::min({chunk_max, to_frame, o.steps - done});
     b.step(static_cast<int>(chunk));
     done += chunk;
-    if (!sinks.empty() && done < o.steps) {
-      renderer.update_field(b, false);
-      renderer.draw(sim.preset.display, view, out_size.width, out_size.height);
-      const auto rgba = render::read_framebuffer_rgba(out_size.width, out_size.height);
-      for (auto& s : sinks) s->write_rgba(rgba.data(), out_size.width, out_size.height);
+    if (!recorders.empty() && done < o.steps && done % every == 0) {
+      write_frame(false);
+      ++frames;
     }
+    progress.update(done, frames);
   }
+  progress.finish();
   // The last frame's range comes from a host copy, exactly as the CPU colouring computes it.
-  renderer.update_field(b, true);
-  renderer.draw(sim.preset.display, view, out_size.width, out_size.height);
+  if (!recorders.empty()) {
+    write_frame(true);
+    ++frames;
+  } else {
+    renderer.update_field(b, true);
+    renderer.draw(sim.preset.display, view, out_size.width, out_size.height);
+  }
   const auto rgba = render::read_framebuffer_rgba(out_size.width, out_size.height);
   render::check_gl("rendering headless");
-  for (auto& s : sinks) s->write_rgba(rgba.data(), out_size.width, out_size.height);
-  sinks.clear();  // finishes the videos
+  finish_videos();
   for (const auto& f : pngs) render::write_png_rgba(f, rgba.data(), out_size.width, out_size.height);
   const auto& field = renderer.host_field();
   for (const auto& f : npys) write_npy(f, field.data(), b.size().height, b.size().width);
-  for (const auto& f : o.outs) std::printf("physarum render: wrote %s\n", f.c_str());
+  for (const auto& f : o.outs) {
+    if (out_kind(f) == OutKind::Video) {
+      std::printf("physarum render: wrote %s (%llu frames at %d fps)\n", f.c_str(),
+                  static_cast<unsigned long long>(frames), o.fps);
+    } else {
+      std::printf("physarum render: wrote %s\n", f.c_str());
+    }
+  }
   std::printf("physarum render: %llu steps of %s agents on %dx%d with %s\n",
               static_cast<unsigned long long>(done), format_count(b.agent_count()).c_str(), b.size().width,
               b.size().height, b.name().c_str());
@@ -153,6 +238,7 @@ CommandFn add_render_command(CLI::App& app) {
       ->type_name("N")
       ->check(CLI::Range(1, 1'000'000));
   cmd->add_option("--fps", o->fps, "Video frame rate")->capture_default_str()->check(CLI::Range(1, 240));
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress bar on stderr");
   return [o] { return run_render(*o); };
 }
 

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/preset.hpp"
+
 namespace physarum::app {
 namespace {
 
@@ -165,18 +167,118 @@ void performance_section(WindowCore& core, const PanelState& st) {
   ImGui::PopID();
 }
 
+void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
+  if (!st.presets_scanned) {
+    st.presets = list_presets(shipped_preset_dir(), user_preset_dir());
+    st.presets_scanned = true;
+  }
+  ImGui::TextDisabled("current: %s", core.preset_file.empty()
+                                         ? "built-in defaults"
+                                         : std::filesystem::path(core.preset_file).stem().string().c_str());
+  bool load_now = false;
+  if (ImGui::BeginListBox("##presets", ImVec2(-1, 7.5f * ImGui::GetTextLineHeightWithSpacing()))) {
+    for (int i = 0; i < static_cast<int>(st.presets.size()); ++i) {
+      const PresetEntry& e = st.presets[static_cast<size_t>(i)];
+      const std::string label = e.name + (e.user ? "  (yours)" : "");
+      ImGui::PushID(i);
+      if (ImGui::Selectable(label.c_str(), st.preset_selected == i, ImGuiSelectableFlags_AllowDoubleClick)) {
+        st.preset_selected = i;
+        load_now = ImGui::IsMouseDoubleClicked(0);
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.file.c_str());
+      ImGui::PopID();
+    }
+    ImGui::EndListBox();
+  }
+  const bool have = st.preset_selected >= 0 && st.preset_selected < static_cast<int>(st.presets.size());
+  if (!have) ImGui::BeginDisabled();
+  load_now |= ImGui::Button("Load (or double-click)");
+  if (have && load_now) {
+    const PresetEntry& e = st.presets[static_cast<size_t>(st.preset_selected)];
+    try {
+      const Preset p = load_preset(e.file);  // a broken file throws: nothing changes
+      if (core.apply_preset(p, e.file.string())) {
+        st.initialised = false;  // the reallocation fields follow the new preset
+        toasts.info("loaded preset " + e.name);
+      } else {
+        toasts.error(core.message);
+      }
+    } catch (const std::exception& ex) {
+      toasts.error(std::string("cannot load preset ") + e.name + ": " + ex.what());
+    }
+  }
+  if (!have) ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Rescan")) st.presets_scanned = false;
+  ImGui::InputText("name", st.save_name, sizeof st.save_name);
+  if (ImGui::Button("Save current as preset")) {
+    try {
+      const auto file = save_user_preset(core.preset, user_preset_dir(), st.save_name);
+      toasts.info("saved " + file.string());
+      core.preset_file = file.string();
+      st.presets_scanned = false;
+    } catch (const std::exception& ex) {
+      toasts.error(std::string("cannot save the preset: ") + ex.what());
+    }
+  }
+  ImGui::TextDisabled("saved in %s", user_preset_dir().c_str());
+}
+
+void seed_brush_section(WindowCore& core, PanelState& st) {
+  ImGui::TextWrapped("Drop an image file (PNG, JPEG, BMP, TGA, GIF) on the window to seed the field.");
+  const char* fits[] = {"fill (cover, crop)", "fit (letterbox)"};
+  ImGui::Combo("image fit", &st.image_fit, fits, 2);
+  ImGui::SliderFloat("image strength", &core.preset.spawn.field_strength, 0.0f, 50.0f, "%.2f",
+                     ImGuiSliderFlags_Logarithmic);
+  ImGui::Checkbox("respawn agents from the image", &core.preset.spawn.agents_from_image);
+  ImGui::Separator();
+  ImGui::SliderFloat("brush radius", &st.brush.radius, 0.5f, 200.0f, "%.1f cells",
+                     ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("brush strength", &st.brush.strength, 0.01f, 100.0f, "%.2f / frame",
+                     ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("eraser strength", &st.brush.erase, 0.01f, 1000.0f, "%.2f / frame",
+                     ImGuiSliderFlags_Logarithmic);
+}
+
+void record_section(PanelState& st) {
+  const RecordingStatus& r = st.recording;
+  if (!r.active) {
+    const char* sources[] = {"field alone (field resolution)", "whole window with panel"};
+    ImGui::Combo("source", &st.record_source, sources, 2);
+    ImGui::SliderInt("fps", &st.record_fps, 1, 120);
+    ImGui::InputTextWithHint("file", "physarum-<date>-<time>.mp4", st.record_path, sizeof st.record_path);
+  }
+  if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)")) st.record_toggle = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Screenshot (F12)")) st.screenshot_request = true;
+  if (r.active || r.rec.finished || !r.rec.error.empty()) {
+    if (r.active) {
+      ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "REC");
+      ImGui::SameLine();
+    }
+    ImGui::TextWrapped("%s", r.file.c_str());
+    ImGui::Text("%llu frames written, %llu dropped", static_cast<unsigned long long>(r.rec.written),
+                static_cast<unsigned long long>(r.dropped));
+    ImGui::Text("%.1f s, %s, %dx%d %s", r.rec.duration_s, format_bytes(r.rec.file_bytes).c_str(),
+                r.rec.video_width, r.rec.video_height, r.rec.encoder.c_str());
+    if (!r.rec.error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", r.rec.error.c_str());
+  }
+}
+
 void help_section() {
   ImGui::BulletText("Space: pause / resume    S: single step");
   ImGui::BulletText("Backspace: reset the simulation");
   ImGui::BulletText("Scroll: zoom at the cursor    Middle drag: pan");
   ImGui::BulletText("R: reset the view    F11: fullscreen    Tab: hide this panel");
   ImGui::BulletText("Left drag: paint pheromone    Right drag: erase");
+  ImGui::BulletText("Drop an image on the window: seed the field");
+  ImGui::BulletText("F9: start / stop recording    F12: screenshot");
   ImGui::BulletText("Esc: quit");
 }
 
 }  // namespace
 
-void draw_panel(WindowCore& core, PanelState& st) {
+void draw_panel(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (!st.initialised) {
     st.width = core.preset.run.size.width;
     st.height = core.preset.run.size.height;
@@ -197,12 +299,16 @@ void draw_panel(WindowCore& core, PanelState& st) {
     }
     ImGui::PushItemWidth(-140);
     if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulation_section(core, st);
+    if (ImGui::CollapsingHeader("Record", ImGuiTreeNodeFlags_DefaultOpen)) record_section(st);
     if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) model_section(core);
     if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) display_section(core);
+    if (ImGui::CollapsingHeader("Presets")) presets_section(core, st, toasts);
+    if (ImGui::CollapsingHeader("Seed image & brush")) seed_brush_section(core, st);
     if (ImGui::CollapsingHeader("Help")) help_section();
     ImGui::PopItemWidth();
   }
   ImGui::End();
+  draw_toasts(toasts);
   // Performance in its own window at the top right: it is watched while the sliders move.
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + 10),

@@ -1,8 +1,16 @@
-// The ImGui panel: Simulation, Model, Display, Performance and Help sections. Call between
+// The ImGui panel: Simulation, Model, Display, Presets, Seed & brush, Record, Performance and Help
+// sections. Call between
 // ImGui::NewFrame() and ImGui::Render(); it changes the WindowCore directly (live parameters).
 #pragma once
 
+#include <string>
+#include <vector>
+
+#include "brush.hpp"
+#include "preset_library.hpp"
+#include "toast.hpp"
 #include "window_core.hpp"
+#include "window_recording.hpp"
 
 namespace physarum::app {
 
@@ -18,8 +26,26 @@ struct PanelState {
   bool vsync_changed = false;
   float ui_ms = 0;  // measured by the window: building + drawing the panel last frame
   bool visible = true;
+
+  // Seed image and brush.
+  BrushSettings brush;
+  int image_fit = 0;  // 0: fill (cover, cropped), 1: fit (all of it, letterboxed)
+
+  // Presets: scanned when the section first shows and on "Rescan".
+  bool presets_scanned = false;
+  std::vector<PresetEntry> presets;
+  int preset_selected = -1;
+  char save_name[65] = "my-preset";
+
+  // Recording and screenshots: the panel asks, the window acts.
+  bool record_toggle = false;
+  bool screenshot_request = false;
+  int record_source = 0;  // RecordSource
+  int record_fps = 60;
+  char record_path[512] = "";  // empty: physarum-<time>.mp4 in the current directory
+  RecordingStatus recording;   // filled by the window each frame
 };
 
-void draw_panel(WindowCore& core, PanelState& state);
+void draw_panel(WindowCore& core, PanelState& state, Toasts& toasts);
 
 }  // namespace physarum::app

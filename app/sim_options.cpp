@@ -35,6 +35,9 @@ void add_sim_options(CLI::App& cmd, SimOptions& o) {
       ->type_name("S");
   cmd.add_option("--image", o.image, "Seed the field from this image (PNG, JPEG, BMP, TGA, GIF)")
       ->type_name("FILE");
+  cmd.add_option("--image-fit", o.image_fit, "How a seed image meets the field: fill (cover, cropped) or fit")
+      ->check(CLI::IsMember({"fill", "fit"}))
+      ->capture_default_str();
   cmd.add_option("--backend", o.backend, "Simulation backend")
       ->type_name("auto|cpu|cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
@@ -47,7 +50,8 @@ void add_sim_options(CLI::App& cmd, SimOptions& o) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   // A single-valued option given twice: the last one wins, as in most programs.
-  for (const char* name : {"--preset", "--size", "--agents", "--seed", "--image", "--backend", "--threads"}) {
+  for (const char* name :
+       {"--preset", "--size", "--agents", "--seed", "--image", "--image-fit", "--backend", "--threads"}) {
     cmd.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
 }
@@ -107,7 +111,8 @@ Simulation make_simulation(const SimOptions& o) {
   std::vector<float> brightness;
   if (!o.image.empty()) {
     const LumaImage img = load_luma(o.image);
-    brightness = image_to_field(img, sim.preset.run.size, 1.0f);
+    brightness =
+        image_to_field(img, sim.preset.run.size, 1.0f, o.image_fit == "fit" ? ImageFit::Fit : ImageFit::Fill);
     field = brightness;
     for (float& v : field) v *= sim.preset.spawn.field_strength;
   }

@@ -17,14 +17,15 @@ class App;
 namespace physarum::app {
 
 struct SimOptions {
-  std::string preset;                // file; empty = built-in defaults
-  std::string size;                  // "WxH"; empty = the preset's
-  std::string agents;                // "1000", "250K", "4M"; empty = the preset's
+  std::string preset;  // file; empty = built-in defaults
+  std::string size;    // "WxH"; empty = the preset's
+  std::string agents;  // "1000", "250K", "4M"; empty = the preset's
   std::optional<uint32_t> seed;
-  std::string image;                 // seed image file
-  std::string backend = "auto";      // auto | cpu | cuda
-  int threads = 0;                   // CPU backend threads, 0 = all
-  std::vector<std::string> sets;     // "section.key=value"
+  std::string image;               // seed image file
+  std::string image_fit = "fill";  // fill (cover, cropped) | fit (letterboxed)
+  std::string backend = "auto";    // auto | cpu | cuda
+  int threads = 0;                 // CPU backend threads, 0 = all
+  std::vector<std::string> sets;   // "section.key=value"
 };
 
 void add_sim_options(CLI::App& cmd, SimOptions& o);

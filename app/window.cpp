@@ -11,16 +11,22 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <memory>
+#include <vector>
 
 #include "commands.hpp"
 #include "panel.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/png.hpp"
+#include "seeding.hpp"
+#include "signals.hpp"
 #include "window_core.hpp"
+#include "window_recording.hpp"
 
 namespace physarum::app {
 namespace {
@@ -92,6 +98,30 @@ struct Fullscreen {
   }
 };
 
+// "physarum-20250101-120000.png" in the current directory; a suffix when that name is taken.
+std::string timestamped_name(const char* extension) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  std::string name = std::string("physarum-") + stamp + extension;
+  for (int i = 2; std::filesystem::exists(name) && i < 1000; ++i) {
+    name = std::string("physarum-") + stamp + "-" + std::to_string(i) + extension;
+  }
+  return name;
+}
+
+// Files dropped on the window, collected by the GLFW callback and handled in the frame loop.
+struct DropQueue {
+  std::vector<std::string> paths;
+};
+void on_drop(GLFWwindow* w, int count, const char** paths) {
+  auto* q = static_cast<DropQueue*>(glfwGetWindowUserPointer(w));
+  if (!q) return;
+  for (int i = 0; i < count; ++i) q->paths.emplace_back(paths[i]);
+}
+
 // Keys and mouse, read at their fixed place in the frame; ImGui gets first claim on both.
 void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, Fullscreen& fs, int fb_w, int fb_h) {
   const ImGuiIO& io = ImGui::GetIO();
@@ -107,6 +137,8 @@ void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, Fullscre
     if (ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) panel.visible = !panel.visible;
     if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) glfwSetWindowShouldClose(win, GLFW_TRUE);
   }
+  if (ImGui::IsKeyPressed(GLFW_KEY_F9, false)) panel.record_toggle = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) panel.screenshot_request = true;
   if (ImGui::IsKeyPressed(GLFW_KEY_F11, false) || panel.fullscreen_request) {
     fs.toggle(win);
     panel.fullscreen_request = false;
@@ -122,10 +154,9 @@ void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, Fullscre
   const bool paint = ImGui::IsMouseDown(ImGuiMouseButton_Left),
              erase = ImGui::IsMouseDown(ImGuiMouseButton_Right);
   if (paint || erase) {
-    float fx = 0, fy = 0;
-    core.view.to_field(px, py, fb_w, fb_h, field, fx, fy);
-    const float radius = 6.0f / std::max(0.25f, core.view.scale(fb_w, fb_h, field)) + 2.0f;
-    core.paint(fx, fy, radius, erase ? -50.0f : 5.0f);
+    if (const auto stroke = brush_stroke_at(core.view, px, py, fb_w, fb_h, field, panel.brush, erase)) {
+      core.backend().brush(*stroke);
+    }
   }
 }
 
@@ -140,6 +171,8 @@ int run_window(const WindowOptions& o) {
   }
   // Bad options are reported before a window flashes up.
   const Preset preset = resolve_preset(o.sim);
+  if (!o.record.empty()) (void)pick_h264_encoder();  // no ffmpeg: say so now
+  install_signal_handlers();
 
   GlfwLibrary glfw;
   if (!glfw.ok) {
@@ -193,11 +226,26 @@ int run_window(const WindowOptions& o) {
     PanelState panel;
     panel.vsync = vsync;
     panel.visible = !o.hide_panel;
+    panel.image_fit = o.sim.image_fit == "fit" ? 1 : 0;
+    panel.record_fps = o.record_fps;
+    panel.record_source = o.record_window ? 1 : 0;
+    Toasts toasts;
+    DropQueue drops;
+    glfwSetWindowUserPointer(win, &drops);
+    glfwSetDropCallback(win, on_drop);
+    WindowRecording recording;
+    if (!o.record.empty()) {
+      int fb_w = 0, fb_h = 0;
+      glfwGetFramebufferSize(win, &fb_w, &fb_h);
+      recording.start(o.record, o.record_window ? RecordSource::Window : RecordSource::Field, o.record_fps,
+                      core, fb_w, fb_h);  // throws: exit 1 with the message
+      toasts.info("recording to " + o.record);
+    }
     Fullscreen fs;
     if (o.fullscreen) fs.toggle(win);
     int frame = 0;
     auto frame_start = Clock::now();
-    while (!glfwWindowShouldClose(win)) {
+    while (!glfwWindowShouldClose(win) && !stop_requested()) {
       // A minimised window waits for events instead of spinning the CPU.
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(win, &fb_w, &fb_h);
@@ -211,16 +259,48 @@ int run_window(const WindowOptions& o) {
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
-      draw_panel(core, panel);
+      panel.recording = recording.status();
+      draw_panel(core, panel, toasts);
       double ui_ms = ms_since(ui_start);
       if (panel.vsync_changed) {
         glfwSwapInterval(panel.vsync ? 1 : 0);
         panel.vsync_changed = false;
       }
       handle_input(win, core, panel, fs, fb_w, fb_h);
+      for (const std::string& path : drops.paths) {
+        std::string msg;
+        const ImageFit fit = panel.image_fit == 1 ? ImageFit::Fit : ImageFit::Fill;
+        if (seed_from_image(core.backend(), core.preset, path, fit, &msg)) {
+          toasts.info(msg);
+        } else {
+          toasts.error(msg);
+        }
+      }
+      drops.paths.clear();
+      if (panel.record_toggle) {
+        panel.record_toggle = false;
+        if (recording.active()) {
+          const std::string msg = recording.stop();
+          if (recording.status().rec.error.empty()) {
+            toasts.info(msg);
+          } else {
+            toasts.error(msg);
+          }
+        } else {
+          const std::string file = panel.record_path[0] ? panel.record_path : timestamped_name(".mp4");
+          try {
+            recording.start(file, panel.record_source == 1 ? RecordSource::Window : RecordSource::Field,
+                            panel.record_fps, core, fb_w, fb_h);
+            toasts.info("recording to " + file);
+          } catch (const std::exception& e) {
+            toasts.error(std::string("cannot record: ") + e.what());
+          }
+        }
+      }
 
       core.step();
       core.render(fb_w, fb_h);
+      recording.capture_field(core);
 
       const auto ui_draw_start = Clock::now();
       ImGui::Render();
@@ -228,14 +308,25 @@ int run_window(const WindowOptions& o) {
       ui_ms += ms_since(ui_draw_start);
       panel.ui_ms = static_cast<float>(ui_ms);
 
+      recording.capture_window(fb_w, fb_h);
+      if (const std::string err = recording.poll(); !err.empty()) toasts.error(err);
+
       ++frame;
       const bool last = o.frames > 0 && frame >= o.frames;
-      if (o.sink || (last && !o.screenshot.empty())) {
+      if (last && !o.screenshot.empty()) {
         const auto rgba = render::read_framebuffer_rgba(fb_w, fb_h);
-        if (o.sink) o.sink->write_rgba(rgba.data(), fb_w, fb_h);
-        if (last && !o.screenshot.empty()) {
-          render::write_png_rgba(o.screenshot, rgba.data(), fb_w, fb_h);
-          std::printf("physarum: wrote %s (%dx%d)\n", o.screenshot.c_str(), fb_w, fb_h);
+        render::write_png_rgba(o.screenshot, rgba.data(), fb_w, fb_h);
+        std::printf("physarum: wrote %s (%dx%d)\n", o.screenshot.c_str(), fb_w, fb_h);
+      }
+      if (panel.screenshot_request) {
+        panel.screenshot_request = false;
+        const std::string file = timestamped_name(".png");
+        try {
+          const auto rgba = render::read_framebuffer_rgba(fb_w, fb_h);
+          render::write_png_rgba(file, rgba.data(), fb_w, fb_h);
+          toasts.info("screenshot saved: " + file);
+        } catch (const std::exception& e) {
+          toasts.error(std::string("screenshot failed: ") + e.what());
         }
       }
       glfwSwapBuffers(win);
@@ -246,7 +337,10 @@ int run_window(const WindowOptions& o) {
       if (frame == 1) std::printf("physarum: field upload: %s\n", core.renderer().interop_status().c_str());
       if (last) break;
     }
+    if (recording.active()) std::printf("physarum: %s\n", recording.stop().c_str());
+    glfwSetWindowUserPointer(win, nullptr);
   }
+  if (stop_requested()) status = exit_code_for_signal(stop_signal());
   return status;
 }
 
@@ -262,6 +356,14 @@ CommandFn add_window_options(CLI::App& app) {
   app.add_flag("!--no-vsync", o->vsync, "Do not wait for the display's refresh (uncapped frame rate)");
   app.add_flag("--fullscreen", o->fullscreen, "Start fullscreen (F11 toggles)");
   app.add_flag("--hide-panel", o->hide_panel, "Start with the panel hidden (Tab toggles)");
+  app.add_option("--record", o->record, "Start recording to this MP4 at once (F9 stops and starts)")
+      ->type_name("FILE.mp4");
+  app.add_flag("--record-window", o->record_window,
+               "Record the whole window with the panel (default: the field)");
+  app.add_option("--record-fps", o->record_fps, "Frame rate of recordings")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 240));
+
   return [o] { return run_window(*o); };
 }
 

@@ -3,7 +3,6 @@
 
 #include <string>
 
-#include "frame_sink.hpp"
 #include "sim_options.hpp"
 
 namespace physarum::app {
@@ -16,10 +15,13 @@ struct WindowOptions {
   bool vsync = true;
   bool fullscreen = false;
   bool hide_panel = false;
-  FrameSink* sink = nullptr;  // when set, every frame is handed to it (recording)
+  std::string record;          // MP4 to start recording to at once (F9 / the panel stop it)
+  bool record_window = false;  // record the whole window with the panel, not the field alone
+  int record_fps = 60;
 };
 
-// Returns the exit code. With no display it says so, points to `physarum render`, and returns 1.
+// Returns the exit code: 0, 1 with no display (it says so and points to `physarum render`), or
+// 128 + signal after Ctrl-C / SIGTERM (an open recording is finalised first).
 int run_window(const WindowOptions& o);
 
 }  // namespace physarum::app

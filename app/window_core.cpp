@@ -1,6 +1,7 @@
 #include "window_core.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 namespace physarum::app {
 
@@ -14,6 +15,7 @@ void PerfHistory::push(float step_ms, float draw_ms, float ui_ms, float frame_ms
 
 WindowCore::WindowCore(const SimOptions& options) : options_(options), sim_(make_simulation(options)) {
   preset = sim_.preset;
+  preset_file = options.preset;
   reload_palettes();
 }
 
@@ -89,6 +91,50 @@ void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
     if (!(run.size == renderer_.field_size())) view.reset();
   } catch (const std::exception& e) {
     message = std::string("could not apply: ") + e.what();
+  }
+}
+
+bool WindowCore::apply_preset(const Preset& p, const std::string& file) {
+  try {
+    validate(p);
+    const bool realloc = !(p.run == preset.run) || !(p.spawn == preset.spawn);
+    if (realloc) {
+      // The new preset as it stands (the command line's overrides belonged to the old one): its
+      // run and spawn values as overrides on the defaults, its model set below.
+      SimOptions o = options_;
+      o.preset.clear();
+      o.size = format_size(p.run.size);
+      o.agents = std::to_string(p.run.agents);
+      o.seed = p.run.seed;
+      char strength[32];
+      const auto end = std::to_chars(strength, strength + sizeof strength, p.spawn.field_strength).ptr;
+      o.sets = {"spawn.mode=" + std::string(to_string(p.spawn.mode)),
+                "spawn.field_strength=" + std::string(strength, end),
+                std::string("spawn.agents_from_image=") + (p.spawn.agents_from_image ? "true" : "false")};
+      Simulation next = make_simulation(o);
+      next.backend->set_model(p.model);
+      const bool resized = !(next.backend->size() == sim_.backend->size());
+      sim_ = std::move(next);
+      options_ = o;
+      if (resized) view.reset();
+    } else {
+      sim_.backend->set_model(p.model);
+    }
+    preset = p;
+    preset_file = file;
+    const size_t i = palettes.index_of(p.display.palette);
+    select_palette(i);
+    preset.display = p.display;
+    if (palettes.palettes[i].name != p.display.palette) {
+      message = "no palette named '" + p.display.palette + "'; showing " + palettes.palettes[i].name;
+      preset.display.palette = palettes.palettes[i].name;
+    } else {
+      message.clear();
+    }
+    return true;
+  } catch (const std::exception& e) {
+    message = std::string("could not load the preset: ") + e.what();
+    return false;
   }
 }
 

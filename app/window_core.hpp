@@ -39,12 +39,20 @@ class WindowCore {
   void reload_palettes();
   void select_palette(size_t index);
   void paint(float fx, float fy, float radius, float amount);
+  // Draws the current field (as last published) into the bound framebuffer with another view:
+  // the recorder's offscreen copy.
+  void draw_field(const render::View& v, int w, int h) { renderer_.draw(preset.display, v, w, h); }
+  // Switches to a loaded preset: model and display live; a new backend only when the size,
+  // agents, seed or spawn differ. Returns false (message set, nothing changed) when it fails.
+  bool apply_preset(const Preset& p, const std::string& file);
 
   Backend& backend() { return *sim_.backend; }
+  Size field_size() const { return sim_.backend->size(); }
   const std::string& backend_note() const { return sim_.note; }
   const render::FieldRenderer& renderer() const { return renderer_; }
 
-  Preset preset;  // live values: model as applied, display as shown
+  Preset preset;            // live values: model as applied, display as shown
+  std::string preset_file;  // where `preset` came from; empty: the built-in defaults
   render::PaletteSet palettes;
   size_t palette_index = 0;
   render::View view;

@@ -1,0 +1,44 @@
+// Reads frames back from the GPU without stalling the frame loop: glReadPixels into one of a ring
+// of pixel buffer objects, a fence after it, and the pixels handed on a frame or two later, once
+// the fence has passed. When every buffer is still in flight the frame is dropped and counted.
+// Needs a current OpenGL 4.5 context for its whole life.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "frame_sink.hpp"
+#include "render/gl_objects.hpp"
+
+namespace physarum::app {
+
+class AsyncReadback {
+ public:
+  explicit AsyncReadback(int slots = 3);
+  ~AsyncReadback();
+  AsyncReadback(const AsyncReadback&) = delete;
+  AsyncReadback& operator=(const AsyncReadback&) = delete;
+
+  // Starts reading (0, 0, w, h) of the bound read framebuffer. Returns false, counting a drop,
+  // when no buffer is free.
+  bool start(int w, int h);
+  // Hands every finished read to `sink` (rows bottom to top, as GL reads them), oldest first.
+  // With wait, blocks until all reads in flight are done (stopping a recording).
+  void deliver(FrameSink& sink, bool wait = false);
+  // Forgets the reads in flight (the recording ended another way).
+  void discard();
+  uint64_t dropped() const { return dropped_; }
+
+ private:
+  struct Slot {
+    render::Buffer pbo;
+    long long capacity = 0;
+    void* fence = nullptr;  // GLsync
+    int w = 0, h = 0;
+  };
+  std::vector<Slot> slots_;
+  std::vector<int> in_flight_;  // slot indices, oldest first
+  uint64_t dropped_ = 0;
+};
+
+}  // namespace physarum::app

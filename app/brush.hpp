@@ -1,0 +1,22 @@
+// The mouse brush: a window position under the current zoom and pan becomes a stroke in field
+// cells. Pure math, so tests check the mapping without a window.
+#pragma once
+
+#include <optional>
+
+#include "render/view.hpp"
+#include "sim/backend.hpp"
+
+namespace physarum::app {
+
+struct BrushSettings {
+  float radius = 8.0f;    // cells
+  float strength = 5.0f;  // pheromone added per frame at each covered cell
+  float erase = 50.0f;    // pheromone removed per frame (right button)
+};
+
+// px, py: framebuffer pixels (y down). Nothing when the point lies outside the field.
+std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, float py, int fb_w, int fb_h,
+                                           Size field, const BrushSettings& brush, bool erase);
+
+}  // namespace physarum::app

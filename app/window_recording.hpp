@@ -1,0 +1,71 @@
+// Recording from the window: the field alone (drawn into an offscreen framebuffer at the field's
+// resolution, the default) or the whole window with the panel, read back asynchronously and fed
+// to the recorder in Drop mode, so the frame loop never waits for the encoder. A failure (ffmpeg
+// died, disk full) ends the recording with a message; the program keeps running.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "async_readback.hpp"
+#include "recorder.hpp"
+#include "render/gl_objects.hpp"
+#include "window_core.hpp"
+
+namespace physarum::app {
+
+enum class RecordSource { Field, Window };
+
+struct RecordingStatus {
+  bool active = false;
+  std::filesystem::path file;
+  RecorderStatus rec;
+  uint64_t dropped = 0;  // in the readback ring plus in the recorder's ring
+};
+
+class WindowRecording {
+ public:
+  WindowRecording() = default;
+  ~WindowRecording();
+  WindowRecording(const WindowRecording&) = delete;
+  WindowRecording& operator=(const WindowRecording&) = delete;
+
+  // Starts recording to `file`. Throws Error (no ffmpeg, bad directory); nothing changes then.
+  void start(const std::filesystem::path& file, RecordSource source, int fps, const WindowCore& core,
+             int fb_w, int fb_h);
+  // After the field is drawn to the window: the Field source draws it again, alone, offscreen.
+  void capture_field(WindowCore& core);
+  // After the panel is drawn: the Window source reads the window's back buffer.
+  void capture_window(int fb_w, int fb_h);
+  // Hands finished reads to the recorder; ends the recording when it failed. Returns an error
+  // message once, when the recording has just failed; else empty.
+  std::string poll();
+  // Finishes the file. Returns a message for the user (written, or why it failed).
+  std::string stop();
+
+  bool active() const { return recorder_ != nullptr; }
+  RecordSource source() const { return source_; }
+  RecordingStatus status() const;
+  const std::string& last_error() const { return last_error_; }
+
+ private:
+  std::unique_ptr<Recorder> recorder_;
+  AsyncReadback readback_;
+  RecordSource source_ = RecordSource::Field;
+  render::Texture color_;
+  render::Framebuffer fbo_;
+  int w_ = 0, h_ = 0;
+  uint64_t dropped_before_ = 0;  // readback drops before this recording
+  std::string last_error_;
+  RecorderStatus final_status_;  // of the last recording, shown after it ended
+  std::filesystem::path last_file_;
+};
+
+// "12.3 MB", "512 KB".
+std::string format_bytes(uint64_t bytes);
+
+// The recording's comment tag: preset, seed, size, agents and the options to make it again.
+std::string describe_for_metadata(const WindowCore& core);
+
+}  // namespace physarum::app

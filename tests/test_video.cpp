@@ -1,0 +1,154 @@
+// Video end to end, through the real program: `physarum render --out video.mp4` (checked with
+// ffprobe), Ctrl-C in the middle of a render, no ffmpeg on PATH, a corrupt --image, and
+// `--record` from the window under Xvfb.
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "process.hpp"
+#include "test_support.hpp"
+#include "xvfb.hpp"
+
+namespace physarum::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ffprobe's view of the first video stream: codec_name, width, height, nb_read_frames, comment.
+std::map<std::string, std::string> probe(const fs::path& file) {
+  const ProcessOutput r =
+      run_capture({"ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                   "stream=codec_name,width,height,nb_read_frames:format_tags=comment", "-of",
+                   "default=noprint_wrappers=1", file.string()});
+  std::map<std::string, std::string> out;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    std::string key = line.substr(0, eq);
+    if (key == "TAG:comment") key = "comment";
+    out[key] = line.substr(eq + 1);
+  }
+  out["ok"] = wait_status_ok(r.wait_status) ? "yes" : "no";
+  return out;
+}
+
+bool have_ffmpeg() {
+  return find_on_path("ffmpeg") && find_on_path("ffprobe");
+}
+
+TEST(HeadlessVideo, SixtyFramesWithSizeCodecAndSeedInTheComment) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  const auto dir = test::temp_dir();
+  const auto r =
+      test::run_physarum({"render", "--backend", "cpu",     "--size",   "96x64",   "--agents", "3K",
+                          "--seed", "4242",      "--steps", "120",      "--every", "2",        "--quiet",
+                          "--out",  "v.mp4",     "--out",   "last.png", "--out",   "last.npy"},
+                         dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto p = probe(dir / "v.mp4");
+  EXPECT_EQ(p["ok"], "yes");
+  EXPECT_EQ(p["codec_name"], "h264");
+  EXPECT_EQ(p["width"], "96");
+  EXPECT_EQ(p["height"], "64");
+  EXPECT_EQ(p["nb_read_frames"], "60");
+  EXPECT_NE(p["comment"].find("seed 4242"), std::string::npos) << p["comment"];
+  EXPECT_NE(p["comment"].find("--seed 4242"), std::string::npos) << p["comment"];
+  EXPECT_NE(p["comment"].find("--every 2"), std::string::npos) << p["comment"];
+  EXPECT_TRUE(fs::file_size(dir / "last.png") > 0);
+  EXPECT_TRUE(fs::file_size(dir / "last.npy") > 96 * 64 * 4);
+  EXPECT_EQ(r.err.find("step "), std::string::npos) << "--quiet, and stderr is not a terminal: no bar";
+}
+
+TEST(HeadlessVideo, SigintMidRenderLeavesAPlayableFileAndExits130) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  const auto dir = test::temp_dir();
+  const fs::path video = dir / "interrupted.mp4";
+  const int err_fd = ::open((dir / "stderr.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ASSERT_GE(err_fd, 0);
+  const pid_t pid = spawn_process({PHYSARUM_EXE, "render", "--backend", "cpu", "--size", "64x48", "--agents",
+                                   "2K", "--steps", "100000000", "--every", "1", "--out", video.string()},
+                                  SpawnFds{-1, -1, err_fd}, false);
+  ::close(err_fd);
+  // Wait until ffmpeg has written something (frames are flowing), at most ~20 s; then a bit more.
+  using namespace std::chrono_literals;
+  for (int i = 0; i < 400; ++i) {
+    std::error_code ec;
+    if (fs::exists(video, ec) && fs::file_size(video, ec) > 0) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  std::this_thread::sleep_for(300ms);
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  const int status = wait_process(pid);
+  const std::string err = test::read_file(dir / "stderr.txt");
+  ASSERT_TRUE(WIFEXITED(status)) << describe_wait_status(status) << "\n" << err;
+  EXPECT_EQ(WEXITSTATUS(status), 130) << err;
+  auto p = probe(video);
+  EXPECT_EQ(p["ok"], "yes") << err;
+  EXPECT_EQ(p["codec_name"], "h264");
+  EXPECT_GT(std::stoll(p["nb_read_frames"].empty() ? "0" : p["nb_read_frames"]), 0);
+  EXPECT_NE(err.find("stopped by signal 2"), std::string::npos) << err;
+}
+
+TEST(HeadlessVideo, NoFfmpegOnPathIsExit1WithAMessageBeforeAnyWork) {
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum_env({"render", "--backend", "cpu", "--size", "64x48", "--agents", "1K",
+                                         "--steps", "50", "--out", "x.npy", "--out", "x.mp4"},
+                                        dir, {{"PATH", (dir / "empty").string()}}, {});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("ffmpeg not found"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "x.npy"));
+  EXPECT_FALSE(fs::exists(dir / "x.mp4"));
+}
+
+TEST(HeadlessVideo, CorruptImageIsExit1WithAMessage) {
+  const auto dir = test::temp_dir();
+  test::write_file(dir / "bad.png", std::string("\x89PNG\r\n\x1a\n", 8) + std::string(100, '\0'));
+  const auto r = test::run_physarum({"render", "--backend", "cpu", "--size", "64x48", "--agents", "1K",
+                                     "--steps", "5", "--image", "bad.png", "--out", "x.png"},
+                                    dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("bad.png"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "x.png"));
+}
+
+TEST(WindowVideo, RecordFromTheStartWritesAPlayableFieldVideo) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  test::XvfbServer x;
+  if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum_env({"--frames", "40", "--backend", "cpu", "--size", "120x80", "--agents",
+                                         "5K", "--seed", "31", "--no-vsync", "--record", "rec.mp4"},
+                                        dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
+                                        {"WAYLAND_DISPLAY"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  auto p = probe(dir / "rec.mp4");
+  EXPECT_EQ(p["ok"], "yes");
+  EXPECT_EQ(p["codec_name"], "h264");
+  EXPECT_EQ(p["width"], "120");  // the field alone, at its resolution
+  EXPECT_EQ(p["height"], "80");
+  const long long frames = std::stoll(p["nb_read_frames"].empty() ? "0" : p["nb_read_frames"]);
+  EXPECT_GT(frames, 0);
+  EXPECT_LE(frames, 40);  // one per window frame at most; Drop mode may drop some
+  EXPECT_NE(p["comment"].find("seed 31"), std::string::npos) << p["comment"];
+  EXPECT_NE(r.out.find("recorded rec.mp4"), std::string::npos) << r.out;
+}
+
+TEST(WindowVideo, RecordWithoutFfmpegIsExit1BeforeTheWindowOpens) {
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum_env(
+      {"--frames", "5", "--backend", "cpu", "--size", "64x48", "--agents", "1K", "--record", "rec.mp4"}, dir,
+      {{"PATH", (dir / "empty").string()}, {"DISPLAY", ":9999"}}, {});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("ffmpeg not found"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace physarum::app

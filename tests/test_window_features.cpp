@@ -1,0 +1,167 @@
+// The window's features that need a GL context but no window (EGL, Mesa's llvmpipe without a
+// GPU): loading presets into a running WindowCore, the asynchronous readback ring, and recording
+// the field offscreen.
+#include <glad/gl.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+
+#include "async_readback.hpp"
+#include "process.hpp"
+#include "render/egl_context.hpp"
+#include "render/field_renderer.hpp"
+#include "render/gl_objects.hpp"
+#include "sim/preset.hpp"
+#include "test_support.hpp"
+#include "window_core.hpp"
+#include "window_recording.hpp"
+
+namespace physarum::app {
+namespace {
+
+std::unique_ptr<render::EglContext> egl_or_null(std::string& why) {
+  try {
+    return std::make_unique<render::EglContext>(false);
+  } catch (const Error& e) {
+    why = e.what();
+    return nullptr;
+  }
+}
+
+struct Fbo {
+  render::Texture color;
+  render::Framebuffer fbo;
+  Fbo(int w, int h) : color(render::make_texture_2d(w, h, GL_RGBA8)), fbo(render::make_framebuffer()) {
+    glNamedFramebufferTexture(fbo.get(), GL_COLOR_ATTACHMENT0, color.get(), 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
+  }
+  ~Fbo() { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
+};
+
+SimOptions small_options() {
+  SimOptions o;
+  o.backend = "cpu";
+  o.threads = 1;
+  o.size = "64x48";
+  o.agents = "2K";
+  return o;
+}
+
+TEST(WindowFeatures, LoadingAPresetReallocatesOnlyWhenNeededAndABadOneChangesNothing) {
+  std::string why;
+  auto egl = egl_or_null(why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  WindowCore core(small_options());
+  const std::string file = std::string(PHYSARUM_SOURCE_DIR) + "/assets/presets/jones-2010.toml";
+  Preset p = load_preset(file);
+  p.run.size = {96, 64};
+  p.run.agents = 3000;
+  ASSERT_TRUE(core.apply_preset(p, file)) << core.message;
+  EXPECT_EQ(core.backend().size(), (Size{96, 64}));
+  EXPECT_EQ(core.backend().agent_count(), 3000u);
+  EXPECT_EQ(core.backend().model(), p.model);
+  EXPECT_EQ(core.preset, p);
+  EXPECT_EQ(core.palettes.palettes[core.palette_index].name, p.display.palette);
+  EXPECT_EQ(core.preset_file, file);
+
+  // Same size, agents, seed and spawn: the running simulation goes on with the new model.
+  core.step();
+  core.step();
+  const uint64_t steps = core.backend().steps_done();
+  Preset q = p;
+  q.model.decay = 0.05f;
+  q.display.palette = "viridis";
+  ASSERT_TRUE(core.apply_preset(q, "elsewhere.toml"));
+  EXPECT_EQ(core.backend().steps_done(), steps);
+  EXPECT_EQ(core.backend().model().decay, 0.05f);
+  EXPECT_EQ(core.palettes.palettes[core.palette_index].name, "viridis");
+
+  // Invalid values: refused, nothing changes.
+  Preset bad = q;
+  bad.model.decay = 5.0f;
+  bad.run.size = {32, 32};
+  EXPECT_FALSE(core.apply_preset(bad, "bad.toml"));
+  EXPECT_FALSE(core.message.empty());
+  EXPECT_EQ(core.backend().size(), (Size{96, 64}));
+  EXPECT_EQ(core.preset, q);
+  EXPECT_EQ(core.preset_file, "elsewhere.toml");
+}
+
+struct Collect : FrameSink {
+  std::vector<std::vector<uint8_t>> frames;
+  int w = 0, h = 0;
+  bool write_rgba(const uint8_t* rgba, int width, int height) override {
+    frames.emplace_back(rgba, rgba + static_cast<size_t>(width) * height * 4);
+    w = width, h = height;
+    return true;
+  }
+};
+
+TEST(WindowFeatures, AsyncReadbackDeliversWhatWasDrawnAndDropsWhenTheRingIsFull) {
+  std::string why;
+  auto egl = egl_or_null(why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  WindowCore core(small_options());
+  Fbo fbo(100, 70);
+  core.step();
+  core.render(100, 70);
+  const auto top_down = render::read_framebuffer_rgba(100, 70);
+  AsyncReadback rb(2);
+  Collect sink;
+  EXPECT_TRUE(rb.start(100, 70));
+  EXPECT_TRUE(rb.start(100, 70));
+  EXPECT_FALSE(rb.start(100, 70));  // both buffers in flight: a drop, never a wait
+  EXPECT_EQ(rb.dropped(), 1u);
+  rb.deliver(sink, true);
+  ASSERT_EQ(sink.frames.size(), 2u);
+  EXPECT_EQ(sink.w, 100);
+  EXPECT_EQ(sink.h, 70);
+  // Rows arrive bottom to top: row y of the delivery is row 69 - y of the image.
+  for (int y = 0; y < 70; ++y) {
+    ASSERT_EQ(std::memcmp(sink.frames[0].data() + static_cast<size_t>(y) * 400,
+                          top_down.data() + static_cast<size_t>(69 - y) * 400, 400),
+              0)
+        << "row " << y;
+  }
+  EXPECT_EQ(sink.frames[0], sink.frames[1]);
+  EXPECT_TRUE(rb.start(100, 70));  // free again
+  rb.deliver(sink, true);
+  EXPECT_EQ(sink.frames.size(), 3u);
+}
+
+TEST(WindowFeatures, RecordingTheFieldOffscreenWritesAPlayableVideo) {
+  if (!find_on_path("ffmpeg") || !find_on_path("ffprobe")) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  std::string why;
+  auto egl = egl_or_null(why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  const auto dir = test::temp_dir();
+  WindowCore core(small_options());
+  Fbo window(200, 150);  // stands in for the window's framebuffer
+  WindowRecording rec;
+  rec.start(dir / "field.mp4", RecordSource::Field, 30, core, 200, 150);
+  EXPECT_TRUE(rec.active());
+  for (int f = 0; f < 12; ++f) {
+    core.step();
+    glBindFramebuffer(GL_FRAMEBUFFER, window.fbo.get());
+    core.render(200, 150);
+    rec.capture_field(core);
+    EXPECT_TRUE(rec.poll().empty());
+  }
+  const std::string msg = rec.stop();
+  EXPECT_FALSE(rec.active());
+  const RecordingStatus s = rec.status();
+  EXPECT_TRUE(s.rec.error.empty()) << s.rec.error;
+  EXPECT_EQ(s.rec.written + s.dropped, 12u) << msg;
+  EXPECT_GT(s.rec.written, 0u);
+  EXPECT_EQ(s.rec.video_width, 64);  // the field's resolution, not the window's
+  EXPECT_EQ(s.rec.video_height, 48);
+  const ProcessOutput p =
+      run_capture({"ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                   "stream=nb_read_frames", "-of", "csv=p=0", (dir / "field.mp4").string()});
+  ASSERT_TRUE(wait_status_ok(p.wait_status)) << p.out;
+  EXPECT_EQ(std::stoull(p.out), s.rec.written);
+}
+
+}  // namespace
+}  // namespace physarum::app
