@@ -25,6 +25,7 @@
 #include "render/png.hpp"
 #include "seeding.hpp"
 #include "signals.hpp"
+#include "sim/backend.hpp"
 #include "window_core.hpp"
 #include "window_recording.hpp"
 
@@ -169,8 +170,19 @@ int run_window(const WindowOptions& o) {
     no_display("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)");
     return kExitRuntime;
   }
+  // The built-in size (1920x1080, 2M agents) is for a GPU. On the CPU backend with nothing asked
+  // for, start smaller so the window stays smooth; --size, --agents or a preset override this.
+  SimOptions sim_options = o.sim;
+  const bool on_cpu = o.sim.backend == "cpu" || (o.sim.backend == "auto" && cuda_device().empty());
+  if (on_cpu && o.sim.preset.empty() && o.sim.size.empty() && o.sim.agents.empty()) {
+    sim_options.size = "960x540";
+    sim_options.agents = "250K";
+    std::printf(
+        "physarum: CPU backend: starting at 960x540 with 250K agents to stay smooth "
+        "(--size and --agents choose more)\n");
+  }
   // Bad options are reported before a window flashes up.
-  const Preset preset = resolve_preset(o.sim);
+  const Preset preset = resolve_preset(sim_options);
   if (!o.record.empty()) (void)pick_h264_encoder();  // no ffmpeg: say so now
   install_signal_handlers();
 
@@ -221,7 +233,7 @@ int run_window(const WindowOptions& o) {
   int status = kExitOk;
   {
     ImGuiSession imgui(win, std::max(1.0f, content_scale));
-    WindowCore core(o.sim);
+    WindowCore core(sim_options);
     std::printf("physarum: %s (%s)\n", core.backend().name().c_str(), core.backend_note().c_str());
     PanelState panel;
     panel.vsync = vsync;
