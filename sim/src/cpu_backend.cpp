@@ -20,6 +20,61 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
+// The agent stage runs over blocks of kBlock agents, stage by stage: sensor cells of the whole block
+// (vectorised), their field reads (independent loads, in flight together), steer and move
+// (vectorised), then the counts.
+constexpr int64_t kBlock = 64;
+
+struct AgentBlock {
+  float* x;
+  float* y;
+  float* theta;
+  const uint32_t* id;
+  int count;  // <= kBlock
+};
+
+// With kSimpleNoJitter the rule (simple, no jitter) is a compile-time constant: the hash branches
+// vanish and the loop vectorises. Either way the arithmetic is rule.hpp's, so results are equal.
+template <bool kSimpleNoJitter>
+inline void steer_and_move(const AgentBlock& b, const float* fc, const float* fl, const float* fr, int* cell,
+                           uint32_t step, const rule::StepParams& p) {
+  rule::StepParams q = p;
+  if constexpr (kSimpleNoJitter) {
+    q.turn_rule = rule::kTurnSimple;
+    q.jitter = 0.0f;
+  }
+  for (int j = 0; j < b.count; ++j) {
+    rule::Agent a{b.x[j], b.y[j], b.theta[j]};
+    cell[j] = rule::move(a, rule::steer(a.theta, fc[j], fl[j], fr[j], b.id[j], step, q), q);
+    b.x[j] = a.x;
+    b.y[j] = a.y;
+    b.theta[j] = a.theta;
+  }
+}
+
+void step_block(const AgentBlock& b, const float* field, uint32_t* counts, uint32_t step,
+                const rule::StepParams& p) {
+  int cc[kBlock], cl[kBlock], cr[kBlock], cell[kBlock];
+  float fc[kBlock], fl[kBlock], fr[kBlock];
+  for (int j = 0; j < b.count; ++j) {
+    const rule::SensorCells s = rule::sensor_cells(rule::Agent{b.x[j], b.y[j], b.theta[j]}, p);
+    cc[j] = s.centre;
+    cl[j] = s.left;
+    cr[j] = s.right;
+  }
+  for (int j = 0; j < b.count; ++j) {
+    fc[j] = field[cc[j]];
+    fl[j] = field[cl[j]];
+    fr[j] = field[cr[j]];
+  }
+  if (p.turn_rule == rule::kTurnSimple && p.jitter == 0.0f) {
+    steer_and_move<true>(b, fc, fl, fr, cell, step, p);
+  } else {
+    steer_and_move<false>(b, fc, fl, fr, cell, step, p);
+  }
+  for (int j = 0; j < b.count; ++j) ++counts[cell[j]];
+}
+
 class CpuBackend final : public Backend {
  public:
   CpuBackend(const SimConfig& c, AgentState agents)
@@ -64,7 +119,8 @@ class CpuBackend final : public Backend {
 
   void set_field(const std::vector<float>& values) override {
     if (values.size() != cells()) {
-      throw Error("set_field: " + std::to_string(values.size()) + " values for a field of " + std::to_string(cells()));
+      throw Error("set_field: " + std::to_string(values.size()) + " values for a field of " +
+                  std::to_string(cells()));
     }
     if (!std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
       throw Error("set_field: the values contain NaN or infinity");
@@ -83,7 +139,8 @@ class CpuBackend final : public Backend {
       seen[a.id[i]] = 1;
       if (!(a.x[i] >= 0 && a.x[i] < params_.fwidth && a.y[i] >= 0 && a.y[i] < params_.fheight &&
             std::isfinite(a.theta[i]))) {
-        throw Error("set_agents: agent " + std::to_string(a.id[i]) + " is outside the field or has no heading");
+        throw Error("set_agents: agent " + std::to_string(a.id[i]) +
+                    " is outside the field or has no heading");
       }
     }
     agents_state_ = a;
@@ -92,7 +149,8 @@ class CpuBackend final : public Backend {
   void brush(const BrushStroke& b) override {
     if (!std::isfinite(b.x) || !std::isfinite(b.y) || !std::isfinite(b.radius) || !std::isfinite(b.amount) ||
         b.radius < 0 || b.radius > kMaxSide) {
-      throw Error("brush: position, radius and amount must be finite (radius 0 to " + std::to_string(kMaxSide) + ")");
+      throw Error("brush: position, radius and amount must be finite (radius 0 to " +
+                  std::to_string(kMaxSide) + ")");
     }
     const int cx = static_cast<int>(std::floor(b.x));
     const int cy = static_cast<int>(std::floor(b.y));
@@ -164,12 +222,8 @@ class CpuBackend final : public Backend {
     const rule::StepParams p = params_;
     const auto step = static_cast<uint32_t>(steps_);
     const float* f = field_.data();
-    float* xs = agents_state_.x.data();
-    float* ys = agents_state_.y.data();
-    float* ts = agents_state_.theta.data();
-    const uint32_t* ids = agents_state_.id.data();
-    const auto n = static_cast<int64_t>(agents_state_.id.size());
-    const auto read = [f](int cell) { return f[cell]; };
+    AgentState& a = agents_state_;
+    const auto n = static_cast<int64_t>(a.id.size());
     const size_t stride = cells();
 #pragma omp parallel num_threads(threads_)
     {
@@ -177,13 +231,10 @@ class CpuBackend final : public Backend {
       // next agents), and integer sums do not depend on which thread counted what.
       uint32_t* c = counts_.data() + stride * static_cast<size_t>(omp_get_thread_num());
 #pragma omp for schedule(static)
-      for (int64_t i = 0; i < n; ++i) {
-        rule::Agent a{xs[i], ys[i], ts[i]};
-        const int cell = rule::step_agent(a, ids[i], step, p, read);
-        xs[i] = a.x;
-        ys[i] = a.y;
-        ts[i] = a.theta;
-        ++c[cell];
+      for (int64_t b0 = 0; b0 < n; b0 += kBlock) {
+        const AgentBlock block{a.x.data() + b0, a.y.data() + b0, a.theta.data() + b0, a.id.data() + b0,
+                               static_cast<int>(std::min<int64_t>(kBlock, n - b0))};
+        step_block(block, f, c, step, p);
       }
     }
   }
@@ -196,7 +247,8 @@ class CpuBackend final : public Backend {
 #pragma omp parallel for schedule(static) num_threads(threads_)
     for (int64_t i = 0; i < n; ++i) {
       uint32_t total = c[i];
-      for (size_t t = 1; t < static_cast<size_t>(threads_); ++t) total += c[t * stride + static_cast<size_t>(i)];
+      for (size_t t = 1; t < static_cast<size_t>(threads_); ++t)
+        total += c[t * stride + static_cast<size_t>(i)];
       c[i] = total;
     }
   }
@@ -237,7 +289,8 @@ class CpuBackend final : public Backend {
         for (int y = y0; y < y1; ++y) {
           row_sums(rule::wrap_index(y + 1, h), g, rs[2]);
           float* out = next_.data() + static_cast<size_t>(y) * static_cast<size_t>(w);
-          for (int x = 0; x < w; ++x) out[x] = rule::field_update(g_centre[x], rule::sum9(rs[0][x], rs[1][x], rs[2][x]), p);
+          for (int x = 0; x < w; ++x)
+            out[x] = rule::field_update(g_centre[x], rule::sum9(rs[0][x], rs[1][x], rs[2][x]), p);
           // Roll: the centre row's G comes from the row just summed.
           std::swap(rs[0], rs[1]);
           std::swap(rs[1], rs[2]);

@@ -152,54 +152,67 @@ struct Agent {
   float theta;
 };
 
-// Steps one agent in place and returns the cell it deposits into. `field` is read-only here;
-// `step` is the index of the step being taken (0 for the first).
-template <class FieldRead>
-PHYS_HD int step_agent(Agent& a, uint32_t id, uint32_t step, const StepParams& p, FieldRead&& field_at) {
-  // 1. Sense: one sin/cos of the heading, the side sensors by rotation through +-SA.
+// One agent's step in three stages. step_agent() chains them; a backend may also run each stage
+// over a block of agents (the CPU backend does, so the field reads of many agents overlap).
+
+// 1. Sense: the cells under the centre, left (+SA) and right (-SA) sensors. One sin/cos of the
+// heading; the side directions come from rotating it through +-SA.
+struct SensorCells {
+  int centre;
+  int left;
+  int right;
+};
+PHYS_HD SensorCells sensor_cells(const Agent& a, const StepParams& p) {
   const SinCos h = sin_cos(a.theta);
   const float cl = sub(mul(h.c, p.cos_sa), mul(h.s, p.sin_sa));
   const float sl = add(mul(h.s, p.cos_sa), mul(h.c, p.sin_sa));
   const float cr = add(mul(h.c, p.cos_sa), mul(h.s, p.sin_sa));
   const float sr = sub(mul(h.s, p.cos_sa), mul(h.c, p.sin_sa));
   const float d = p.sensor_distance;
-  auto sense = [&](float dc, float ds) {
+  const auto cell = [&](float dc, float ds) {
     const float sx = wrap(add(a.x, mul(d, dc)), p.fwidth, p.inv_width);
     const float sy = wrap(add(a.y, mul(d, ds)), p.fheight, p.inv_height);
-    return field_at(cell_of(sy, p.height) * p.width + cell_of(sx, p.width));
+    return cell_of(sy, p.height) * p.width + cell_of(sx, p.width);
   };
-  const float fc = sense(h.c, h.s);
-  const float fl = sense(cl, sl);
-  const float fr = sense(cr, sr);
+  return {cell(h.c, h.s), cell(cl, sl), cell(cr, sr)};
+}
 
-  // 2. Steer (selects rather than branches: the host vectorises this loop, the GPU avoids
-  // divergence).
-  // Selects rather than branches where agents of one warp disagree; the rule and jitter tests are
-  // the same for every agent.
+// 2. Steer: the new heading from the three readings, kept in [0, 2pi) so precision does not drain
+// away over long runs. Selects rather than branches where agents of one warp disagree; the rule
+// and jitter tests are the same for every agent.
+PHYS_HD float steer(float theta, float fc, float fl, float fr, uint32_t id, uint32_t step, const StepParams& p) {
   float turn = ((fl > fc) & (fl > fr)) ? 1.0f : (((fr > fc) & (fr > fl)) ? -1.0f : 0.0f);  // simple
   if (p.turn_rule == kTurnJones) {
     const float valley = (hash(p.seed, id, step, kStreamTurn) >> 31) != 0U ? 1.0f : -1.0f;
     const float toward = fl > fr ? 1.0f : (fr > fl ? -1.0f : 0.0f);
     turn = ((fc > fl) & (fc > fr)) ? 0.0f : (((fc < fl) & (fc < fr)) ? valley : toward);
   }
-  const float turned_left = add(a.theta, p.rotation);
-  const float turned_right = sub(a.theta, p.rotation);
-  float theta = turn > 0.0f ? turned_left : (turn < 0.0f ? turned_right : a.theta);
+  const float turned_left = add(theta, p.rotation);
+  const float turned_right = sub(theta, p.rotation);
+  float t = turn > 0.0f ? turned_left : (turn < 0.0f ? turned_right : theta);
   if (p.jitter != 0.0f) {
     const float u = unit(hash(p.seed, id, step, kStreamJitter));
-    theta = add(theta, mul(p.jitter, sub(u, 0.5f)));
+    t = add(t, mul(p.jitter, sub(u, 0.5f)));
   }
-  // Keep the heading in [0, 2pi) so precision does not drain away over long runs.
-  theta = wrap(theta, kTwoPi, kInvTwoPi);
+  return wrap(t, kTwoPi, kInvTwoPi);
+}
 
-  // 3. Move.
+// 3. Move along the new heading and return the cell to deposit into.
+PHYS_HD int move(Agent& a, float theta, const StepParams& p) {
   const SinCos m = sin_cos(theta);
   a.x = wrap(add(a.x, mul(p.step_size, m.c)), p.fwidth, p.inv_width);
   a.y = wrap(add(a.y, mul(p.step_size, m.s)), p.fheight, p.inv_height);
   a.theta = theta;
-
-  // 4. Deposit cell.
   return cell_of(a.y, p.height) * p.width + cell_of(a.x, p.width);
+}
+
+// The whole step of one agent, in place; returns the cell it deposits into. `field_at(cell)` reads
+// the field as it was before this step; `step` is the index of the step being taken (0 first).
+template <class FieldRead>
+PHYS_HD int step_agent(Agent& a, uint32_t id, uint32_t step, const StepParams& p, FieldRead&& field_at) {
+  const SensorCells s = sensor_cells(a, p);
+  const float theta = steer(a.theta, field_at(s.centre), field_at(s.left), field_at(s.right), id, step, p);
+  return move(a, theta, p);
 }
 
 // --- Field update. G = F + C * deposit for each cell; the 3x3 sum adds row sums top to bottom,
