@@ -8,8 +8,8 @@
 #include <cstring>
 #include <memory>
 
+#include "gl_support.hpp"
 #include "render/cuda_interop.hpp"
-#include "render/egl_context.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "sim/backend.hpp"
@@ -23,25 +23,6 @@ bool cuda_device_present() {
   return cuda_built() && !cuda_device().empty();
 }
 
-std::unique_ptr<render::EglContext> try_egl(bool prefer_device, std::string& why) {
-  try {
-    return std::make_unique<render::EglContext>(prefer_device);
-  } catch (const Error& e) {
-    why = e.what();
-    return nullptr;
-  }
-}
-
-struct Fbo {
-  render::Texture color;
-  render::Framebuffer fbo;
-  Fbo(int w, int h) : color(render::make_texture_2d(w, h, GL_RGBA8)), fbo(render::make_framebuffer()) {
-    glNamedFramebufferTexture(fbo.get(), GL_COLOR_ATTACHMENT0, color.get(), 0);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
-  }
-  ~Fbo() { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
-};
-
 // The window's per-frame work (sim steps, publish, range, draw) for `frames` frames, cycling
 // through every display mode, checking for GL errors after each frame.
 void run_window_frames(const std::string& backend, int frames) {
@@ -50,7 +31,7 @@ void run_window_frames(const std::string& backend, int frames) {
   o.size = "160x96";
   o.agents = "8K";
   app::WindowCore core(o);
-  Fbo fbo(320, 200);
+  test::Fbo fbo(320, 200);
   core.steps_per_frame = 2;
   const CaveMode modes[] = {CaveMode::Off, CaveMode::Even, CaveMode::Quantile, CaveMode::Binary};
   for (int f = 0; f < frames; ++f) {
@@ -72,14 +53,14 @@ void run_window_frames(const std::string& backend, int frames) {
 
 TEST(RenderGl, WindowFramesUnderEglWithEveryDisplayModeCpu) {
   std::string why;
-  auto egl = try_egl(false, why);
+  auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   run_window_frames("cpu", 60);
 }
 
 TEST(RenderGl, GpuRangeReductionMatchesHost) {
   std::string why;
-  auto egl = try_egl(false, why);
+  auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   // The same field drawn with the range from the host and from the compute shaders (the host
   // copy forgotten): the images agree, negative values and odd sizes included.
@@ -87,7 +68,7 @@ TEST(RenderGl, GpuRangeReductionMatchesHost) {
   std::vector<float> field(static_cast<size_t>(s.width) * s.height);
   for (size_t i = 0; i < field.size(); ++i) field[i] = static_cast<float>((i * 7919) % 1000) * 0.37f - 20.0f;
   render::FieldRenderer r;
-  Fbo fbo(s.width, s.height);
+  test::Fbo fbo(s.width, s.height);
   for (CaveMode cave : {CaveMode::Off, CaveMode::Binary}) {
     DisplayParams d;
     d.mapping = Mapping::Linear;
@@ -110,7 +91,7 @@ TEST(RenderGl, GpuRangeReductionMatchesHost) {
 TEST(RenderGpu, InteropRoundTripIsBitIdenticalToReadField) {
   if (!cuda_device_present()) GTEST_SKIP() << "no CUDA device";
   std::string why;
-  auto egl = try_egl(true, why);
+  auto egl = test::try_egl(true, why);
   if (!egl) GTEST_SKIP() << "no EGL context on the NVIDIA device: " << why;
   SimConfig c;
   c.size = {300, 170};
@@ -143,7 +124,7 @@ TEST(RenderGpu, InteropRoundTripIsBitIdenticalToReadField) {
 TEST(RenderGpu, WindowPathRuns300FramesUnderEglWithoutErrors) {
   if (!cuda_device_present()) GTEST_SKIP() << "no CUDA device";
   std::string why;
-  auto egl = try_egl(true, why);
+  auto egl = test::try_egl(true, why);
   if (!egl) GTEST_SKIP() << "no EGL context on the NVIDIA device: " << why;
   run_window_frames("cuda", 300);
 }

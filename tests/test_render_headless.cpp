@@ -9,7 +9,7 @@
 #include "render/colormap.hpp"
 #include "render/palette.hpp"
 #include "sim/npy.hpp"
-#include "xvfb.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -31,7 +31,7 @@ DisplayParams display(const std::string& palette, Mapping m, CaveMode cave = Cav
 }
 
 void expect_png_matches_cpu(const Case& c) {
-  const auto dir = test::render_test_dir();
+  const auto dir = test::temp_dir();
   std::vector<std::string> args{"render", "--steps", "150",      "--backend", "cpu",
                                 "--size", "192x128", "--agents", "15K",       "--seed",
                                 "7",      "--out",   "img.png",  "--out",     "field.npy"};
@@ -39,7 +39,7 @@ void expect_png_matches_cpu(const Case& c) {
     args.push_back("--set");
     args.push_back(s);
   }
-  const auto r = test::run_physarum_env(args, dir, {{"EGL_PLATFORM", "surfaceless"}}, {});
+  const auto r = test::run_physarum(args, dir, {{"EGL_PLATFORM", "surfaceless"}}, {});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
 
   const NpyArray field = read_npy(dir / "field.npy");
@@ -110,15 +110,15 @@ TEST(HeadlessRender, BinaryCaveWithSmoothingMatchesCpuColouring) {
 }
 
 TEST(HeadlessRender, RefusesUnknownOutputAndUnknownPalette) {
-  const auto dir = test::render_test_dir();
-  auto r = test::run_physarum_env({"render", "--steps", "1", "--backend", "cpu", "--size", "32x32",
-                                   "--agents", "100", "--out", "img.gif"},
-                                  dir, {}, {});
+  const auto dir = test::temp_dir();
+  auto r = test::run_physarum({"render", "--steps", "1", "--backend", "cpu", "--size", "32x32", "--agents",
+                               "100", "--out", "img.gif"},
+                              dir, {}, {});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(".png, .npy or .mp4"), std::string::npos) << r.err;
-  r = test::run_physarum_env({"render", "--steps", "1", "--backend", "cpu", "--size", "32x32", "--agents",
-                              "100", "--set", "display.palette=no-such-palette", "--out", "img.png"},
-                             dir, {}, {});
+  r = test::run_physarum({"render", "--steps", "1", "--backend", "cpu", "--size", "32x32", "--agents", "100",
+                          "--set", "display.palette=no-such-palette", "--out", "img.png"},
+                         dir, {}, {});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("no-such-palette"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "img.png"));

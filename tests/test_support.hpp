@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -55,25 +56,42 @@ struct ProcessResult {
   std::string err;
 };
 
-// Runs PHYSARUM_EXE with `args` in `dir`; stdout and stderr go to files in `dir` and are read back.
-inline ProcessResult run_physarum(const std::vector<std::string>& args, const std::filesystem::path& dir) {
-  const std::filesystem::path out_file = std::filesystem::absolute(dir / "stdout.txt");
-  const std::filesystem::path err_file = std::filesystem::absolute(dir / "stderr.txt");
+// Runs PHYSARUM_EXE with `args` in `dir` (relative paths in the arguments are relative to it);
+// stdout and stderr go to files in `dir` and are read back. The environment is this process's with
+// the names in `unset` removed and `set` (NAME, value) added.
+inline ProcessResult run_physarum(const std::vector<std::string>& args, const std::filesystem::path& dir,
+                                  const std::vector<std::pair<std::string, std::string>>& set = {},
+                                  const std::vector<std::string>& unset = {}) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    const std::string kv = *e;
+    const std::string name = kv.substr(0, kv.find('='));
+    bool drop = false;
+    for (const auto& u : unset) drop |= name == u;
+    for (const auto& kv_set : set) drop |= name == kv_set.first;
+    if (!drop) env.push_back(kv);
+  }
+  for (const auto& kv_set : set) env.push_back(kv_set.first + "=" + kv_set.second);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
   std::vector<std::string> argv_s{PHYSARUM_EXE};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
 
+  const std::filesystem::path out_file = std::filesystem::absolute(dir / "stdout.txt");
+  const std::filesystem::path err_file = std::filesystem::absolute(dir / "stderr.txt");
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  // Relative paths in the arguments are relative to `dir` (the child changes into it).
   posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   ProcessResult r;
   if (rc != 0) {

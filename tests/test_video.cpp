@@ -99,9 +99,9 @@ TEST(HeadlessVideo, SigintMidRenderLeavesAPlayableFileAndExits130) {
 
 TEST(HeadlessVideo, NoFfmpegOnPathIsExit1WithAMessageBeforeAnyWork) {
   const auto dir = test::temp_dir();
-  const auto r = test::run_physarum_env({"render", "--backend", "cpu", "--size", "64x48", "--agents", "1K",
-                                         "--steps", "50", "--out", "x.npy", "--out", "x.mp4"},
-                                        dir, {{"PATH", (dir / "empty").string()}}, {});
+  const auto r = test::run_physarum({"render", "--backend", "cpu", "--size", "64x48", "--agents", "1K",
+                                     "--steps", "50", "--out", "x.npy", "--out", "x.mp4"},
+                                    dir, {{"PATH", (dir / "empty").string()}}, {});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("ffmpeg not found"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "x.npy"));
@@ -124,10 +124,10 @@ TEST(WindowVideo, RecordFromTheStartWritesAPlayableFieldVideo) {
   test::XvfbServer x;
   if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
   const auto dir = test::temp_dir();
-  const auto r = test::run_physarum_env({"--frames", "40", "--backend", "cpu", "--size", "120x80", "--agents",
-                                         "5K", "--seed", "31", "--no-vsync", "--record", "rec.mp4"},
-                                        dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
-                                        {"WAYLAND_DISPLAY"});
+  const auto r = test::run_physarum({"--frames", "40", "--backend", "cpu", "--size", "120x80", "--agents",
+                                     "5K", "--seed", "31", "--no-vsync", "--record", "rec.mp4"},
+                                    dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
+                                    {"WAYLAND_DISPLAY"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   auto p = probe(dir / "rec.mp4");
   EXPECT_EQ(p["ok"], "yes");
@@ -143,7 +143,7 @@ TEST(WindowVideo, RecordFromTheStartWritesAPlayableFieldVideo) {
 
 TEST(WindowVideo, RecordWithoutFfmpegIsExit1BeforeTheWindowOpens) {
   const auto dir = test::temp_dir();
-  const auto r = test::run_physarum_env(
+  const auto r = test::run_physarum(
       {"--frames", "5", "--backend", "cpu", "--size", "64x48", "--agents", "1K", "--record", "rec.mp4"}, dir,
       {{"PATH", (dir / "empty").string()}, {"DISPLAY", ":9999"}}, {});
   EXPECT_EQ(r.exit_code, 1) << r.err;

@@ -7,12 +7,13 @@
 #include <cstdlib>
 #include <set>
 
+#include "test_support.hpp"
 #include "xvfb.hpp"
 
 namespace {
 
-using physarum::test::render_test_dir;
-using physarum::test::run_physarum_env;
+using physarum::test::temp_dir;
+using physarum::test::run_physarum;
 
 struct Image {
   int w = 0, h = 0;
@@ -46,11 +47,11 @@ size_t distinct_colours(const Image& img, int x0, int y0, int x1, int y1) {
 TEST(Window, RunsFramesUnderXvfbAndScreenshotShowsFieldAndPanel) {
   physarum::test::XvfbServer x;
   if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
-  const auto dir = render_test_dir();
+  const auto dir = temp_dir();
   const auto r =
-      run_physarum_env({"--frames", "120", "--screenshot", "shot.png", "--backend", "cpu", "--size",
-                        "256x256", "--agents", "20K", "--no-vsync"},
-                       dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}}, {"WAYLAND_DISPLAY"});
+      run_physarum({"--frames", "120", "--screenshot", "shot.png", "--backend", "cpu", "--size", "256x256",
+                    "--agents", "20K", "--no-vsync"},
+                   dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}}, {"WAYLAND_DISPLAY"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const Image img = load_png(dir / "shot.png");
   ASSERT_GT(img.w, 0) << "no screenshot written: " << r.err;
@@ -85,9 +86,9 @@ TEST(Window, RunsFramesUnderXvfbAndScreenshotShowsFieldAndPanel) {
 }
 
 TEST(Window, WithoutDisplaySaysSoAndPointsToRender) {
-  const auto dir = render_test_dir();
-  const auto r = run_physarum_env({"--frames", "1", "--backend", "cpu", "--size", "64x64", "--agents", "1K"},
-                                  dir, {}, {"DISPLAY", "WAYLAND_DISPLAY"});
+  const auto dir = temp_dir();
+  const auto r = run_physarum({"--frames", "1", "--backend", "cpu", "--size", "64x64", "--agents", "1K"}, dir,
+                              {}, {"DISPLAY", "WAYLAND_DISPLAY"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no display"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("physarum render"), std::string::npos) << r.err;

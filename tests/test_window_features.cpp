@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "async_readback.hpp"
+#include "gl_support.hpp"
 #include "process.hpp"
-#include "render/egl_context.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "sim/preset.hpp"
@@ -19,25 +19,6 @@
 
 namespace physarum::app {
 namespace {
-
-std::unique_ptr<render::EglContext> egl_or_null(std::string& why) {
-  try {
-    return std::make_unique<render::EglContext>(false);
-  } catch (const Error& e) {
-    why = e.what();
-    return nullptr;
-  }
-}
-
-struct Fbo {
-  render::Texture color;
-  render::Framebuffer fbo;
-  Fbo(int w, int h) : color(render::make_texture_2d(w, h, GL_RGBA8)), fbo(render::make_framebuffer()) {
-    glNamedFramebufferTexture(fbo.get(), GL_COLOR_ATTACHMENT0, color.get(), 0);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
-  }
-  ~Fbo() { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
-};
 
 SimOptions small_options() {
   SimOptions o;
@@ -50,7 +31,7 @@ SimOptions small_options() {
 
 TEST(WindowFeatures, LoadingAPresetReallocatesOnlyWhenNeededAndABadOneChangesNothing) {
   std::string why;
-  auto egl = egl_or_null(why);
+  auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   WindowCore core(small_options());
   const std::string file = std::string(PHYSARUM_SOURCE_DIR) + "/assets/presets/jones-2010.toml";
@@ -100,10 +81,10 @@ struct Collect : FrameSink {
 
 TEST(WindowFeatures, AsyncReadbackDeliversWhatWasDrawnAndDropsWhenTheRingIsFull) {
   std::string why;
-  auto egl = egl_or_null(why);
+  auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   WindowCore core(small_options());
-  Fbo fbo(100, 70);
+  test::Fbo fbo(100, 70);
   core.step();
   core.render(100, 70);
   const auto top_down = render::read_framebuffer_rgba(100, 70);
@@ -133,11 +114,11 @@ TEST(WindowFeatures, AsyncReadbackDeliversWhatWasDrawnAndDropsWhenTheRingIsFull)
 TEST(WindowFeatures, RecordingTheFieldOffscreenWritesAPlayableVideo) {
   if (!find_on_path("ffmpeg") || !find_on_path("ffprobe")) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
   std::string why;
-  auto egl = egl_or_null(why);
+  auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   const auto dir = test::temp_dir();
   WindowCore core(small_options());
-  Fbo window(200, 150);  // stands in for the window's framebuffer
+  test::Fbo window(200, 150);  // stands in for the window's framebuffer
   WindowRecording rec;
   rec.start(dir / "field.mp4", RecordSource::Field, 30, core, 200, 150);
   EXPECT_TRUE(rec.active());

@@ -10,18 +10,12 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
+#include <vector>
 
 extern char** environ;
 
 namespace physarum::test {
 namespace {
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 int wait_exit(pid_t pid) {
   int status = 0;
@@ -82,65 +76,4 @@ XvfbServer::~XvfbServer() {
   }
 }
 
-EnvProcessResult run_physarum_env(const std::vector<std::string>& args, const std::filesystem::path& dir,
-                                  const std::vector<std::pair<std::string, std::string>>& set,
-                                  const std::vector<std::string>& unset) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    const std::string kv = *e;
-    const std::string name = kv.substr(0, kv.find('='));
-    bool drop = false;
-    for (const auto& u : unset) drop |= name == u;
-    for (const auto& s : set) drop |= name == s.first;
-    if (!drop) env.push_back(kv);
-  }
-  for (const auto& s : set) env.push_back(s.first + "=" + s.second);
-  std::vector<char*> envp;
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-
-  std::vector<std::string> argv_s{PHYSARUM_EXE};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  const auto out_file = std::filesystem::absolute(dir / "stdout.txt");
-  const auto err_file = std::filesystem::absolute(dir / "stderr.txt");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  EnvProcessResult r;
-  if (rc != 0) {
-    r.err = std::string("posix_spawn failed: ") + std::strerror(rc);
-    return r;
-  }
-  r.exit_code = wait_exit(pid);
-  r.out = slurp(out_file);
-  r.err = slurp(err_file);
-  return r;
-}
-
-}  // namespace physarum::test
-
-#include <gtest/gtest.h>
-
-namespace physarum::test {
-std::filesystem::path render_test_dir() {
-  const char* base = std::getenv("PHYSARUM_TEST_TMP");
-  const std::filesystem::path root =
-      base && *base ? std::filesystem::path(base) : std::filesystem::temp_directory_path() / "physarum-tests";
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "render";
-  const auto dir = root / (name + "." + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 }  // namespace physarum::test
