@@ -23,13 +23,16 @@ SimConfig small_config(int threads = 1) {
   return c;
 }
 
-double total(const std::vector<float>& f) { return std::accumulate(f.begin(), f.end(), 0.0); }
+double total(const std::vector<float>& f) {
+  return std::accumulate(f.begin(), f.end(), 0.0);
+}
 
 std::vector<float> pattern(Size s) {
   std::vector<float> f(static_cast<size_t>(s.width) * s.height);
   for (int y = 0; y < s.height; ++y)
     for (int x = 0; x < s.width; ++x)
-      f[static_cast<size_t>(y) * s.width + x] = 0.5f + 0.5f * std::sin(0.3f * x) * std::cos(0.2f * y) + 0.01f * ((x * 7 + y * 13) % 17);
+      f[static_cast<size_t>(y) * s.width + x] =
+          0.5f + 0.5f * std::sin(0.3f * x) * std::cos(0.2f * y) + 0.01f * ((x * 7 + y * 13) % 17);
   return f;
 }
 
@@ -59,12 +62,14 @@ TEST(CpuBackend, FieldUpdateMatchesDoubleReference) {
 
   const int w = 17, h = 13;
   std::vector<double> g(f0.begin(), f0.end());
-  for (size_t i = 0; i < a.x.size(); ++i) g[static_cast<size_t>(a.y[i]) * w + static_cast<size_t>(a.x[i])] += 2.0;
+  for (size_t i = 0; i < a.x.size(); ++i)
+    g[static_cast<size_t>(a.y[i]) * w + static_cast<size_t>(a.x[i])] += 2.0;
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
       double sum = 0;
       for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) sum += g[static_cast<size_t>((y + dy + h) % h) * w + (x + dx + w) % w];
+        for (int dx = -1; dx <= 1; ++dx)
+          sum += g[static_cast<size_t>((y + dy + h) % h) * w + (x + dx + w) % w];
       const double want = 0.95 * (0.7 * g[static_cast<size_t>(y) * w + x] + 0.3 * sum / 9.0);
       ASSERT_NEAR(f1[static_cast<size_t>(y) * w + x], want, 2e-6 * std::max(1.0, want)) << x << "," << y;
     }
@@ -204,9 +209,9 @@ TEST(CpuBackend, BrushAddsAndErasesInADisc) {
   b->brush(BrushStroke{0.5f, 0.5f, 1.0f, -100.0f});
   b->read_field(f);
   EXPECT_EQ(f[0], 0.0f);
-  EXPECT_EQ(f[95], 0.0f);                 // (-1, 0) wrapped
-  EXPECT_EQ(f[63 * 96], 0.0f);            // (0, -1) wrapped
-  EXPECT_EQ(f[63 * 96 + 95], 1.0f);       // (-1, -1) is outside radius 1
+  EXPECT_EQ(f[95], 0.0f);            // (-1, 0) wrapped
+  EXPECT_EQ(f[63 * 96], 0.0f);       // (0, -1) wrapped
+  EXPECT_EQ(f[63 * 96 + 95], 1.0f);  // (-1, -1) is outside radius 1
   EXPECT_THROW(b->brush(BrushStroke{std::nanf(""), 1, 1, 1}), Error);
 }
 
@@ -274,7 +279,8 @@ TEST(Spawn, FromImageFollowsBrightness) {
   const Size s{40, 20};
   std::vector<float> img(800, 0.0f);
   for (int y = 0; y < 20; ++y)
-    for (int x = 30; x < 40; ++x) img[static_cast<size_t>(y) * 40 + x] = 1.0f;  // only the right quarter is bright
+    for (int x = 30; x < 40; ++x)
+      img[static_cast<size_t>(y) * 40 + x] = 1.0f;  // only the right quarter is bright
   const AgentState a = spawn_from_image(img, s, 2000, 1);
   for (size_t i = 0; i < a.size(); ++i) ASSERT_GE(a.x[i], 30.0f);
 }

@@ -213,7 +213,8 @@ TEST(Rule, FieldUpdateMatchesDouble) {
   const r::StepParams p = make_step_params(m, Size{8, 8}, 1);
   const float g[9] = {0.1f, 2.5f, 3.0f, 0.0f, 7.25f, 1.5f, 0.3f, 0.0f, 9.0f};
   const float got = r::field_update(
-      g[4], r::sum9(r::row_sum(g[0], g[1], g[2]), r::row_sum(g[3], g[4], g[5]), r::row_sum(g[6], g[7], g[8])), p);
+      g[4], r::sum9(r::row_sum(g[0], g[1], g[2]), r::row_sum(g[3], g[4], g[5]), r::row_sum(g[6], g[7], g[8])),
+      p);
   double mean = 0;
   for (float v : g) mean += v;
   mean /= 9.0;

@@ -12,8 +12,8 @@
 
 namespace {
 
-using physarum::test::temp_dir;
 using physarum::test::run_physarum;
+using physarum::test::temp_dir;
 
 struct Image {
   int w = 0, h = 0;

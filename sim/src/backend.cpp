@@ -54,8 +54,10 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& confi
       use_cuda = true;
       why = "cuda: " + device;
     } else if (kind == BackendKind::Cuda) {
-      throw Error(cuda_built() ? "--backend cuda: no CUDA device or driver found"
-                               : "--backend cuda: this build has no CUDA backend (nvcc was not found when it was built)");
+      throw Error(
+          cuda_built()
+              ? "--backend cuda: no CUDA device or driver found"
+              : "--backend cuda: this build has no CUDA backend (nvcc was not found when it was built)");
     } else {
       why = cuda_built() ? "cpu: no CUDA device found, using the CPU backend"
                          : "cpu: built without CUDA, using the CPU backend";

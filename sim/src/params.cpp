@@ -16,7 +16,8 @@ std::string fmt(double v) {
 
 void check_range(const char* name, double v, double lo, double hi) {
   if (!std::isfinite(v) || v < lo || v > hi) {
-    throw Error(std::string(name) + " = " + fmt(v) + " is out of range: allowed " + fmt(lo) + " to " + fmt(hi));
+    throw Error(std::string(name) + " = " + fmt(v) + " is out of range: allowed " + fmt(lo) + " to " +
+                fmt(hi));
   }
 }
 
@@ -35,7 +36,8 @@ void validate(const ModelParams& m) {
   check_range("model.decay", m.decay, 0.0, 1.0);
   check_range("model.diffuse", m.diffuse, 0.0, 1.0);
   check_range("model.jitter", m.jitter, 0.0, 2.0 * 3.14159265358979323846);
-  if (m.turn_rule != TurnRule::Simple && m.turn_rule != TurnRule::Jones) throw Error("model.turn_rule is invalid");
+  if (m.turn_rule != TurnRule::Simple && m.turn_rule != TurnRule::Jones)
+    throw Error("model.turn_rule is invalid");
 }
 
 void validate(const SpawnParams& s) {
@@ -48,7 +50,8 @@ void validate(const SpawnParams& s) {
 
 void validate(const RunParams& r) {
   if (r.size.width < 1 || r.size.height < 1 || r.size.width > kMaxSide || r.size.height > kMaxSide) {
-    throw Error("run.size = " + format_size(r.size) + " is out of range: each side 1 to " + std::to_string(kMaxSide));
+    throw Error("run.size = " + format_size(r.size) + " is out of range: each side 1 to " +
+                std::to_string(kMaxSide));
   }
   if (r.agents < 1 || r.agents > kMaxAgents) {
     throw Error("run.agents = " + std::to_string(r.agents) + " is out of range: allowed 1 to " +
@@ -98,7 +101,9 @@ rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed
   return p;
 }
 
-std::string_view to_string(TurnRule r) { return r == TurnRule::Jones ? "jones" : "simple"; }
+std::string_view to_string(TurnRule r) {
+  return r == TurnRule::Jones ? "jones" : "simple";
+}
 std::string_view to_string(SpawnMode m) {
   switch (m) {
     case SpawnMode::Disc: return "disc";
@@ -107,7 +112,9 @@ std::string_view to_string(SpawnMode m) {
     default: return "random";
   }
 }
-std::string_view to_string(Mapping m) { return m == Mapping::Log ? "log" : "linear"; }
+std::string_view to_string(Mapping m) {
+  return m == Mapping::Log ? "log" : "linear";
+}
 std::string_view to_string(CaveMode m) {
   switch (m) {
     case CaveMode::Even: return "even";
@@ -145,7 +152,8 @@ CaveMode parse_cave_mode(std::string_view s) {
 Size parse_size(std::string_view s) {
   const auto x = s.find_first_of("xX");
   Size out;
-  if (x == std::string_view::npos) throw Error("size '" + std::string(s) + "' is not WIDTHxHEIGHT (e.g. 1920x1080)");
+  if (x == std::string_view::npos)
+    throw Error("size '" + std::string(s) + "' is not WIDTHxHEIGHT (e.g. 1920x1080)");
   const auto w = std::from_chars(s.data(), s.data() + x, out.width);
   const auto h = std::from_chars(s.data() + x + 1, s.data() + s.size(), out.height);
   if (w.ec != std::errc() || w.ptr != s.data() + x || h.ec != std::errc() || h.ptr != s.data() + s.size()) {
@@ -163,9 +171,23 @@ uint64_t parse_count(std::string_view s) {
   double mult = 1;
   std::string num = text;
   switch (text.back()) {
-    case 'k': case 'K': mult = 1e3; num.pop_back(); break;
-    case 'm': case 'M': mult = 1e6; num.pop_back(); break;
-    case 'g': case 'G': case 'b': case 'B': mult = 1e9; num.pop_back(); break;
+    case 'k':
+    case 'K':
+      mult = 1e3;
+      num.pop_back();
+      break;
+    case 'm':
+    case 'M':
+      mult = 1e6;
+      num.pop_back();
+      break;
+    case 'g':
+    case 'G':
+    case 'b':
+    case 'B':
+      mult = 1e9;
+      num.pop_back();
+      break;
     default: break;
   }
   double v = 0;
@@ -180,7 +202,9 @@ uint64_t parse_count(std::string_view s) {
   return static_cast<uint64_t>(n);
 }
 
-std::string format_size(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
+std::string format_size(Size s) {
+  return std::to_string(s.width) + "x" + std::to_string(s.height);
+}
 
 std::string format_count(uint64_t n) {
   if (n >= 1000000 && n % 1000000 == 0) return std::to_string(n / 1000000) + "M";

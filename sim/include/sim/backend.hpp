@@ -93,9 +93,10 @@ class Backend {
 // Creates a backend with agents spawned by spawn_agents(config) and a zero field. Auto picks CUDA
 // when it was built and a device is present, else the CPU; `note` (if given) says what was chosen
 // and why. Throws Error (e.g. "--backend cuda: no CUDA device", out of memory) and leaves nothing.
-std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& config, std::string* note = nullptr);
+std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& config,
+                                        std::string* note = nullptr);
 
-bool cuda_built();            // compiled with the CUDA backend
-std::string cuda_device();    // name of device 0, or "" when there is none (or it was not built)
+bool cuda_built();          // compiled with the CUDA backend
+std::string cuda_device();  // name of device 0, or "" when there is none (or it was not built)
 
 }  // namespace physarum

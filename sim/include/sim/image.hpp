@@ -23,6 +23,7 @@ LumaImage load_luma(const std::filesystem::path& file);
 enum class ImageFit { Fit, Fill };  // Fit: all of the image, letterboxed; Fill: covers, cropped
 // Resized with stb_image_resize (Mitchell filter), times strength; cells outside a letterboxed
 // image are 0.
-std::vector<float> image_to_field(const LumaImage& img, Size field, float strength, ImageFit fit = ImageFit::Fill);
+std::vector<float> image_to_field(const LumaImage& img, Size field, float strength,
+                                  ImageFit fit = ImageFit::Fill);
 
 }  // namespace physarum

@@ -101,9 +101,9 @@ TurnRule parse_turn_rule(std::string_view s);  // throws Error listing the choic
 SpawnMode parse_spawn_mode(std::string_view s);
 Mapping parse_mapping(std::string_view s);
 CaveMode parse_cave_mode(std::string_view s);
-Size parse_size(std::string_view s);        // "1920x1080"
-uint64_t parse_count(std::string_view s);   // "1000", "250K", "4M", "1.5M", "1G"
+Size parse_size(std::string_view s);       // "1920x1080"
+uint64_t parse_count(std::string_view s);  // "1000", "250K", "4M", "1.5M", "1G"
 std::string format_size(Size s);
-std::string format_count(uint64_t n);       // "2M", "250K", "1234"
+std::string format_count(uint64_t n);  // "2M", "250K", "1234"
 
 }  // namespace physarum

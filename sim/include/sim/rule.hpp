@@ -103,10 +103,18 @@ PHYS_HD int cell_of(float wrapped, int n) {
   return i < n ? i : n - 1;
 }
 // Integer wrap for neighbour indices.
-PHYS_HD int wrap_index(int i, int n) { return i < 0 ? i + n : (i >= n ? i - n : i); }
+PHYS_HD int wrap_index(int i, int n) {
+  return i < 0 ? i + n : (i >= n ? i - n : i);
+}
 
 // --- Counter-based random numbers: a 32-bit integer finaliser applied three times.
-enum Stream : uint32_t { kStreamTurn = 1, kStreamJitter = 2, kStreamSpawnA = 3, kStreamSpawnB = 4, kStreamSpawnC = 5 };
+enum Stream : uint32_t {
+  kStreamTurn = 1,
+  kStreamJitter = 2,
+  kStreamSpawnA = 3,
+  kStreamSpawnB = 4,
+  kStreamSpawnC = 5
+};
 PHYS_HD uint32_t mix32(uint32_t h) {
   h ^= h >> 16;
   h *= 0x7feb352dU;
@@ -121,7 +129,9 @@ PHYS_HD uint32_t hash(uint32_t seed, uint32_t id, uint32_t step, uint32_t stream
   return mix32(h ^ (step * 0x85ebca6bU + 0x632be5abU));
 }
 // Uniform in [0, 1) with 24 random bits (exact in float).
-PHYS_HD float unit(uint32_t h) { return static_cast<float>(h >> 8) * (1.0f / 16777216.0f); }
+PHYS_HD float unit(uint32_t h) {
+  return static_cast<float>(h >> 8) * (1.0f / 16777216.0f);
+}
 
 // --- Everything a step needs, derived from the parameters once on the host (make_step_params).
 enum TurnRuleCode : int { kTurnSimple = 0, kTurnJones = 1 };
@@ -141,9 +151,9 @@ struct StepParams {
   int turn_rule;
   uint32_t seed;
   float deposit;
-  float keep;        // 1 - decay
-  float self_w;      // 1 - diffuse
-  float neighbour_w; // diffuse / 9 (applied to the 3x3 sum)
+  float keep;         // 1 - decay
+  float self_w;       // 1 - diffuse
+  float neighbour_w;  // diffuse / 9 (applied to the 3x3 sum)
 };
 
 struct Agent {
@@ -180,7 +190,8 @@ PHYS_HD SensorCells sensor_cells(const Agent& a, const StepParams& p) {
 // 2. Steer: the new heading from the three readings, kept in [0, 2pi) so precision does not drain
 // away over long runs. Selects rather than branches where agents of one warp disagree; the rule
 // and jitter tests are the same for every agent.
-PHYS_HD float steer(float theta, float fc, float fl, float fr, uint32_t id, uint32_t step, const StepParams& p) {
+PHYS_HD float steer(float theta, float fc, float fl, float fr, uint32_t id, uint32_t step,
+                    const StepParams& p) {
   float turn = ((fl > fc) & (fl > fr)) ? 1.0f : (((fr > fc) & (fr > fl)) ? -1.0f : 0.0f);  // simple
   if (p.turn_rule == kTurnJones) {
     const float valley = (hash(p.seed, id, step, kStreamTurn) >> 31) != 0U ? 1.0f : -1.0f;
@@ -220,7 +231,9 @@ PHYS_HD int step_agent(Agent& a, uint32_t id, uint32_t step, const StepParams& p
 PHYS_HD float deposited(float f, uint32_t count, float deposit) {
   return add(f, mul(static_cast<float>(count), deposit));
 }
-PHYS_HD float row_sum(float left, float centre, float right) { return add(add(left, centre), right); }
+PHYS_HD float row_sum(float left, float centre, float right) {
+  return add(add(left, centre), right);
+}
 PHYS_HD float sum9(float row_above, float row_centre, float row_below) {
   return add(add(row_above, row_centre), row_below);
 }
