@@ -1,5 +1,8 @@
 #include "brush.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace physarum::app {
 
 std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, float py, int fb_w, int fb_h,
@@ -11,6 +14,19 @@ std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, f
     return std::nullopt;
   }
   return BrushStroke{fx, fy, brush.radius, erase ? -brush.erase : brush.strength};
+}
+
+std::vector<BrushStroke> brush_segment(const BrushStroke& from, const BrushStroke& to) {
+  const float dx = to.x - from.x, dy = to.y - from.y;
+  const float spacing = std::max(0.5f, 0.5f * to.radius);
+  const int dabs = std::clamp(static_cast<int>(std::ceil(std::hypot(dx, dy) / spacing)), 1, kMaxDabs);
+  std::vector<BrushStroke> out;
+  out.reserve(static_cast<size_t>(dabs));
+  for (int i = 1; i <= dabs; ++i) {
+    const float t = static_cast<float>(i) / static_cast<float>(dabs);
+    out.push_back(BrushStroke{from.x + t * dx, from.y + t * dy, to.radius, to.amount});
+  }
+  return out;
 }
 
 }  // namespace physarum::app

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "render/view.hpp"
 #include "sim/backend.hpp"
@@ -18,5 +19,11 @@ struct BrushSettings {
 // px, py: framebuffer pixels (y down). Nothing when the point lies outside the field.
 std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, float py, int fb_w, int fb_h,
                                            Size field, const BrushSettings& brush, bool erase);
+
+// The dabs that carry a drag from `from` to `to` (same radius and amount as `to`): spaced at most
+// half a radius apart so a fast drag paints a line, not beads; `from` itself is not repeated.
+// At most kMaxDabs, evenly spread, however long the jump.
+inline constexpr int kMaxDabs = 256;
+std::vector<BrushStroke> brush_segment(const BrushStroke& from, const BrushStroke& to);
 
 }  // namespace physarum::app

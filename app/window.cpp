@@ -16,8 +16,10 @@
 #include <cstdlib>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "brush.hpp"
 #include "commands.hpp"
 #include "panel.hpp"
 #include "render/field_renderer.hpp"
@@ -113,34 +115,54 @@ std::string timestamped_name(const char* extension) {
   return name;
 }
 
-// Files dropped on the window, collected by the GLFW callback and handled in the frame loop.
-struct DropQueue {
-  std::vector<std::string> paths;
+// Files dropped on the window and keys pressed, collected by GLFW callbacks and handled at their
+// fixed place in the frame. Keys are queued rather than polled: at 15 frames per second (the CPU
+// backend) a quick tap can press and release between two frames, and polling would miss it.
+struct WindowEvents {
+  std::vector<std::string> dropped;
+  std::vector<int> keys;                   // presses, and repeats of S (single step)
+  std::optional<BrushStroke> last_stroke;  // while a paint/erase drag goes on
 };
 void on_drop(GLFWwindow* w, int count, const char** paths) {
-  auto* q = static_cast<DropQueue*>(glfwGetWindowUserPointer(w));
-  if (!q) return;
-  for (int i = 0; i < count; ++i) q->paths.emplace_back(paths[i]);
+  auto* e = static_cast<WindowEvents*>(glfwGetWindowUserPointer(w));
+  if (!e) return;
+  for (int i = 0; i < count; ++i) e->dropped.emplace_back(paths[i]);
+}
+void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
+  ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);  // ImGui sees every key first
+  auto* e = static_cast<WindowEvents*>(glfwGetWindowUserPointer(w));
+  if (e && (action == GLFW_PRESS || (action == GLFW_REPEAT && key == GLFW_KEY_S))) e->keys.push_back(key);
 }
 
-// Keys and mouse, read at their fixed place in the frame; ImGui gets first claim on both.
-void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, Fullscreen& fs, int fb_w, int fb_h) {
+// Keys and mouse, read at their fixed place in the frame; ImGui gets first claim on both (the
+// function keys act even while a text field has the keyboard).
+void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, Fullscreen& fs, WindowEvents& events,
+                  int fb_w, int fb_h) {
   const ImGuiIO& io = ImGui::GetIO();
   const Size field = core.backend().size();
-  if (!io.WantCaptureKeyboard) {
-    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) core.paused = !core.paused;
-    if (ImGui::IsKeyPressed(GLFW_KEY_S)) {
-      core.paused = true;
-      core.single_step = true;
+  for (const int key : events.keys) {
+    switch (key) {
+      case GLFW_KEY_F9: panel.record_toggle = true; continue;
+      case GLFW_KEY_F12: panel.screenshot_request = true; continue;
+      case GLFW_KEY_F11: panel.fullscreen_request = true; continue;
+      default: break;
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_BACKSPACE, false)) core.reset();
-    if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) core.view.reset();
-    if (ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) panel.visible = !panel.visible;
-    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) glfwSetWindowShouldClose(win, GLFW_TRUE);
+    if (io.WantCaptureKeyboard) continue;
+    switch (key) {
+      case GLFW_KEY_SPACE: core.paused = !core.paused; break;
+      case GLFW_KEY_S:
+        core.paused = true;
+        core.single_step = true;
+        break;
+      case GLFW_KEY_BACKSPACE: core.reset(); break;
+      case GLFW_KEY_R: core.view.reset(); break;
+      case GLFW_KEY_TAB: panel.visible = !panel.visible; break;
+      case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(win, GLFW_TRUE); break;
+      default: break;
+    }
   }
-  if (ImGui::IsKeyPressed(GLFW_KEY_F9, false)) panel.record_toggle = true;
-  if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) panel.screenshot_request = true;
-  if (ImGui::IsKeyPressed(GLFW_KEY_F11, false) || panel.fullscreen_request) {
+  events.keys.clear();
+  if (panel.fullscreen_request) {
     fs.toggle(win);
     panel.fullscreen_request = false;
   }
@@ -154,11 +176,20 @@ void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, Fullscre
   }
   const bool paint = ImGui::IsMouseDown(ImGuiMouseButton_Left),
              erase = ImGui::IsMouseDown(ImGuiMouseButton_Right);
-  if (paint || erase) {
-    if (const auto stroke = brush_stroke_at(core.view, px, py, fb_w, fb_h, field, panel.brush, erase)) {
-      core.backend().brush(*stroke);
-    }
+  const auto stroke = (paint || erase)
+                          ? brush_stroke_at(core.view, px, py, fb_w, fb_h, field, panel.brush, erase)
+                          : std::nullopt;
+  if (!stroke) {
+    events.last_stroke.reset();
+    return;
   }
+  // Fill the gap since the last frame's dab, so a fast drag paints a line.
+  if (events.last_stroke) {
+    for (const BrushStroke& dab : brush_segment(*events.last_stroke, *stroke)) core.backend().brush(dab);
+  } else {
+    core.backend().brush(*stroke);
+  }
+  events.last_stroke = stroke;
 }
 
 }  // namespace
@@ -242,9 +273,10 @@ int run_window(const WindowOptions& o) {
     panel.record_fps = o.record_fps;
     panel.record_source = o.record_window ? 1 : 0;
     Toasts toasts;
-    DropQueue drops;
-    glfwSetWindowUserPointer(win, &drops);
+    WindowEvents events;
+    glfwSetWindowUserPointer(win, &events);
     glfwSetDropCallback(win, on_drop);
+    glfwSetKeyCallback(win, on_key);  // replaces ImGui's, which on_key calls
     WindowRecording recording;
     if (!o.record.empty()) {
       int fb_w = 0, fb_h = 0;
@@ -278,8 +310,8 @@ int run_window(const WindowOptions& o) {
         glfwSwapInterval(panel.vsync ? 1 : 0);
         panel.vsync_changed = false;
       }
-      handle_input(win, core, panel, fs, fb_w, fb_h);
-      for (const std::string& path : drops.paths) {
+      handle_input(win, core, panel, fs, events, fb_w, fb_h);
+      for (const std::string& path : events.dropped) {
         std::string msg;
         const ImageFit fit = panel.image_fit == 1 ? ImageFit::Fit : ImageFit::Fill;
         if (seed_from_image(core.backend(), core.preset, path, fit, &msg)) {
@@ -288,7 +320,7 @@ int run_window(const WindowOptions& o) {
           toasts.error(msg);
         }
       }
-      drops.paths.clear();
+      events.dropped.clear();
       if (panel.record_toggle) {
         panel.record_toggle = false;
         if (recording.active()) {

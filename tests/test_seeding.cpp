@@ -217,3 +217,36 @@ TEST(PresetLibrary, UserDirectoryFollowsXdgConfigHome) {
 
 }  // namespace
 }  // namespace physarum::app
+
+namespace physarum::app {
+
+TEST(Brush, AFastDragPaintsAnUnbrokenLine) {
+  const BrushStroke from{10.0f, 20.0f, 4.0f, 3.0f};
+  const BrushStroke to{50.0f, 50.0f, 4.0f, 3.0f};  // 50 cells away in one frame
+  const std::vector<BrushStroke> dabs = brush_segment(from, to);
+  ASSERT_EQ(dabs.size(), 25u);  // ceil(50 / (radius / 2))
+  BrushStroke prev = from;
+  for (const BrushStroke& d : dabs) {
+    EXPECT_LE(std::hypot(d.x - prev.x, d.y - prev.y), 2.0f + 1e-4f);  // never more than half a radius apart
+    EXPECT_EQ(d.radius, to.radius);
+    EXPECT_EQ(d.amount, to.amount);
+    prev = d;
+  }
+  EXPECT_FLOAT_EQ(dabs.back().x, to.x);
+  EXPECT_FLOAT_EQ(dabs.back().y, to.y);
+  // Painted on a field, every cell on the straight line between the ends is covered.
+  Preset p = small_preset(80, 60, 1);
+  auto b = small_cpu(p);
+  for (const BrushStroke& d : dabs) b->brush(d);
+  std::vector<float> f;
+  b->read_field(f);
+  for (int i = 0; i <= 40; ++i) {
+    const int x = 10 + i, y = 20 + (30 * i) / 40;
+    EXPECT_GT(f[static_cast<size_t>(y) * 80 + x], 0.0f) << x << "," << y;
+  }
+  // A jump across the whole field is capped.
+  EXPECT_EQ(brush_segment(BrushStroke{0, 0, 0.1f, 1}, BrushStroke{10000, 0, 0.1f, 1}).size(),
+            static_cast<size_t>(kMaxDabs));
+}
+
+}  // namespace physarum::app
