@@ -1,5 +1,12 @@
 #include "sim/backend.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <thread>
+
 #include "backends.hpp"
 #include "sim/spawn.hpp"
 
@@ -23,6 +30,41 @@ SimConfig config_from(const Preset& p, int threads) {
   c.threads = threads;
   return c;
 }
+
+namespace {
+
+// Host memory the system can give us now (MemAvailable), or 0 when unknown.
+double available_host_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024.0;
+  }
+  const long pages = sysconf(_SC_AVPHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+// Refuse up front, with numbers, a run that cannot fit in host memory: otherwise the allocation
+// fails deep inside (or the kernel's OOM killer ends the program without a word).
+void check_host_memory(const SimConfig& c, bool on_cpu, int threads) {
+  const double agents = static_cast<double>(c.agents);
+  const double cells = static_cast<double>(c.size.width) * static_cast<double>(c.size.height);
+  double need = agents * 16.0;                                        // the spawned state (x, y, theta, id)
+  if (on_cpu) need += agents * 16.0 + cells * (8.0 + 4.0 * threads);  // sort scratch, fields, counts
+  const double have = available_host_bytes();
+  if (have > 0 && need > 0.9 * have) {
+    char msg[256];
+    std::snprintf(msg, sizeof msg,
+                  "%s agents on %dx%d need about %.1f GB of memory; %.1f GB is available. Use fewer agents.",
+                  format_count(c.agents).c_str(), c.size.width, c.size.height, need / 1e9, have / 1e9);
+    throw Error(msg);
+  }
+}
+
+}  // namespace
 
 bool cuda_built() {
 #if defined(PHYSARUM_HAS_CUDA)
@@ -66,6 +108,9 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& confi
     why = "cpu: chosen with --backend cpu";
   }
 
+  check_host_memory(
+      config, !use_cuda,
+      config.threads > 0 ? config.threads : static_cast<int>(std::thread::hardware_concurrency()));
   AgentState agents = spawn_agents(config.spawn.mode, config.size, config.agents, config.seed);
   std::unique_ptr<Backend> backend;
 #if defined(PHYSARUM_HAS_CUDA)
