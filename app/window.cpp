@@ -290,11 +290,12 @@ int run_window(const WindowOptions& o) {
     int frame = 0;
     auto frame_start = Clock::now();
     while (!glfwWindowShouldClose(win) && !stop_requested()) {
-      // A minimised window waits for events instead of spinning the CPU.
+      // A minimised window waits for events instead of spinning the CPU, with a timeout: GLFW 3.3
+      // resumes its wait after a signal, so without one Ctrl-C / SIGTERM would go unseen.
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(win, &fb_w, &fb_h);
       if (glfwGetWindowAttrib(win, GLFW_ICONIFIED) || fb_w == 0 || fb_h == 0) {
-        glfwWaitEvents();
+        glfwWaitEventsTimeout(0.1);
         continue;
       }
       glfwPollEvents();
