@@ -265,7 +265,7 @@ void Recorder::writer_loop() {
   // when the program never installed the signal handlers. Ctrl-C is the main thread's business.
   sigset_t block;
   sigemptyset(&block);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM}) sigaddset(&block, sig);
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
   pthread_sigmask(SIG_BLOCK, &block, nullptr);
 
   for (;;) {
