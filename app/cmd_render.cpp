@@ -185,7 +185,8 @@ int run_render(const RenderOptions& o) {
     b.step(static_cast<int>(chunk));
     done += chunk;
     if (!recorders.empty() && done < o.steps && done % every == 0) {
-      write_frame(false);
+      // Quantile cave levels come only from a host copy (with interop the field is on the GPU).
+      write_frame(sim.preset.display.cave == CaveMode::Quantile);
       ++frames;
     }
     progress.update(done, frames);
