@@ -285,10 +285,9 @@ void Recorder::writer_loop() {
       if (ok) {
         ++written_;
       } else {
-        fail(err == EPIPE ? "recording stopped: ffmpeg stopped taking frames (broken pipe) after " +
-                                frames_text(written_)
-                          : "recording stopped: writing to ffmpeg failed after " + frames_text(written_) +
-                                ": " + std::strerror(err));
+        fail(err == EPIPE
+                 ? "ffmpeg stopped taking frames (broken pipe) after " + frames_text(written_)
+                 : "writing to ffmpeg failed after " + frames_text(written_) + ": " + std::strerror(err));
       }
     }
     cv_.notify_all();
@@ -310,8 +309,7 @@ void Recorder::writer_loop() {
     if (!wait_status_ok(status)) {
       const std::string what = "ffmpeg " + describe_wait_status(status) + (tail.empty() ? "" : ": " + tail);
       if (error_.empty()) {
-        error_ =
-            "recording failed: " + what + " (full disk or unwritable file " + options_.output.string() + "?)";
+        error_ = what + " (full disk or unwritable file " + options_.output.string() + "?)";
       } else {
         error_ += "; " + what;
       }

@@ -75,6 +75,8 @@ class Recorder final : public FrameSink, private Finalisable {
 
   // Writes every queued frame, closes the pipe and waits for ffmpeg. Returns true when ffmpeg
   // finished cleanly; otherwise status().error says why. Safe to call more than once.
+  // error() says what went wrong ("ffmpeg stopped taking frames ..."); the caller adds which
+  // recording stopped or failed.
   bool stop();
 
   RecorderStatus status() const;

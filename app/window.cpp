@@ -278,6 +278,11 @@ int run_window(const WindowOptions& o) {
     glfwSetDropCallback(win, on_drop);
     glfwSetKeyCallback(win, on_key);  // replaces ImGui's, which on_key calls
     WindowRecording recording;
+    // A failed recording is also told on stderr; one asked for with --record fails the run.
+    const auto recording_failed = [&](const std::string& msg) {
+      std::fprintf(stderr, "physarum: %s\n", msg.c_str());
+      if (!o.record.empty()) status = kExitRuntime;
+    };
     if (!o.record.empty()) {
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(win, &fb_w, &fb_h);
@@ -330,6 +335,7 @@ int run_window(const WindowOptions& o) {
             toasts.info(msg);
           } else {
             toasts.error(msg);
+            recording_failed(msg);
           }
         } else {
           const std::string file = panel.record_path[0] ? panel.record_path : timestamped_name(".mp4");
@@ -339,6 +345,7 @@ int run_window(const WindowOptions& o) {
             toasts.info("recording to " + file);
           } catch (const std::exception& e) {
             toasts.error(std::string("cannot record: ") + e.what());
+            recording_failed(std::string("cannot record: ") + e.what());
           }
         }
       }
@@ -354,7 +361,10 @@ int run_window(const WindowOptions& o) {
       panel.ui_ms = static_cast<float>(ui_ms);
 
       recording.capture_window(fb_w, fb_h);
-      if (const std::string err = recording.poll(); !err.empty()) toasts.error(err);
+      if (const std::string err = recording.poll(); !err.empty()) {
+        toasts.error(err);
+        recording_failed(err);
+      }
 
       ++frame;
       const bool last = o.frames > 0 && frame >= o.frames;
@@ -382,7 +392,14 @@ int run_window(const WindowOptions& o) {
       if (frame == 1) std::printf("physarum: field upload: %s\n", core.renderer().interop_status().c_str());
       if (last) break;
     }
-    if (recording.active()) std::printf("physarum: %s\n", recording.stop().c_str());
+    if (recording.active()) {
+      const std::string msg = recording.stop();
+      if (recording.status().rec.error.empty()) {
+        std::printf("physarum: %s\n", msg.c_str());
+      } else {
+        recording_failed(msg);
+      }
+    }
     glfwSetWindowUserPointer(win, nullptr);
   }
   if (stop_requested()) status = exit_code_for_signal(stop_signal());

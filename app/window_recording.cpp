@@ -65,7 +65,7 @@ std::string WindowRecording::poll() {
   if (!recorder_->failed()) return {};
   const std::string why = recorder_->error();
   stop();
-  last_error_ = "recording stopped: " + why;
+  last_error_ = "recording " + last_file_.string() + " stopped: " + why;
   return last_error_;
 }
 

@@ -243,6 +243,7 @@ TEST(Recorder, FfmpegDyingMidRecordingStopsTheRecordingWithAMessage) {
   EXPECT_TRUE(refused);
   EXPECT_TRUE(rec.failed());
   EXPECT_NE(rec.error().find("ffmpeg"), std::string::npos) << rec.error();
+  EXPECT_NE(rec.error().rfind("recording", 0), 0u) << "the callers say which recording: " << rec.error();
   EXPECT_FALSE(rec.stop());
   EXPECT_NE(rec.error().find("signal 9"), std::string::npos) << rec.error();
   EXPECT_FALSE(rec.status().recording);

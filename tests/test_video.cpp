@@ -169,6 +169,24 @@ TEST(WindowVideo, RecordFromTheStartWritesAPlayableFieldVideo) {
   EXPECT_NE(r.out.find("recorded rec.mp4"), std::string::npos) << r.out;
 }
 
+TEST(WindowVideo, RecordThatFailsIsExit1WithOneMessageOnStderr) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  test::XvfbServer x;
+  if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum({"--frames", "20", "--backend", "cpu", "--size", "96x64", "--agents",
+                                     "2K", "--no-vsync", "--record", "/dev/full"},
+                                    dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
+                                    {"WAYLAND_DISPLAY"});
+  EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+  EXPECT_NE(r.err.find("recording /dev/full"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("recording /dev/full"), std::string::npos) << r.out;
+  // Said once, not "recording stopped: recording stopped: ...".
+  for (const char* twice : {"stopped: recording", "failed: recording"}) {
+    EXPECT_EQ(r.err.find(twice), std::string::npos) << r.err;
+  }
+}
+
 TEST(WindowVideo, RecordWithoutFfmpegIsExit1BeforeTheWindowOpens) {
   const auto dir = test::temp_dir();
   const auto r = test::run_physarum(
