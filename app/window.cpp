@@ -108,11 +108,7 @@ std::string timestamped_name(const char* extension) {
   localtime_r(&now, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-  std::string name = std::string("physarum-") + stamp + extension;
-  for (int i = 2; std::filesystem::exists(name) && i < 1000; ++i) {
-    name = std::string("physarum-") + stamp + "-" + std::to_string(i) + extension;
-  }
-  return name;
+  return unused_path(std::string("physarum-") + stamp + extension).string();
 }
 
 // Files dropped on the window and keys pressed, collected by GLFW callbacks and handled at their
@@ -165,6 +161,11 @@ void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, Fullscre
   if (panel.fullscreen_request) {
     fs.toggle(win);
     panel.fullscreen_request = false;
+  }
+  // A drag ends when neither button is down, wherever the mouse is: a drag that ends over the panel
+  // must not join the next click with a line from its last dab.
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left) && !ImGui::IsMouseDown(ImGuiMouseButton_Right)) {
+    events.last_stroke.reset();
   }
   if (io.WantCaptureMouse) return;
   // Mouse positions are in window units; the view works in framebuffer pixels (HiDPI).
@@ -338,7 +339,9 @@ int run_window(const WindowOptions& o) {
             recording_failed(msg);
           }
         } else {
-          const std::string file = panel.record_path[0] ? panel.record_path : timestamped_name(".mp4");
+          // A typed name is kept for the next F9 too: each recording gets its own file (-2, -3...).
+          const std::string file =
+              panel.record_path[0] ? unused_path(panel.record_path).string() : timestamped_name(".mp4");
           try {
             recording.start(file, panel.record_source == 1 ? RecordSource::Window : RecordSource::Field,
                             panel.record_fps, core, fb_w, fb_h);

@@ -102,6 +102,18 @@ RecordingStatus WindowRecording::status() const {
   return s;
 }
 
+std::filesystem::path unused_path(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return path;
+  const std::string stem = path.stem().string(), ext = path.extension().string();
+  for (int i = 2; i < 1000; ++i) {
+    std::filesystem::path candidate = path;
+    candidate.replace_filename(stem + "-" + std::to_string(i) + ext);
+    if (!std::filesystem::exists(candidate, ec)) return candidate;
+  }
+  return path;
+}
+
 std::string format_bytes(uint64_t bytes) {
   char buf[32];
   const double b = static_cast<double>(bytes);
