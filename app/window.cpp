@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <future>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -22,6 +23,8 @@
 #include "brush.hpp"
 #include "commands.hpp"
 #include "panel.hpp"
+#include "process.hpp"
+#include "recorder.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/png.hpp"
@@ -217,6 +220,19 @@ int run_window(const WindowOptions& o) {
   const Preset preset = resolve_preset(sim_options);
   if (!o.record.empty()) (void)pick_h264_encoder();  // no ffmpeg: say so now
   install_signal_handlers();
+  // Choosing the encoder runs ffmpeg twice (the encoder list, a trial encode): done at the first
+  // F9 it would freeze the window, so it starts now in the background and F9 finds it cached (or
+  // waits for it). Waited for when run_window returns; run_capture's time limit bounds that.
+  std::future<void> encoder_probe;
+  if (o.record.empty() && find_on_path("ffmpeg")) {
+    encoder_probe = std::async(std::launch::async, [] {
+      try {
+        (void)pick_h264_encoder();
+      } catch (const std::exception&) {
+        // F9 will report it.
+      }
+    });
+  }
 
   GlfwLibrary glfw;
   if (!glfw.ok) {
