@@ -182,7 +182,16 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
   if (log_fd >= 0) ::close(log_fd);
   pipe_fd_ = fds[1];
 
-  writer_ = std::thread([this] { writer_loop(); });
+  try {
+    writer_ = std::thread([this] { writer_loop(); });
+  } catch (const std::system_error& e) {
+    // No writer: close ffmpeg's input so it ends, and reap it; neither the pipe nor the child leak.
+    ::close(pipe_fd_);
+    pipe_fd_ = -1;
+    (void)wait_bounded(pid_);
+    if (remove_log_) std::filesystem::remove(log_path_, ec);
+    throw Error(std::string("cannot start the recording's writer thread: ") + e.what());
+  }
   register_open(this);
 }
 
