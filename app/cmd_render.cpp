@@ -157,13 +157,15 @@ int run_render(const RenderOptions& o) {
     glReadPixels(0, 0, out_size.width, out_size.height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
     render::check_gl("reading a video frame");
     for (auto& r : recorders) {
-      if (!r->write_rgba(rgba.data(), out_size.width, out_size.height)) throw Error(r->error());
+      if (!r->write_rgba(rgba.data(), out_size.width, out_size.height)) {
+        throw Error("recording " + r->output().string() + " stopped: " + r->error());
+      }
     }
   };
   // Stops the videos cleanly; a failed one is an error.
   const auto finish_videos = [&] {
     for (auto& r : recorders) {
-      if (!r->stop()) throw Error("recording " + r->output().string() + ": " + r->error());
+      if (!r->stop()) throw Error("recording " + r->output().string() + " failed: " + r->error());
     }
   };
 
@@ -185,7 +187,8 @@ int run_render(const RenderOptions& o) {
     b.step(static_cast<int>(chunk));
     done += chunk;
     if (!recorders.empty() && done < o.steps && done % every == 0) {
-      write_frame(false);
+      // Quantile cave levels come only from a host copy (with interop the field is on the GPU).
+      write_frame(sim.preset.display.cave == CaveMode::Quantile);
       ++frames;
     }
     progress.update(done, frames);

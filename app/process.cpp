@@ -1,15 +1,18 @@
 #include "process.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "sim/params.hpp"
 
@@ -129,7 +132,14 @@ bool wait_status_ok(int status) {
   return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-ProcessOutput run_capture(const std::vector<std::string>& argv, bool merge_stderr) {
+ProcessOutput run_capture(const std::vector<std::string>& argv, bool merge_stderr,
+                          std::chrono::milliseconds limit) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline = Clock::now() + limit;
+  const auto ms_left = [&] {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    return static_cast<int>(std::clamp<long long>(left.count(), 0, 1'000'000));
+  };
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
   pid_t pid = -1;
@@ -144,6 +154,16 @@ ProcessOutput run_capture(const std::vector<std::string>& argv, bool merge_stder
   ProcessOutput result;
   char buf[4096];
   for (;;) {
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = ::poll(&p, 1, ms_left());
+    if (ready == 0) {
+      result.timed_out = true;
+      break;
+    }
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
     const ssize_t n = ::read(fds[0], buf, sizeof buf);
     if (n > 0) {
       result.out.append(buf, static_cast<size_t>(n));
@@ -152,6 +172,26 @@ ProcessOutput run_capture(const std::vector<std::string>& argv, bool merge_stder
     }
   }
   ::close(fds[0]);
+  // The output is closed; the child may still linger (or never closed its end): reap it by the
+  // deadline, else kill it.
+  while (!result.timed_out) {
+    int status = 0;
+    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid) {
+      result.wait_status = status;
+      return result;
+    }
+    if (r < 0 && errno != EINTR) {
+      result.wait_status = -1;
+      return result;
+    }
+    if (ms_left() == 0) {
+      result.timed_out = true;
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  ::kill(pid, SIGKILL);
   result.wait_status = wait_process(pid);
   return result;
 }

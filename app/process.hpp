@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,9 +36,13 @@ bool wait_status_ok(int status);
 
 struct ProcessOutput {
   int wait_status = 0;
-  std::string out;  // stdout, and stderr too when merged
+  std::string out;         // stdout, and stderr too when merged
+  bool timed_out = false;  // killed (SIGKILL) at the time limit
 };
-// Runs the program to completion with stdin from /dev/null and returns what it printed.
-ProcessOutput run_capture(const std::vector<std::string>& argv, bool merge_stderr = false);
+// Runs the program to completion with stdin from /dev/null and returns what it printed. A child
+// still running after `limit` is killed, so a hung program (ffmpeg probing a broken GPU driver)
+// cannot hang us.
+ProcessOutput run_capture(const std::vector<std::string>& argv, bool merge_stderr = false,
+                          std::chrono::milliseconds limit = std::chrono::seconds(10));
 
 }  // namespace physarum::app

@@ -182,7 +182,16 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
   if (log_fd >= 0) ::close(log_fd);
   pipe_fd_ = fds[1];
 
-  writer_ = std::thread([this] { writer_loop(); });
+  try {
+    writer_ = std::thread([this] { writer_loop(); });
+  } catch (const std::system_error& e) {
+    // No writer: close ffmpeg's input so it ends, and reap it; neither the pipe nor the child leak.
+    ::close(pipe_fd_);
+    pipe_fd_ = -1;
+    (void)wait_bounded(pid_);
+    if (remove_log_) std::filesystem::remove(log_path_, ec);
+    throw Error(std::string("cannot start the recording's writer thread: ") + e.what());
+  }
   register_open(this);
 }
 
@@ -265,7 +274,7 @@ void Recorder::writer_loop() {
   // when the program never installed the signal handlers. Ctrl-C is the main thread's business.
   sigset_t block;
   sigemptyset(&block);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM}) sigaddset(&block, sig);
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
   pthread_sigmask(SIG_BLOCK, &block, nullptr);
 
   for (;;) {
@@ -285,10 +294,9 @@ void Recorder::writer_loop() {
       if (ok) {
         ++written_;
       } else {
-        fail(err == EPIPE ? "recording stopped: ffmpeg stopped taking frames (broken pipe) after " +
-                                frames_text(written_)
-                          : "recording stopped: writing to ffmpeg failed after " + frames_text(written_) +
-                                ": " + std::strerror(err));
+        fail(err == EPIPE
+                 ? "ffmpeg stopped taking frames (broken pipe) after " + frames_text(written_)
+                 : "writing to ffmpeg failed after " + frames_text(written_) + ": " + std::strerror(err));
       }
     }
     cv_.notify_all();
@@ -310,8 +318,7 @@ void Recorder::writer_loop() {
     if (!wait_status_ok(status)) {
       const std::string what = "ffmpeg " + describe_wait_status(status) + (tail.empty() ? "" : ": " + tail);
       if (error_.empty()) {
-        error_ =
-            "recording failed: " + what + " (full disk or unwritable file " + options_.output.string() + "?)";
+        error_ = what + " (full disk or unwritable file " + options_.output.string() + "?)";
       } else {
         error_ += "; " + what;
       }

@@ -1,8 +1,9 @@
 // Records frames to an H.264 MP4 through an ffmpeg pipe. ffmpeg is started without a shell and fed
 // raw RGBA from a ring of frame buffers by a writer thread, so the frame loop only copies a frame
 // into a free slot. Interactive mode drops a frame when the ring is full (and counts it); headless
-// mode waits for a slot and never drops. The file is always finalised: stop(), the destructor, or
-// finalise_open() after Ctrl-C (see signals.hpp).
+// mode waits for a slot and never drops. The file is always finalised: by stop(), which the frame
+// loops call when they see Ctrl-C / SIGTERM / SIGHUP, by the destructor, or, as a safety net for
+// an exit() that skips both, by finalise_open() at exit (see signals.hpp).
 #pragma once
 
 #include <sys/types.h>
@@ -56,7 +57,8 @@ struct RecorderStatus {
 
 // The H.264 encoder this ffmpeg can use here: "h264_nvenc" when `ffmpeg -encoders` lists it and a
 // one-frame trial encode succeeds (a listed encoder may still lack a GPU), else "libx264". The
-// answer is cached per ffmpeg program. Throws Error when ffmpeg is not on PATH.
+// answer is cached per ffmpeg program; thread-safe (a second caller waits for the first probe,
+// which the window starts in the background). Throws Error when ffmpeg is not on PATH.
 std::string pick_h264_encoder(const std::string& ffmpeg = "ffmpeg");
 
 class Recorder final : public FrameSink, private Finalisable {
@@ -75,6 +77,8 @@ class Recorder final : public FrameSink, private Finalisable {
 
   // Writes every queued frame, closes the pipe and waits for ffmpeg. Returns true when ffmpeg
   // finished cleanly; otherwise status().error says why. Safe to call more than once.
+  // error() says what went wrong ("ffmpeg stopped taking frames ..."); the caller adds which
+  // recording stopped or failed.
   bool stop();
 
   RecorderStatus status() const;

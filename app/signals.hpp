@@ -1,5 +1,5 @@
-// Ctrl-C and SIGTERM without losing a recording. The handler only sets a flag; the frame loops
-// check stop_requested() and end cleanly, and anything registered here (open recordings) is
+// Ctrl-C, SIGTERM and SIGHUP (the terminal closed) without losing a recording. The handler only sets a flag;
+// the frame loops check stop_requested() and end cleanly, and anything registered here (open recordings) is
 // finalised by finalise_open(), which also runs at exit. SIGPIPE is ignored so a dying ffmpeg
 // shows up as EPIPE on write instead of killing the program.
 #pragma once
@@ -15,12 +15,12 @@ class Finalisable {
   ~Finalisable() = default;
 };
 
-// Installs the SIGINT/SIGTERM handlers (re-arming them when called again), ignores SIGPIPE and,
+// Installs the SIGINT/SIGTERM/SIGHUP handlers (re-arming them when called again), ignores SIGPIPE and,
 // the first time, registers finalise_open() with atexit. The handlers are one-shot: a second
 // Ctrl-C ends the program the default way, for a person whose first one seemed to do nothing.
 void install_signal_handlers();
 
-bool stop_requested();  // a SIGINT or SIGTERM arrived (or request_stop was called)
+bool stop_requested();  // a SIGINT, SIGTERM or SIGHUP arrived (or request_stop was called)
 int stop_signal();      // the signal that asked, 0 when none or request_stop(0)
 void request_stop(int signal = 0);
 void clear_stop_request();

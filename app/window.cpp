@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <future>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -22,6 +23,8 @@
 #include "brush.hpp"
 #include "commands.hpp"
 #include "panel.hpp"
+#include "process.hpp"
+#include "recorder.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/png.hpp"
@@ -108,11 +111,7 @@ std::string timestamped_name(const char* extension) {
   localtime_r(&now, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-  std::string name = std::string("physarum-") + stamp + extension;
-  for (int i = 2; std::filesystem::exists(name) && i < 1000; ++i) {
-    name = std::string("physarum-") + stamp + "-" + std::to_string(i) + extension;
-  }
-  return name;
+  return unused_path(std::string("physarum-") + stamp + extension).string();
 }
 
 // Files dropped on the window and keys pressed, collected by GLFW callbacks and handled at their
@@ -166,6 +165,11 @@ void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, Fullscre
     fs.toggle(win);
     panel.fullscreen_request = false;
   }
+  // A drag ends when neither button is down, wherever the mouse is: a drag that ends over the panel
+  // must not join the next click with a line from its last dab.
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left) && !ImGui::IsMouseDown(ImGuiMouseButton_Right)) {
+    events.last_stroke.reset();
+  }
   if (io.WantCaptureMouse) return;
   // Mouse positions are in window units; the view works in framebuffer pixels (HiDPI).
   const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
@@ -216,6 +220,19 @@ int run_window(const WindowOptions& o) {
   const Preset preset = resolve_preset(sim_options);
   if (!o.record.empty()) (void)pick_h264_encoder();  // no ffmpeg: say so now
   install_signal_handlers();
+  // Choosing the encoder runs ffmpeg twice (the encoder list, a trial encode): done at the first
+  // F9 it would freeze the window, so it starts now in the background and F9 finds it cached (or
+  // waits for it). Waited for when run_window returns; run_capture's time limit bounds that.
+  std::future<void> encoder_probe;
+  if (o.record.empty() && find_on_path("ffmpeg")) {
+    encoder_probe = std::async(std::launch::async, [] {
+      try {
+        (void)pick_h264_encoder();
+      } catch (const std::exception&) {
+        // F9 will report it.
+      }
+    });
+  }
 
   GlfwLibrary glfw;
   if (!glfw.ok) {
@@ -278,6 +295,11 @@ int run_window(const WindowOptions& o) {
     glfwSetDropCallback(win, on_drop);
     glfwSetKeyCallback(win, on_key);  // replaces ImGui's, which on_key calls
     WindowRecording recording;
+    // A failed recording is also told on stderr; one asked for with --record fails the run.
+    const auto recording_failed = [&](const std::string& msg) {
+      std::fprintf(stderr, "physarum: %s\n", msg.c_str());
+      if (!o.record.empty()) status = kExitRuntime;
+    };
     if (!o.record.empty()) {
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(win, &fb_w, &fb_h);
@@ -290,11 +312,12 @@ int run_window(const WindowOptions& o) {
     int frame = 0;
     auto frame_start = Clock::now();
     while (!glfwWindowShouldClose(win) && !stop_requested()) {
-      // A minimised window waits for events instead of spinning the CPU.
+      // A minimised window waits for events instead of spinning the CPU, with a timeout: GLFW 3.3
+      // resumes its wait after a signal, so without one Ctrl-C / SIGTERM would go unseen.
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(win, &fb_w, &fb_h);
       if (glfwGetWindowAttrib(win, GLFW_ICONIFIED) || fb_w == 0 || fb_h == 0) {
-        glfwWaitEvents();
+        glfwWaitEventsTimeout(0.1);
         continue;
       }
       glfwPollEvents();
@@ -329,15 +352,19 @@ int run_window(const WindowOptions& o) {
             toasts.info(msg);
           } else {
             toasts.error(msg);
+            recording_failed(msg);
           }
         } else {
-          const std::string file = panel.record_path[0] ? panel.record_path : timestamped_name(".mp4");
+          // A typed name is kept for the next F9 too: each recording gets its own file (-2, -3...).
+          const std::string file =
+              panel.record_path[0] ? unused_path(panel.record_path).string() : timestamped_name(".mp4");
           try {
             recording.start(file, panel.record_source == 1 ? RecordSource::Window : RecordSource::Field,
                             panel.record_fps, core, fb_w, fb_h);
             toasts.info("recording to " + file);
           } catch (const std::exception& e) {
             toasts.error(std::string("cannot record: ") + e.what());
+            recording_failed(std::string("cannot record: ") + e.what());
           }
         }
       }
@@ -353,7 +380,10 @@ int run_window(const WindowOptions& o) {
       panel.ui_ms = static_cast<float>(ui_ms);
 
       recording.capture_window(fb_w, fb_h);
-      if (const std::string err = recording.poll(); !err.empty()) toasts.error(err);
+      if (const std::string err = recording.poll(); !err.empty()) {
+        toasts.error(err);
+        recording_failed(err);
+      }
 
       ++frame;
       const bool last = o.frames > 0 && frame >= o.frames;
@@ -381,7 +411,14 @@ int run_window(const WindowOptions& o) {
       if (frame == 1) std::printf("physarum: field upload: %s\n", core.renderer().interop_status().c_str());
       if (last) break;
     }
-    if (recording.active()) std::printf("physarum: %s\n", recording.stop().c_str());
+    if (recording.active()) {
+      const std::string msg = recording.stop();
+      if (recording.status().rec.error.empty()) {
+        std::printf("physarum: %s\n", msg.c_str());
+      } else {
+        recording_failed(msg);
+      }
+    }
     glfwSetWindowUserPointer(win, nullptr);
   }
   if (stop_requested()) status = exit_code_for_signal(stop_signal());

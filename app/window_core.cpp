@@ -57,7 +57,11 @@ void WindowCore::step() {
 void WindowCore::render(int fb_w, int fb_h) {
   ++frame_;
   const bool quantile = preset.display.cave == CaveMode::Quantile;
-  const bool need_host = quantile && (frame_ % static_cast<uint64_t>(host_copy_interval) == 1);
+  // With interop the field stays on the GPU; quantile levels need a host copy now and then, and
+  // at once when there is none yet or the cave mode / levels changed (else they would be stale or
+  // all zero: a flat image).
+  const bool need_host = quantile && (!renderer_.has_host_range_for(preset.display) ||
+                                      frame_ % static_cast<uint64_t>(host_copy_interval) == 1);
   renderer_.update_field(*sim_.backend, need_host);
   renderer_.draw(preset.display, view, fb_w, fb_h);
 }
@@ -136,12 +140,6 @@ bool WindowCore::apply_preset(const Preset& p, const std::string& file) {
     message = std::string("could not load the preset: ") + e.what();
     return false;
   }
-}
-
-void WindowCore::paint(float fx, float fy, float radius, float amount) {
-  const Size s = sim_.backend->size();
-  if (fx < 0 || fy < 0 || fx >= static_cast<float>(s.width) || fy >= static_cast<float>(s.height)) return;
-  sim_.backend->brush({fx, fy, radius, amount});
 }
 
 }  // namespace physarum::app

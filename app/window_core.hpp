@@ -38,10 +38,9 @@ class WindowCore {
   void reset() { rebuild(preset.run, preset.spawn); }
   void reload_palettes();
   void select_palette(size_t index);
-  void paint(float fx, float fy, float radius, float amount);
-  // Draws the current field (as last published) into the bound framebuffer with another view:
-  // the recorder's offscreen copy.
-  void draw_field(const render::View& v, int w, int h) { renderer_.draw(preset.display, v, w, h); }
+  // Draws this frame's field again into the bound framebuffer with another view (the recorder's
+  // offscreen copy), after render(): the same range, and not counted in the draw timing.
+  void draw_field(const render::View& v, int w, int h) { renderer_.draw_again(preset.display, v, w, h); }
   // Switches to a loaded preset: model and display live; a new backend only when the size,
   // agents, seed or spawn differ. Returns false (message set, nothing changed) when it fails.
   bool apply_preset(const Preset& p, const std::string& file);

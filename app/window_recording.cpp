@@ -65,7 +65,7 @@ std::string WindowRecording::poll() {
   if (!recorder_->failed()) return {};
   const std::string why = recorder_->error();
   stop();
-  last_error_ = "recording stopped: " + why;
+  last_error_ = "recording " + last_file_.string() + " stopped: " + why;
   return last_error_;
 }
 
@@ -100,6 +100,18 @@ RecordingStatus WindowRecording::status() const {
     s.dropped = final_status_.dropped;
   }
   return s;
+}
+
+std::filesystem::path unused_path(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return path;
+  const std::string stem = path.stem().string(), ext = path.extension().string();
+  for (int i = 2; i < 1000; ++i) {
+    std::filesystem::path candidate = path;
+    candidate.replace_filename(stem + "-" + std::to_string(i) + ext);
+    if (!std::filesystem::exists(candidate, ec)) return candidate;
+  }
+  return path;
 }
 
 std::string format_bytes(uint64_t bytes) {

@@ -62,6 +62,10 @@ class WindowRecording {
   std::filesystem::path last_file_;
 };
 
+// `path` when nothing is there, else the first free of path-2.ext, path-3.ext, ... (up to 999):
+// a new recording or screenshot never overwrites an earlier one.
+std::filesystem::path unused_path(const std::filesystem::path& path);
+
 // "12.3 MB", "512 KB".
 std::string format_bytes(uint64_t bytes);
 

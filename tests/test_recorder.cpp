@@ -243,6 +243,7 @@ TEST(Recorder, FfmpegDyingMidRecordingStopsTheRecordingWithAMessage) {
   EXPECT_TRUE(refused);
   EXPECT_TRUE(rec.failed());
   EXPECT_NE(rec.error().find("ffmpeg"), std::string::npos) << rec.error();
+  EXPECT_NE(rec.error().rfind("recording", 0), 0u) << "the callers say which recording: " << rec.error();
   EXPECT_FALSE(rec.stop());
   EXPECT_NE(rec.error().find("signal 9"), std::string::npos) << rec.error();
   EXPECT_FALSE(rec.status().recording);
@@ -295,7 +296,7 @@ void read_exact(int fd, void* buf, size_t n) {
 
 // In the child: record until a stop is requested; report the count of frames handed over.
 // exit_without_stop: end with exit() and leave the open recorder to the atexit finaliser.
-[[noreturn]] void child_record(const fs::path& out, int report_fd, bool exit_without_stop) {
+[[noreturn]] void child_record(const fs::path& out, int report_fd, bool exit_without_stop, int sig) {
   ::alarm(120);  // never outlive a broken test
   clear_stop_request();
   install_signal_handlers();
@@ -308,13 +309,13 @@ void read_exact(int fd, void* buf, size_t n) {
     if (n == 10 && ::write(report_fd, "r", 1) != 1) ::_exit(4);
   }
   if (::write(report_fd, &n, sizeof n) != sizeof n) ::_exit(4);
-  if (exit_without_stop) std::exit(stop_signal() == SIGINT ? 0 : 5);  // rec is left open on purpose
+  if (exit_without_stop) std::exit(stop_signal() == sig ? 0 : 5);  // rec is left open on purpose
   finalise_open();  // what the frame loops do once stop_requested() is seen
   const bool ok = !rec->failed() && rec->status().written == n && rec->status().finished;
-  ::_exit(ok && stop_signal() == SIGINT ? 0 : 6);
+  ::_exit(ok && stop_signal() == sig ? 0 : 6);
 }
 
-void record_then_interrupt(const fs::path& out, bool exit_without_stop) {
+void record_then_interrupt(const fs::path& out, bool exit_without_stop, int sig = SIGINT) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
   std::fflush(nullptr);
@@ -322,12 +323,12 @@ void record_then_interrupt(const fs::path& out, bool exit_without_stop) {
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     ::close(fds[0]);
-    child_record(out, fds[1], exit_without_stop);
+    child_record(out, fds[1], exit_without_stop, sig);
   }
   ::close(fds[1]);
   char ready = 0;
   read_exact(fds[0], &ready, 1);  // 10 frames are in
-  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  ASSERT_EQ(::kill(pid, sig), 0);
   uint64_t frames = 0;
   read_exact(fds[0], &frames, sizeof frames);
   ::close(fds[0]);
@@ -341,6 +342,11 @@ void record_then_interrupt(const fs::path& out, bool exit_without_stop) {
 
 TEST(RecorderSignals, SigintMidRecordingLeavesAPlayableFile) {
   record_then_interrupt(test_dir() / "sigint.mp4", false);
+}
+
+TEST(RecorderSignals, SigtermAndSighupMidRecordingLeaveAPlayableFile) {
+  record_then_interrupt(test_dir() / "sigterm.mp4", false, SIGTERM);
+  record_then_interrupt(test_dir() / "sighup.mp4", false, SIGHUP);  // the terminal was closed
 }
 
 TEST(RecorderSignals, ExitWithAnOpenRecorderFinalisesIt) {

@@ -88,6 +88,48 @@ TEST(RenderGl, GpuRangeReductionMatchesHost) {
   }
 }
 
+TEST(RenderGl, QuantileHostRangeIsTrackedAndDrawAgainReusesTheFramesRange) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  const Size s{97, 61};
+  std::vector<float> field(static_cast<size_t>(s.width) * s.height);
+  for (size_t i = 0; i < field.size(); ++i) field[i] = static_cast<float>((i * 7919) % 1000) * 0.37f;
+  render::FieldRenderer r;
+  test::Fbo fbo(s.width, s.height);
+  DisplayParams d;
+  d.cave = CaveMode::Quantile;
+  d.levels = 5;
+  EXPECT_FALSE(r.has_host_range_for(d)) << "no field yet";
+  r.upload_host_field(field.data(), s);
+  r.draw(d, render::View{}, s.width, s.height);
+  const auto first = render::read_framebuffer_rgba(s.width, s.height);
+  // The thresholds depend on the cave mode, the levels and auto-range; not on exposure.
+  EXPECT_TRUE(r.has_host_range_for(d));
+  DisplayParams other = d;
+  other.exposure = 2.0f;
+  EXPECT_TRUE(r.has_host_range_for(other));
+  other = d;
+  other.levels = 7;
+  EXPECT_FALSE(r.has_host_range_for(other));
+  other = d;
+  other.cave = CaveMode::Even;
+  EXPECT_FALSE(r.has_host_range_for(other));
+  other = d;
+  other.auto_range = false;
+  EXPECT_FALSE(r.has_host_range_for(other));
+
+  // Drawn again (the recorder's copy): the same image from the same range.
+  glClearColor(1, 0, 1, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  r.draw_again(d, render::View{}, s.width, s.height);
+  EXPECT_EQ(render::read_framebuffer_rgba(s.width, s.height), first);
+  // Five levels: the image is not one flat colour.
+  size_t differ = 0;
+  for (size_t i = 4; i < first.size(); i += 4) differ += std::memcmp(&first[i], &first[0], 3) != 0;
+  EXPECT_GT(differ, first.size() / 4 / 2);
+}
+
 TEST(RenderGpu, InteropRoundTripIsBitIdenticalToReadField) {
   if (!cuda_device_present()) GTEST_SKIP() << "no CUDA device";
   std::string why;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <sstream>
@@ -65,6 +66,33 @@ TEST(HeadlessVideo, SixtyFramesWithSizeCodecAndSeedInTheComment) {
   EXPECT_TRUE(fs::file_size(dir / "last.png") > 0);
   EXPECT_TRUE(fs::file_size(dir / "last.npy") > 96 * 64 * 4);
   EXPECT_EQ(r.err.find("step "), std::string::npos) << "--quiet, and stderr is not a terminal: no bar";
+}
+
+// Quantile cave levels need a host copy of the field; every video frame must have its own levels
+// (with CUDA interop they once came out as zero thresholds: one flat colour). `auto` takes the
+// CUDA backend and interop where there is a GPU.
+TEST(HeadlessVideo, QuantileCaveFramesAreNotFlat) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum({"render", "--backend",        "auto",  "--size",
+                                     "96x64",  "--agents",         "3K",    "--seed",
+                                     "7",      "--steps",          "40",    "--every",
+                                     "4",      "--quiet",          "--set", "display.cave=quantile",
+                                     "--set",  "display.levels=5", "--out", "q.mp4"},
+                                    dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Frames 1 and 5 (steps 8 and 24) as grey bytes.
+  for (const char* n : {"1", "5"}) {
+    const ProcessOutput f = run_capture({"ffmpeg", "-v", "error", "-i", (dir / "q.mp4").string(), "-vf",
+                                         std::string("select=eq(n\\,") + n + ")", "-frames:v", "1", "-f",
+                                         "rawvideo", "-pix_fmt", "gray", "-"});
+    ASSERT_TRUE(wait_status_ok(f.wait_status));
+    ASSERT_EQ(f.out.size(), 96u * 64u) << "frame " << n;
+    const auto [lo, hi] = std::minmax_element(f.out.begin(), f.out.end(), [](char a, char b) {
+      return static_cast<unsigned char>(a) < static_cast<unsigned char>(b);
+    });
+    EXPECT_GT(static_cast<unsigned char>(*hi) - static_cast<unsigned char>(*lo), 60) << "frame " << n;
+  }
 }
 
 TEST(HeadlessVideo, SigintMidRenderLeavesAPlayableFileAndExits130) {
@@ -139,6 +167,24 @@ TEST(WindowVideo, RecordFromTheStartWritesAPlayableFieldVideo) {
   EXPECT_LE(frames, 40);  // one per window frame at most; Drop mode may drop some
   EXPECT_NE(p["comment"].find("seed 31"), std::string::npos) << p["comment"];
   EXPECT_NE(r.out.find("recorded rec.mp4"), std::string::npos) << r.out;
+}
+
+TEST(WindowVideo, RecordThatFailsIsExit1WithOneMessageOnStderr) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  test::XvfbServer x;
+  if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum({"--frames", "20", "--backend", "cpu", "--size", "96x64", "--agents",
+                                     "2K", "--no-vsync", "--record", "/dev/full"},
+                                    dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
+                                    {"WAYLAND_DISPLAY"});
+  EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+  EXPECT_NE(r.err.find("recording /dev/full"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("recording /dev/full"), std::string::npos) << r.out;
+  // Said once, not "recording stopped: recording stopped: ...".
+  for (const char* twice : {"stopped: recording", "failed: recording"}) {
+    EXPECT_EQ(r.err.find(twice), std::string::npos) << r.err;
+  }
 }
 
 TEST(WindowVideo, RecordWithoutFfmpegIsExit1BeforeTheWindowOpens) {

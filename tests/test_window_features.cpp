@@ -20,6 +20,17 @@
 namespace physarum::app {
 namespace {
 
+TEST(WindowFeatures, UnusedPathNeverOverwritesAnEarlierFile) {
+  const auto dir = test::temp_dir();
+  const std::filesystem::path typed = dir / "take.mp4";
+  EXPECT_EQ(unused_path(typed), typed);
+  test::write_file(typed, "first");
+  EXPECT_EQ(unused_path(typed), dir / "take-2.mp4");
+  test::write_file(dir / "take-2.mp4", "second");
+  EXPECT_EQ(unused_path(typed), dir / "take-3.mp4");
+  EXPECT_EQ(unused_path("no-such-dir-here/x.png"), std::filesystem::path("no-such-dir-here/x.png"));
+}
+
 SimOptions small_options() {
   SimOptions o;
   o.backend = "cpu";

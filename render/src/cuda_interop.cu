@@ -67,6 +67,10 @@ void CudaGlTexture::publish(Backend& backend) {
   INTEROP_CHECK(cudaGraphicsMapResources(1, &r, 0));
   cudaSurfaceObject_t surface = 0;
   try {
+    // The map orders GL's pending work on the texture only before later work on stream 0, but the
+    // backend writes on its own non-blocking stream, which does not wait for stream 0: wait here,
+    // so GL has finished with the texture before the publish kernel overwrites it.
+    INTEROP_CHECK(cudaStreamSynchronize(0));
     cudaArray_t array = nullptr;
     INTEROP_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, r, 0, 0));
     cudaResourceDesc desc{};

@@ -112,6 +112,7 @@ void FieldRenderer::upload_range(const DisplayRange& r) {
 void FieldRenderer::compute_range(const DisplayParams& d) {
   if (host_current_) {
     last_host_range_ = compute_display_range(host_.data(), host_.size(), d);
+    last_host_range_display_ = d;
     have_host_range_ = true;
     upload_range(last_host_range_);
     return;
@@ -140,6 +141,11 @@ void FieldRenderer::compute_range(const DisplayParams& d) {
   glUseProgram(finish_prog_.get());
   glDispatchCompute(1, 1, 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT);
+}
+
+bool FieldRenderer::has_host_range_for(const DisplayParams& d) const {
+  const DisplayParams& h = last_host_range_display_;
+  return have_host_range_ && h.cave == d.cave && h.levels == d.levels && h.auto_range == d.auto_range;
 }
 
 void FieldRenderer::build_binary_cave(int passes) {
@@ -178,15 +184,29 @@ void FieldRenderer::draw(const DisplayParams& d, const View& view, int fb_w, int
   }
   const bool timing = !timer_pending_[timer_next_];
   if (timing) glBeginQuery(GL_TIME_ELAPSED, timer_[timer_next_].get());
+  draw_field(d, view, fb_w, fb_h, true);
+  if (timing) {
+    glEndQuery(GL_TIME_ELAPSED);
+    timer_pending_[timer_next_] = true;
+    timer_next_ = 1 - timer_next_;
+  }
+}
 
+void FieldRenderer::draw_again(const DisplayParams& d, const View& view, int fb_w, int fb_h) {
+  draw_field(d, view, fb_w, fb_h, false);
+}
+
+void FieldRenderer::draw_field(const DisplayParams& d, const View& view, int fb_w, int fb_h, bool new_range) {
   glViewport(0, 0, fb_w, fb_h);
   if (!field_tex_) {
-    glClearColor(background_[0], background_[1], background_[2], 1.0f);
+    glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
   } else {
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
-    compute_range(d);
-    if (d.cave == CaveMode::Binary) build_binary_cave(d.smoothing);
+    if (new_range) {
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
+      compute_range(d);
+      if (d.cave == CaveMode::Binary) build_binary_cave(d.smoothing);
+    }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
     glBindTextureUnit(0, field_tex_.get());
     glBindTextureUnit(1, lut_tex_.get());
@@ -201,7 +221,7 @@ void FieldRenderer::draw(const DisplayParams& d, const View& view, int fb_w, int
     set_uniform(p, "u_exposure", d.exposure);
     set_uniform(p, "u_inv_gamma", 1.0f / d.gamma);
     set_uniform(p, "u_invert", d.invert ? 1 : 0);
-    set_uniform(p, "u_background", background_[0], background_[1], background_[2]);
+    set_uniform(p, "u_background", kBackground[0], kBackground[1], kBackground[2]);
     glDisable(GL_BLEND);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_SCISSOR_TEST);
@@ -210,11 +230,6 @@ void FieldRenderer::draw(const DisplayParams& d, const View& view, int fb_w, int
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(0);
     glUseProgram(0);
-  }
-  if (timing) {
-    glEndQuery(GL_TIME_ELAPSED);
-    timer_pending_[timer_next_] = true;
-    timer_next_ = 1 - timer_next_;
   }
 }
 

@@ -24,9 +24,6 @@ class FieldRenderer {
   FieldRenderer& operator=(const FieldRenderer&) = delete;
 
   void set_palette(const Palette& p);
-  void set_background(float r, float g, float b) {
-    background_[0] = r, background_[1] = g, background_[2] = b;
-  }
 
   // This frame's field from the backend: published through interop when the backend can and
   // registration worked, else read to the host and uploaded through a pixel buffer. With
@@ -34,18 +31,22 @@ class FieldRenderer {
   void update_field(Backend& backend, bool need_host_copy);
   // The field from host memory (width * height floats, row-major).
   void upload_host_field(const float* data, Size size);
-  // Forget the interop failure and try again at the next update (after the user asks to).
-  void retry_interop() { interop_failed_ = false; }
 
   // Computes the display range (on the host when this frame's field is there or none is needed,
   // else with a compute shader) and draws into the bound framebuffer's (0, 0, fb_w, fb_h).
   void draw(const DisplayParams& d, const View& view, int fb_w, int fb_h);
+  // The same field with the same display again, e.g. into the recorder's framebuffer: reuses the
+  // range (and binary cave) of the last draw() and is not timed, so draw_ms() stays the frame's.
+  void draw_again(const DisplayParams& d, const View& view, int fb_w, int fb_h);
 
   Size field_size() const { return size_; }
-  unsigned int field_texture() const { return field_tex_.get(); }
   bool interop_active() const { return interop_ != nullptr; }
   const std::string& interop_status() const { return interop_status_; }
   bool host_field_current() const { return host_current_; }
+  // Quantile cave levels need a range computed on the host from the whole field. True when one
+  // was, with the same inputs as `d` (cave mode, levels, auto-range); between host copies it
+  // serves, else the next update must bring a host copy.
+  bool has_host_range_for(const DisplayParams& d) const;
   // The next draw computes the range on the GPU even though the host has the field (tests).
   void forget_host_field() { host_current_ = false; }
   const std::vector<float>& host_field() const { return host_; }
@@ -56,6 +57,7 @@ class FieldRenderer {
   void allocate(Size size);
   void upload_range(const DisplayRange& r);
   void compute_range(const DisplayParams& d);
+  void draw_field(const DisplayParams& d, const View& view, int fb_w, int fb_h, bool new_range);
   void build_binary_cave(int passes);
 
   Program field_prog_, minmax_prog_, finish_prog_, cave_prog_;
@@ -70,7 +72,7 @@ class FieldRenderer {
   bool timer_pending_[2] = {false, false};
   int timer_next_ = 0;
   double draw_ms_ = 0;
-  float background_[3] = {0.07f, 0.07f, 0.08f};
+  static constexpr float kBackground[3] = {0.07f, 0.07f, 0.08f};  // before the first field
 
   Size size_{0, 0};
   std::unique_ptr<CudaGlTexture> interop_;
@@ -80,6 +82,7 @@ class FieldRenderer {
   bool host_current_ = false;
   bool have_host_range_ = false;
   DisplayRange last_host_range_;
+  DisplayParams last_host_range_display_;  // what last_host_range_ was computed for
 };
 
 // Reads the bound framebuffer's (0, 0, w, h) as RGBA8, rows top to bottom.
