@@ -141,7 +141,8 @@ bool WindowCore::apply_preset(const Preset& p, const std::string& file) {
 void WindowCore::paint(float fx, float fy, float radius, float amount) {
   const Size s = sim_.backend->size();
   if (fx < 0 || fy < 0 || fx >= static_cast<float>(s.width) || fy >= static_cast<float>(s.height)) return;
-  sim_.backend->brush({fx, fy, radius, amount});
+  // The backends refuse a radius beyond the field's longer side (it would cover the field anyway).
+  sim_.backend->brush({fx, fy, std::min(radius, static_cast<float>(std::max(s.width, s.height))), amount});
 }
 
 }  // namespace physarum::app
