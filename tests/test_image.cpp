@@ -241,7 +241,8 @@ TEST(Image, MalformedFilesAreRefusedNamingTheFile) {
       {"huge.png", kPngSignature + chunk("IHDR", ihdr(100000, 100000, 8, 0)) +
                        chunk("IDAT", zlib_stored(std::string(100001, '\0'))) + chunk("IEND", "")},
       // Sides near 2^32: their product overflows 64 bits; each side alone is already too large.
-      {"overflow.png", kPngSignature + chunk("IHDR", ihdr(0xffffffffu, 0xfffffffeu, 8, 0)) + chunk("IEND", "")},
+      {"overflow.png",
+       kPngSignature + chunk("IHDR", ihdr(0xffffffffu, 0xfffffffeu, 8, 0)) + chunk("IEND", "")},
       {"zero-width.png", kPngSignature + chunk("IHDR", ihdr(0, 10, 8, 0)) + chunk("IEND", "")},
   };
   for (const auto& [name, bytes] : cases) {

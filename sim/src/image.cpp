@@ -82,10 +82,10 @@ LumaImage load_luma(const std::filesystem::path& file) {
   // dimensions from the IHDR chunk first so that the size limit is reported as such.
   const auto too_large = [&](long long w, long long h) {
     // In double: a corrupt header's sides (up to 2^32 - 1 each) overflow a 64-bit product.
-    return Error(name + " is " + std::to_string(w) + "x" + std::to_string(h) + " = " +
-                 std::to_string(static_cast<long long>(static_cast<double>(w) * static_cast<double>(h) / 1e6)) +
-                 " megapixels; the limit is " +
-                 std::to_string(kMaxImagePixels / 1000000) + " megapixels");
+    return Error(
+        name + " is " + std::to_string(w) + "x" + std::to_string(h) + " = " +
+        std::to_string(static_cast<long long>(static_cast<double>(w) * static_cast<double>(h) / 1e6)) +
+        " megapixels; the limit is " + std::to_string(kMaxImagePixels / 1000000) + " megapixels");
   };
   static constexpr unsigned char kPng[16] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
                                              0,    0,   0,   13,  'I',  'H',  'D',  'R'};
@@ -119,7 +119,8 @@ LumaImage load_luma(const std::filesystem::path& file) {
   const size_t count = static_cast<size_t>(pixels);
   // Before to_luma reads `channels` values per pixel into its 4-value buffer.
   const auto check_decoded = [&](int dw, int dh, int ch) {
-    if (dw != img.width || dh != img.height) throw Error(name + " is corrupt (its size changed while decoding)");
+    if (dw != img.width || dh != img.height)
+      throw Error(name + " is corrupt (its size changed while decoding)");
     if (ch < 1 || ch > 4) throw Error(name + " has " + std::to_string(ch) + " channels");
   };
   if (stbi_is_16_bit_from_memory(bytes.data(), len)) {
