@@ -13,7 +13,9 @@ std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, f
         fy < static_cast<float>(field.height))) {
     return std::nullopt;
   }
-  return BrushStroke{fx, fy, brush.radius, erase ? -brush.erase : brush.strength};
+  // The backends refuse a radius beyond the field's longer side (it would cover the field anyway).
+  const float radius = std::min(brush.radius, static_cast<float>(std::max(field.width, field.height)));
+  return BrushStroke{fx, fy, radius, erase ? -brush.erase : brush.strength};
 }
 
 std::vector<BrushStroke> brush_segment(const BrushStroke& from, const BrushStroke& to) {

@@ -42,9 +42,9 @@ void add_sim_options(CLI::App& cmd, SimOptions& o) {
       ->type_name("auto|cpu|cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
       ->capture_default_str();
-  cmd.add_option("--threads", o.threads, "CPU backend threads (0 = all hardware threads)")
+  cmd.add_option("--threads", o.threads, "CPU backend threads (0 = OpenMP's default: all hardware threads)")
       ->type_name("T")
-      ->check(CLI::Range(0, 4096));
+      ->check(CLI::Range(0, kMaxThreads));
   cmd.add_option("--set", o.sets, "Override a preset key, e.g. --set model.decay=0 (repeatable)")
       ->type_name("SECTION.KEY=VALUE")
       ->allow_extra_args(false)

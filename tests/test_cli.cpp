@@ -149,6 +149,7 @@ TEST(Cli, BadArgumentsExitTwoNamingTheValue) {
       {{"--set", "model.decay=abc", "--out", "o.npy"}, "abc"},
       {{"--seed", "-1", "--out", "o.npy"}, "-1"},
       {{"--threads", "x", "--out", "o.npy"}, "x"},
+      {{"--threads", "1025", "--out", "o.npy"}, "1025"},  // beyond kMaxThreads, as the backend says
       {{"--steps", "0", "--out", "o.npy"}, "--steps"},
       {{"--bogus", "--out", "o.npy"}, "--bogus"},
       {{}, "--out"},

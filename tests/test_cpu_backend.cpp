@@ -233,6 +233,79 @@ TEST(CpuBackend, RejectsBadFieldsAndAgents) {
   EXPECT_EQ(f0, f1);
 }
 
+TEST(CpuBackend, RefusesHeadingsBeyondTheBoundAndChangesNothing) {
+  // |theta| > ~3.4e9 would make the rule's float->int quadrant undefined on the host; 1e4 is the
+  // documented bound, and a refused set_agents leaves the agents as they were.
+  auto b = create_backend(BackendKind::Cpu, small_config());
+  b->step(3);
+  const AgentState before = b->read_agents();
+  for (const float theta : {4.0e9f, -4.0e9f, 10001.0f, INFINITY, std::nanf("")}) {
+    AgentState a = before;
+    a.theta[17] = theta;
+    EXPECT_THROW(b->set_agents(a), Error) << theta;
+  }
+  const AgentState after = b->read_agents();
+  EXPECT_EQ(after.theta, before.theta);
+  EXPECT_EQ(after.x, before.x);
+  // The bound itself is allowed and behaves like any heading.
+  AgentState edge = before;
+  edge.theta[17] = -1.0e4f;
+  EXPECT_NO_THROW(b->set_agents(edge));
+  EXPECT_EQ(b->read_agents().theta[17], -1.0e4f);
+  EXPECT_NO_THROW(b->step(2));
+}
+
+TEST(CpuBackend, RefusesOutOfRangeBrushStrokesAndChangesNothing) {
+  auto b = create_backend(BackendKind::Cpu, small_config());  // 96 x 64
+  const std::vector<float> f0 = pattern(Size{96, 64});
+  b->set_field(f0);
+  const BrushStroke bad[] = {
+      {3.0e9f, 1, 2, 1},     // floor(x) beyond int
+      {1, -1.5e6f, 2, 1},    // beyond 1e6 cells
+      {1, 1, 96.5f, 1},      // radius beyond the longer side
+      {1, 1, -1, 1},         // negative radius
+      {1, 1, 2, 2.0e30f},    // amount beyond 1e30
+      {1, 1, 2, -INFINITY},  // not finite
+  };
+  for (const BrushStroke& s : bad)
+    EXPECT_THROW(b->brush(s), Error) << s.x << " " << s.y << " " << s.radius << " " << s.amount;
+  std::vector<float> f;
+  b->read_field(f);
+  EXPECT_EQ(f, f0);
+  try {
+    b->brush(BrushStroke{1, 1, 1000, 1});
+    FAIL() << "radius 1000 accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("0 to 96"), std::string::npos) << e.what();
+  }
+  // At the bounds: accepted. Radius 96 covers all of a 96 x 64 field; far positions wrap in.
+  EXPECT_NO_THROW(b->brush(BrushStroke{-1.0e6f, 1.0e6f, 2, 1}));
+  b->set_field(std::vector<float>(96 * 64, 0.0f));
+  EXPECT_NO_THROW(b->brush(BrushStroke{1, 1, 96, 1.0e30f}));
+  b->read_field(f);
+  EXPECT_TRUE(std::all_of(f.begin(), f.end(), [](float v) { return v >= 1.0e30f; }));
+}
+
+TEST(CpuBackend, RefusesFieldValuesBeyondTheBound) {
+  auto b = create_backend(BackendKind::Cpu, small_config());
+  const std::vector<float> f0 = pattern(Size{96, 64});
+  b->set_field(f0);
+  for (const float v : {2.0e30f, -2.0e30f, 3.0e38f, INFINITY}) {
+    std::vector<float> f = f0;
+    f[100] = v;
+    EXPECT_THROW(b->set_field(f), Error) << v;
+  }
+  std::vector<float> f;
+  b->read_field(f);
+  EXPECT_EQ(f, f0);
+  std::vector<float> edge = f0;
+  edge[100] = 1.0e30f;
+  EXPECT_NO_THROW(b->set_field(edge));
+  b->step(1);
+  b->read_field(f);
+  EXPECT_TRUE(std::all_of(f.begin(), f.end(), [](float v) { return std::isfinite(v); }));
+}
+
 TEST(CpuBackend, ReadAgentsSortsById) {
   auto b = create_backend(BackendKind::Cpu, small_config());
   AgentState a = b->read_agents();
@@ -296,6 +369,18 @@ TEST(Backend, AutoFallsBackToTheCpuAndSaysWhy) {
   EXPECT_THROW(create_backend(BackendKind::Cuda, small_config()), Error);
 }
 
+TEST(Backend, ThreadLimitsAndDefault) {
+  SimConfig c = small_config(kMaxThreads + 1);
+  EXPECT_THROW(create_backend(BackendKind::Cpu, c), Error);
+  c.threads = -1;
+  EXPECT_THROW(create_backend(BackendKind::Cpu, c), Error);
+  c.threads = 0;
+  const auto b = create_backend(BackendKind::Cpu, c);
+  const int t = default_threads();
+  EXPECT_GE(t, 1);
+  EXPECT_EQ(b->name(), "cpu (" + std::to_string(t) + (t == 1 ? " thread)" : " threads)"));
+}
+
 TEST(Backend, RefusesARunThatCannotFitInMemoryWithNumbers) {
   // 1e9 agents need 32 GB on the CPU backend (state + sort scratch). Where that much is free the
   // allocation would succeed, so this checks the refusal only on smaller machines.
@@ -311,7 +396,9 @@ TEST(Backend, RefusesARunThatCannotFitInMemoryWithNumbers) {
   try {
     create_backend(BackendKind::Cpu, c);
     FAIL() << "1e9 agents accepted";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("GB of memory"), std::string::npos) << e.what();
+  } catch (const OutOfMemoryError& e) {  // its own type: bench skips such a size and goes on
+    EXPECT_NE(std::string(e.what()).find("GB of host memory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("96x64 (1 thread)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("smaller field"), std::string::npos) << e.what();
   }
 }

@@ -240,6 +240,9 @@ TEST(Image, MalformedFilesAreRefusedNamingTheFile) {
       {"text.png", "this is not an image\n"},
       {"huge.png", kPngSignature + chunk("IHDR", ihdr(100000, 100000, 8, 0)) +
                        chunk("IDAT", zlib_stored(std::string(100001, '\0'))) + chunk("IEND", "")},
+      // Sides near 2^32: their product overflows 64 bits; each side alone is already too large.
+      {"overflow.png",
+       kPngSignature + chunk("IHDR", ihdr(0xffffffffu, 0xfffffffeu, 8, 0)) + chunk("IEND", "")},
       {"zero-width.png", kPngSignature + chunk("IHDR", ihdr(0, 10, 8, 0)) + chunk("IEND", "")},
   };
   for (const auto& [name, bytes] : cases) {
@@ -248,6 +251,8 @@ TEST(Image, MalformedFilesAreRefusedNamingTheFile) {
     EXPECT_NE(msg.find(name), std::string::npos) << name << ": " << (msg.empty() ? "accepted" : msg);
   }
   EXPECT_NE(error_of(dir / "huge.png").find("megapixels"), std::string::npos) << error_of(dir / "huge.png");
+  EXPECT_NE(error_of(dir / "overflow.png").find("4294967295x4294967294"), std::string::npos)
+      << error_of(dir / "overflow.png");
   EXPECT_NE(error_of(dir / "empty.png").find("empty"), std::string::npos) << error_of(dir / "empty.png");
   EXPECT_NE(error_of(dir / "missing.png").find("missing.png"), std::string::npos);
   EXPECT_NE(error_of(dir).find(dir.string()), std::string::npos);  // a directory

@@ -248,6 +248,16 @@ TEST(Params, ValidationNamesTheFieldAndRange) {
   EXPECT_THROW(validate(RunParams{Size{100000, 10}, 10, 1}), Error);
 }
 
+TEST(Params, JitterUpToFloatTwoPiIsAllowed) {
+  // 2 pi as a float (6.2831855) is above 2 pi in double; it is what a person types as "2 pi".
+  ModelParams m;
+  m.jitter = r::kTwoPi;
+  ASSERT_GT(static_cast<double>(m.jitter), 2.0 * 3.14159265358979323846);
+  EXPECT_NO_THROW(validate(m));
+  m.jitter = std::nextafter(r::kTwoPi, 10.0f);
+  EXPECT_THROW(validate(m), Error);
+}
+
 TEST(Params, ParsesSizesAndCounts) {
   EXPECT_EQ(parse_size("1920x1080"), (Size{1920, 1080}));
   EXPECT_EQ(parse_size("257X131"), (Size{257, 131}));

@@ -35,43 +35,36 @@ using cuda::Event;
 using cuda::GraphExec;
 using cuda::Stream;
 
-int env_int(const char* name, int fallback) {
+// An integer from the environment, clamped to [lo, hi] (strtoll saturates; atoi's overflow is UB).
+int env_int(const char* name, int fallback, int lo, int hi) {
   const char* v = std::getenv(name);
   if (v == nullptr || *v == '\0') return fallback;
-  return std::atoi(v);
+  const long long n = std::strtoll(v, nullptr, 10);
+  return static_cast<int>(std::clamp<long long>(n, lo, hi));
 }
 
 std::string device_name_or_throw() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess || count == 0) {
-    (void)cudaGetLastError();
-    throw Error("no CUDA device or driver found");
-  }
-  cudaDeviceProp prop{};
-  PHYS_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  return prop.name;
+  std::string name = cuda_device_name();
+  if (name.empty()) throw Error("no CUDA device or driver found");
+  return name;
 }
+
+// Puts cur_ back when a graph capture ends, by return or by throw: capture only records the work
+// (enqueue_sort flips cur_ as it records), the launch after it does the work.
+class RestoreOnExit {
+ public:
+  RestoreOnExit(int& target, int value) : target_(target), value_(value) {}
+  ~RestoreOnExit() { target_ = value_; }
+  RestoreOnExit(const RestoreOnExit&) = delete;
+  RestoreOnExit& operator=(const RestoreOnExit&) = delete;
+
+ private:
+  int& target_;
+  int value_;
+};
 
 std::string mib(uint64_t bytes) {
   return std::to_string((bytes + (1U << 20) - 1) >> 20) + " MiB";
-}
-
-// Same checks, same messages as the CPU backend: bad agents change nothing.
-void check_agents(const AgentState& a, uint64_t expected, const rule::StepParams& p) {
-  const size_t n = a.id.size();
-  if (n != expected || a.x.size() != n || a.y.size() != n || a.theta.size() != n) {
-    throw Error("set_agents: expected " + std::to_string(expected) + " agents with x, y, theta and id");
-  }
-  std::vector<uint8_t> seen(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    if (a.id[i] >= n || seen[a.id[i]]) throw Error("set_agents: ids must be a permutation of 0..N-1");
-    seen[a.id[i]] = 1;
-    if (!(a.x[i] >= 0 && a.x[i] < p.fwidth && a.y[i] >= 0 && a.y[i] < p.fheight &&
-          std::isfinite(a.theta[i]))) {
-      throw Error("set_agents: agent " + std::to_string(a.id[i]) + " is outside the field or has no heading");
-    }
-  }
 }
 
 // Four events around one step's stages: [0] sort [1] agents [2] field [3].
@@ -142,11 +135,11 @@ class CudaBackend final : public Backend {
         cells_(static_cast<size_t>(c.size.width) * static_cast<size_t>(c.size.height)),
         seed_(c.seed),
         params_(make_step_params(c.model, c.size, c.seed)) {
-    check_agents(agents, agents_, params_);
-    sort_every_ = std::max(0, env_int("PHYSARUM_CUDA_SORT_EVERY", 32));
+    validate_agents(agents, agents_, size_);  // the CPU backend's checks (backend.cpp)
+    sort_every_ = env_int("PHYSARUM_CUDA_SORT_EVERY", 32, 0, 1024);
     if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
     chunk_ = sort_every_ > 0 ? sort_every_ : 16;
-    aggregate_ = env_int("PHYSARUM_CUDA_AGGREGATE", 1) != 0;
+    aggregate_ = env_int("PHYSARUM_CUDA_AGGREGATE", 1, 0, 1) != 0;
     PHYS_CUDA_CHECK(cudaSetDevice(0));
 
     // Scan scratch size first, so the memory check below is complete.
@@ -159,9 +152,9 @@ class CudaBackend final : public Backend {
     size_t total_b = 0;
     PHYS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (need + (64U << 20) > free_b) {
-      throw Error("out of GPU memory: " + format_size(size_) + " with " + format_count(agents_) +
-                  " agents needs " + mib(need) + " on " + device_ + ", which has " + mib(free_b) +
-                  " free of " + mib(total_b));
+      throw OutOfMemoryError("out of GPU memory: " + format_size(size_) + " with " + format_count(agents_) +
+                             " agents needs " + mib(need) + " on " + device_ + ", which has " + mib(free_b) +
+                             " free of " + mib(total_b));
     }
     // Any allocation that still fails throws; the buffers made so far free themselves.
     stream_ = Stream::create();
@@ -239,30 +232,20 @@ class CudaBackend final : public Backend {
   }
 
   void set_field(const std::vector<float>& values) override {
-    if (values.size() != cells_) {
-      throw Error("set_field: " + std::to_string(values.size()) + " values for a field of " +
-                  std::to_string(cells_));
-    }
-    if (!std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
-      throw Error("set_field: the values contain NaN or infinity");
-    }
+    validate_field(values, size_);
     PHYS_CUDA_CHECK(cudaMemcpyAsync(current_field(), values.data(), cells_ * sizeof(float),
                                     cudaMemcpyHostToDevice, stream_.get()));
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
   void set_agents(const AgentState& a) override {
-    check_agents(a, agents_, params_);
+    validate_agents(a, agents_, size_);
     upload_agents(a);
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
   void brush(const BrushStroke& b) override {
-    if (!std::isfinite(b.x) || !std::isfinite(b.y) || !std::isfinite(b.radius) || !std::isfinite(b.amount) ||
-        b.radius < 0 || b.radius > kMaxSide) {
-      throw Error("brush: position, radius and amount must be finite (radius 0 to " +
-                  std::to_string(kMaxSide) + ")");
-    }
+    validate_brush(b, size_);
     const int w = size_.width;
     const int h = size_.height;
     const int cx = static_cast<int>(std::floor(b.x));
@@ -402,8 +385,8 @@ class CudaBackend final : public Backend {
     GraphExec& g = sort_graphs_[start];
     if (!g) {
       const uint64_t base = steps_;
+      const RestoreOnExit restore(cur_, start);
       g = GraphExec::capture(stream_.get(), [&](cudaStream_t s) { enqueue_sort(s, base); });
-      cur_ = start;
     }
     PHYS_CUDA_CHECK(cudaGraphLaunch(g.get(), stream_.get()));
     cur_ = 1 - start;
@@ -416,11 +399,11 @@ class CudaBackend final : public Backend {
     GraphExec& g = graphs_[start];
     if (!g) {
       const uint64_t base = steps_;
+      const RestoreOnExit restore(cur_, start);  // capture only records the work; the launch does it
       g = GraphExec::capture(stream_.get(), [&](cudaStream_t s) {
         if (sort_every_ > 0) enqueue_sort(s, base);
         for (int i = 0; i < chunk_; ++i) enqueue_step(s, base + static_cast<uint64_t>(i));
       });
-      cur_ = start;  // capture only recorded the work; the launch below does it
     }
     PHYS_CUDA_CHECK(cudaGraphLaunch(g.get(), stream_.get()));
     if (sort_every_ > 0) cur_ = 1 - start;

@@ -35,7 +35,8 @@ void log_cuda_error(cudaError_t e, const char* call, const char* file, int line)
 #define PHYS_CUDA_CHECK_LAUNCH() PHYS_CUDA_CHECK(cudaGetLastError())
 
 // Device memory for `count` elements of T. Allocation failure (out of memory included) throws
-// Error with the size asked for; the error state is cleared so the context stays usable.
+// Error (OutOfMemoryError when out of memory) with the size asked for; the error state is cleared so the
+// context stays usable.
 template <class T>
 class DeviceBuffer {
  public:
@@ -48,8 +49,8 @@ class DeviceBuffer {
       (void)cudaGetLastError();
       count_ = 0;
       if (e == cudaErrorMemoryAllocation) {
-        throw Error(std::string("out of GPU memory allocating ") + what + " (" +
-                    std::to_string((count * sizeof(T)) >> 20) + " MiB)");
+        throw OutOfMemoryError(std::string("out of GPU memory allocating ") + what + " (" +
+                               std::to_string((count * sizeof(T)) >> 20) + " MiB)");
       }
       throw_cuda_error(e, "cudaMalloc", __FILE__, __LINE__);
     }

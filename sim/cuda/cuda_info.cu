@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cuda_check.cuh"
-#include "cuda_info.hpp"
+#include "sim/cuda_info.hpp"
 
 namespace physarum {
 namespace cuda {
@@ -16,6 +16,7 @@ void throw_cuda_error(cudaError_t e, const char* call, const char* file, int lin
   if (e == cudaErrorMemoryAllocation) msg = "out of GPU memory: ";
   msg += std::string("CUDA error ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ") in " + call +
          " at " + file + ":" + std::to_string(line);
+  if (e == cudaErrorMemoryAllocation) throw OutOfMemoryError(msg);
   throw Error(msg);
 }
 

@@ -1,11 +1,13 @@
 #include "sim/backend.hpp"
 
+#include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <thread>
 
 #include "backends.hpp"
 #include "sim/spawn.hpp"
@@ -31,6 +33,61 @@ SimConfig config_from(const Preset& p, int threads) {
   return c;
 }
 
+void validate_agents(const AgentState& a, uint64_t expected, Size size) {
+  const size_t n = a.id.size();
+  if (n != expected || a.x.size() != n || a.y.size() != n || a.theta.size() != n) {
+    throw Error("set_agents: expected " + std::to_string(expected) + " agents with x, y, theta and id");
+  }
+  const auto fw = static_cast<float>(size.width);
+  const auto fh = static_cast<float>(size.height);
+  std::vector<bool> seen(n, false);  // a bit per agent: 125 MB at the 1e9 limit
+  for (size_t i = 0; i < n; ++i) {
+    if (a.id[i] >= n || seen[a.id[i]]) throw Error("set_agents: ids must be a permutation of 0..N-1");
+    seen[a.id[i]] = true;
+    if (!(a.x[i] >= 0 && a.x[i] < fw && a.y[i] >= 0 && a.y[i] < fh)) {
+      throw Error("set_agents: agent " + std::to_string(a.id[i]) + " is outside the field");
+    }
+    // Finite and bounded: the rule turns theta into an integer quadrant (sin_cos), which is
+    // undefined on the host and differs on the GPU once the value leaves the int range.
+    if (!(std::fabs(a.theta[i]) <= kMaxAbsTheta)) {
+      throw Error("set_agents: agent " + std::to_string(a.id[i]) + " has heading " +
+                  std::to_string(a.theta[i]) + "; allowed -10000 to 10000 radians");
+    }
+  }
+}
+
+void validate_brush(const BrushStroke& b, Size size) {
+  const int max_radius = std::max(size.width, size.height);
+  if (!std::isfinite(b.x) || !std::isfinite(b.y) || !std::isfinite(b.radius) || !std::isfinite(b.amount)) {
+    throw Error("brush: position, radius and amount must be finite numbers");
+  }
+  // Bounded so that floor(x) fits an int and the (2r+1)^2 cells visited stay few.
+  if (std::fabs(b.x) > kMaxAbsBrushXY || std::fabs(b.y) > kMaxAbsBrushXY) {
+    throw Error("brush: position " + std::to_string(b.x) + ", " + std::to_string(b.y) +
+                " is out of range: allowed -1000000 to 1000000 cells");
+  }
+  if (b.radius < 0 || b.radius > static_cast<float>(max_radius)) {
+    throw Error("brush: radius " + std::to_string(b.radius) + " is out of range: allowed 0 to " +
+                std::to_string(max_radius) + " cells (the field's longer side)");
+  }
+  if (std::fabs(b.amount) > kMaxAbsFieldValue) {
+    throw Error("brush: amount " + std::to_string(b.amount) + " is out of range: allowed -1e30 to 1e30");
+  }
+}
+
+void validate_field(const std::vector<float>& values, Size size) {
+  const size_t cells = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
+  if (values.size() != cells) {
+    throw Error("set_field: " + std::to_string(values.size()) + " values for a field of " +
+                std::to_string(cells));
+  }
+  // Bounded, not only finite: sums of nine neighbours must not overflow to infinity (and then to
+  // NaN through 0 * inf), where CPU and GPU could differ.
+  if (!std::all_of(values.begin(), values.end(), [](float v) { return std::fabs(v) <= kMaxAbsFieldValue; })) {
+    throw Error("set_field: the values contain NaN, infinity or a magnitude above 1e30");
+  }
+}
+
 namespace {
 
 // Host memory the system can give us now (MemAvailable), or 0 when unknown.
@@ -49,22 +106,31 @@ double available_host_bytes() {
 
 // Refuse up front, with numbers, a run that cannot fit in host memory: otherwise the allocation
 // fails deep inside (or the kernel's OOM killer ends the program without a word).
-void check_host_memory(const SimConfig& c, bool on_cpu, int threads) {
+void check_host_memory(const SimConfig& c, bool on_cpu) {
+  const int threads = c.threads > 0 ? c.threads : default_threads();  // as the CPU backend counts them
   const double agents = static_cast<double>(c.agents);
   const double cells = static_cast<double>(c.size.width) * static_cast<double>(c.size.height);
   double need = agents * 16.0;                                        // the spawned state (x, y, theta, id)
   if (on_cpu) need += agents * 16.0 + cells * (8.0 + 4.0 * threads);  // sort scratch, fields, counts
   const double have = available_host_bytes();
   if (have > 0 && need > 0.9 * have) {
-    char msg[256];
+    char msg[320];
+    const std::string on =
+        on_cpu ? " (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)") : std::string();
     std::snprintf(msg, sizeof msg,
-                  "%s agents on %dx%d need about %.1f GB of memory; %.1f GB is available. Use fewer agents.",
-                  format_count(c.agents).c_str(), c.size.width, c.size.height, need / 1e9, have / 1e9);
-    throw Error(msg);
+                  "%s agents on %dx%d%s need about %.1f GB of host memory; %.1f GB is available. Use fewer "
+                  "agents or a smaller field.",
+                  format_count(c.agents).c_str(), c.size.width, c.size.height, on.c_str(), need / 1e9,
+                  have / 1e9);
+    throw OutOfMemoryError(msg);
   }
 }
 
 }  // namespace
+
+int default_threads() {
+  return omp_get_max_threads();
+}
 
 bool cuda_built() {
 #if defined(PHYSARUM_HAS_CUDA)
@@ -86,7 +152,10 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& confi
   validate(config.model);
   validate(config.spawn);
   validate(RunParams{config.size, config.agents, config.seed});
-  if (config.threads < 0 || config.threads > 1024) throw Error("threads must be 0 (all) to 1024");
+  if (config.threads < 0 || config.threads > kMaxThreads) {
+    throw Error("threads = " + std::to_string(config.threads) + " is out of range: allowed 0 (all) to " +
+                std::to_string(kMaxThreads));
+  }
 
   std::string why;
   bool use_cuda = false;
@@ -108,9 +177,7 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& confi
     why = "cpu: chosen with --backend cpu";
   }
 
-  check_host_memory(
-      config, !use_cuda,
-      config.threads > 0 ? config.threads : static_cast<int>(std::thread::hardware_concurrency()));
+  check_host_memory(config, !use_cuda);
   AgentState agents = spawn_agents(config.spawn.mode, config.size, config.agents, config.seed);
   std::unique_ptr<Backend> backend;
 #if defined(PHYSARUM_HAS_CUDA)

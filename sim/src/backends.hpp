@@ -1,12 +1,27 @@
 // Internal: constructors of the concrete backends, called by create_backend() (backend.cpp).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/backend.hpp"
 
 namespace physarum {
+
+// Checks shared by every backend (backend.cpp), so that CPU and CUDA refuse the same inputs with
+// the same messages. Each throws Error; a refused input changes nothing. The bounds keep every
+// float->int conversion of the rule and of the brush defined, and sums of field values finite.
+inline constexpr float kMaxAbsTheta = 1.0e4f;        // |heading| of an agent handed in, radians
+inline constexpr float kMaxAbsBrushXY = 1.0e6f;      // |brush centre|, cells
+inline constexpr float kMaxAbsFieldValue = 1.0e30f;  // |field value| and |brush amount|
+// Sizes, ids a permutation of 0..expected_count-1, 0 <= x < width, 0 <= y < height, |theta| <= 1e4.
+void validate_agents(const AgentState& agents, uint64_t expected_count, Size size);
+// Finite; |x|, |y| <= 1e6; 0 <= radius <= max(width, height); |amount| <= 1e30.
+void validate_brush(const BrushStroke& stroke, Size size);
+// width * height values, each finite with |v| <= 1e30.
+void validate_field(const std::vector<float>& values, Size size);
 
 std::unique_ptr<Backend> make_cpu_backend(const SimConfig& config, AgentState agents);
 

@@ -79,13 +79,14 @@ class CpuBackend final : public Backend {
  public:
   CpuBackend(const SimConfig& c, AgentState agents)
       : Backend(c),
-        threads_(c.threads > 0 ? c.threads : omp_get_max_threads()),
+        threads_(c.threads > 0 ? c.threads : default_threads()),
         seed_(c.seed),
         params_(make_step_params(c.model, c.size, c.seed)),
         field_(cells(), 0.0f),
         next_(cells(), 0.0f),
         counts_(cells() * static_cast<size_t>(threads_), 0U) {
-    set_agents(agents);
+    validate_agents(agents, agents_, size_);
+    agents_state_ = std::move(agents);  // moved, not copied: at 1e9 agents a copy is 16 GB more
   }
 
   std::string name() const override {
@@ -118,40 +119,17 @@ class CpuBackend final : public Backend {
   }
 
   void set_field(const std::vector<float>& values) override {
-    if (values.size() != cells()) {
-      throw Error("set_field: " + std::to_string(values.size()) + " values for a field of " +
-                  std::to_string(cells()));
-    }
-    if (!std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
-      throw Error("set_field: the values contain NaN or infinity");
-    }
+    validate_field(values, size_);
     field_ = values;
   }
 
   void set_agents(const AgentState& a) override {
-    const size_t n = a.id.size();
-    if (n != agents_ || a.x.size() != n || a.y.size() != n || a.theta.size() != n) {
-      throw Error("set_agents: expected " + std::to_string(agents_) + " agents with x, y, theta and id");
-    }
-    std::vector<uint8_t> seen(n, 0);
-    for (size_t i = 0; i < n; ++i) {
-      if (a.id[i] >= n || seen[a.id[i]]) throw Error("set_agents: ids must be a permutation of 0..N-1");
-      seen[a.id[i]] = 1;
-      if (!(a.x[i] >= 0 && a.x[i] < params_.fwidth && a.y[i] >= 0 && a.y[i] < params_.fheight &&
-            std::isfinite(a.theta[i]))) {
-        throw Error("set_agents: agent " + std::to_string(a.id[i]) +
-                    " is outside the field or has no heading");
-      }
-    }
+    validate_agents(a, agents_, size_);
     agents_state_ = a;
   }
 
   void brush(const BrushStroke& b) override {
-    if (!std::isfinite(b.x) || !std::isfinite(b.y) || !std::isfinite(b.radius) || !std::isfinite(b.amount) ||
-        b.radius < 0 || b.radius > kMaxSide) {
-      throw Error("brush: position, radius and amount must be finite (radius 0 to " +
-                  std::to_string(kMaxSide) + ")");
-    }
+    validate_brush(b, size_);
     const int cx = static_cast<int>(std::floor(b.x));
     const int cy = static_cast<int>(std::floor(b.y));
     const int r = static_cast<int>(std::ceil(b.radius));
@@ -239,7 +217,8 @@ class CpuBackend final : public Backend {
     }
   }
 
-  // Adds the other threads' counts into the first array (integer sums: exact in any order).
+  // Adds the other threads' counts into the first array (integer sums: exact in any order) and
+  // clears each as it is read, ready for the next step (the first is cleared by update_field).
   void merge_counts() {
     const size_t stride = cells();
     const auto n = static_cast<int64_t>(stride);
@@ -247,8 +226,11 @@ class CpuBackend final : public Backend {
 #pragma omp parallel for schedule(static) num_threads(threads_)
     for (int64_t i = 0; i < n; ++i) {
       uint32_t total = c[i];
-      for (size_t t = 1; t < static_cast<size_t>(threads_); ++t)
-        total += c[t * stride + static_cast<size_t>(i)];
+      for (size_t t = 1; t < static_cast<size_t>(threads_); ++t) {
+        uint32_t& other = c[t * stride + static_cast<size_t>(i)];
+        total += other;
+        other = 0;
+      }
       c[i] = total;
     }
   }
@@ -297,9 +279,15 @@ class CpuBackend final : public Backend {
           std::swap(g_centre, g);
         }
       }
+      // Bands read the counts of their neighbours' edge rows: clear the band's own rows of the
+      // first array only once every band is done.
+#pragma omp barrier
+      if (y0 < y1) {
+        uint32_t* c = counts_.data() + static_cast<size_t>(y0) * static_cast<size_t>(w);
+        std::fill(c, c + static_cast<size_t>(y1 - y0) * static_cast<size_t>(w), 0U);
+      }
     }
     field_.swap(next_);
-    std::fill(counts_.begin(), counts_.end(), 0U);
   }
 
   int threads_;

@@ -81,9 +81,11 @@ LumaImage load_luma(const std::filesystem::path& file) {
   // stb_image refuses PNG headers over 1 GiB of pixels with a vague "unknown image type"; read the
   // dimensions from the IHDR chunk first so that the size limit is reported as such.
   const auto too_large = [&](long long w, long long h) {
-    return Error(name + " is " + std::to_string(w) + "x" + std::to_string(h) + " = " +
-                 std::to_string(w * h / 1000000) + " megapixels; the limit is " +
-                 std::to_string(kMaxImagePixels / 1000000) + " megapixels");
+    // In double: a corrupt header's sides (up to 2^32 - 1 each) overflow a 64-bit product.
+    return Error(
+        name + " is " + std::to_string(w) + "x" + std::to_string(h) + " = " +
+        std::to_string(static_cast<long long>(static_cast<double>(w) * static_cast<double>(h) / 1e6)) +
+        " megapixels; the limit is " + std::to_string(kMaxImagePixels / 1000000) + " megapixels");
   };
   static constexpr unsigned char kPng[16] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
                                              0,    0,   0,   13,  'I',  'H',  'D',  'R'};
@@ -93,7 +95,8 @@ LumaImage load_luma(const std::filesystem::path& file) {
              bytes[at + 3];
     };
     const long long pw = be32(16), ph = be32(20);
-    if (pw * ph > kMaxImagePixels) throw too_large(pw, ph);
+    // Each side first: pw * ph of two 32-bit sides could overflow.
+    if (pw > kMaxImagePixels || ph > kMaxImagePixels || pw * ph > kMaxImagePixels) throw too_large(pw, ph);
   }
 
   // The header alone: format and dimensions, before any pixel is decoded.
@@ -114,20 +117,23 @@ LumaImage load_luma(const std::filesystem::path& file) {
   img.height = h;
   int channels = 0;
   const size_t count = static_cast<size_t>(pixels);
+  // Before to_luma reads `channels` values per pixel into its 4-value buffer.
+  const auto check_decoded = [&](int dw, int dh, int ch) {
+    if (dw != img.width || dh != img.height)
+      throw Error(name + " is corrupt (its size changed while decoding)");
+    if (ch < 1 || ch > 4) throw Error(name + " has " + std::to_string(ch) + " channels");
+  };
   if (stbi_is_16_bit_from_memory(bytes.data(), len)) {
     std::unique_ptr<stbi_us, StbiFree> px(stbi_load_16_from_memory(bytes.data(), len, &w, &h, &channels, 0));
     if (!px) throw Error(name + " is truncated or corrupt (" + reason() + ")");
-    if (w != img.width || h != img.height)
-      throw Error(name + " is corrupt (its size changed while decoding)");
+    check_decoded(w, h, channels);
     img.luma = to_luma(px.get(), count, channels, 1.0f / 65535.0f);
   } else {
     std::unique_ptr<stbi_uc, StbiFree> px(stbi_load_from_memory(bytes.data(), len, &w, &h, &channels, 0));
     if (!px) throw Error(name + " is truncated or corrupt (" + reason() + ")");
-    if (w != img.width || h != img.height)
-      throw Error(name + " is corrupt (its size changed while decoding)");
+    check_decoded(w, h, channels);
     img.luma = to_luma(px.get(), count, channels, 1.0f / 255.0f);
   }
-  if (channels < 1 || channels > 4) throw Error(name + " has " + std::to_string(channels) + " channels");
   return img;
 }
 

@@ -35,7 +35,7 @@ void validate(const ModelParams& m) {
   check_range("model.deposit", m.deposit, 0.0, 1.0e6);
   check_range("model.decay", m.decay, 0.0, 1.0);
   check_range("model.diffuse", m.diffuse, 0.0, 1.0);
-  check_range("model.jitter", m.jitter, 0.0, 2.0 * 3.14159265358979323846);
+  check_range("model.jitter", m.jitter, 0.0, rule::kTwoPi);  // float 2 pi (6.2831855) is allowed
   if (m.turn_rule != TurnRule::Simple && m.turn_rule != TurnRule::Jones)
     throw Error("model.turn_rule is invalid");
 }

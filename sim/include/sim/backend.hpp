@@ -49,8 +49,14 @@ struct SimConfig {
   uint32_t seed = 1;
   ModelParams model;
   SpawnParams spawn;
-  int threads = 0;  // CPU backend: 0 = all hardware threads
+  int threads = 0;  // CPU backend: 0 = default_threads(), else 1 to kMaxThreads
 };
+
+// The most CPU backend threads a run may ask for (--threads and SimConfig::threads).
+inline constexpr int kMaxThreads = 1024;
+// The threads the CPU backend uses for threads = 0: OpenMP's default (omp_get_max_threads(), which
+// honours OMP_NUM_THREADS).
+int default_threads();
 SimConfig config_from(const Preset& p, int threads = 0);
 
 class Backend {

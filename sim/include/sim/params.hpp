@@ -17,6 +17,13 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A run that does not fit in host or GPU memory: the caller may retry with a smaller one (bench
+// skips that size) where other errors are real failures.
+class OutOfMemoryError : public Error {
+ public:
+  using Error::Error;
+};
+
 enum class TurnRule { Simple, Jones };
 enum class SpawnMode { Random, Disc, Ring, Point };
 

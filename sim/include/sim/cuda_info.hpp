@@ -1,5 +1,5 @@
-// Internal: facts about the CUDA device that the benchmark needs (sim/cuda/cuda_info.cu).
-// Only declared when the CUDA backend is built.
+// Facts about the CUDA device that the benchmark needs (sim/cuda/cuda_info.cu). Plain C++, no
+// CUDA types. Only declared when the CUDA backend is built (PHYSARUM_HAS_CUDA).
 #pragma once
 
 #if defined(PHYSARUM_HAS_CUDA)
@@ -8,7 +8,8 @@
 namespace physarum {
 
 // Device-to-device copy bandwidth of device 0 in GB/s (1e9 bytes/s), counting bytes read plus
-// bytes written, from cudaMemcpy of a large buffer (the best of several repeats). Throws Error.
+// bytes written, from cudaMemcpy of a large buffer (the best of several repeats). Throws Error
+// (OutOfMemoryError when its 2 GiB of buffers do not fit).
 double measure_copy_bandwidth_gbs();
 
 // Waits until all work queued on device 0 is done. Throws Error on a device fault.
