@@ -33,6 +33,7 @@ struct BenchOptions {
   bool json = false;
   std::string sweep;  // "", steps, size, agents
   uint32_t seed = 1;
+  int threads = 0;  // CPU backend; 0 = all
 };
 
 struct Case {
@@ -146,6 +147,7 @@ std::unique_ptr<Backend> make(const BenchOptions& o, const Case& c, std::string*
   cfg.size = c.size;
   cfg.agents = c.agents;
   cfg.seed = o.seed;
+  cfg.threads = o.threads;
   return create_backend(parse_backend_kind(o.backend), cfg, note);
 }
 
@@ -258,6 +260,9 @@ CommandFn add_bench_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 1'000'000));
   cmd->add_option("--seed", o->seed, "spawn seed")->capture_default_str();
+  cmd->add_option("--threads", o->threads, "CPU backend threads (0 = all)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, kMaxThreads));
   cmd->add_flag("--json", o->json, "one JSON object per line instead of a table");
   cmd->add_option("--sweep", o->sweep,
                   "scaling curve: steps (time per step as the run goes on), size or agents")

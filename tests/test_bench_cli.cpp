@@ -1,0 +1,63 @@
+// `physarum bench` end to end on the CPU backend: what it prints, not how fast it is (speed is a
+// benchmark, never a test). The numbers must agree with each other and with what was asked.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "test_support.hpp"
+
+namespace physarum {
+namespace {
+
+// The value of "key": in a flat JSON object (numbers or strings).
+std::string json_value(const std::string& line, const std::string& key) {
+  const std::regex re("\"" + key + "\":(\"[^\"]*\"|[-0-9.eE+]+)");
+  std::smatch m;
+  return std::regex_search(line, m, re) ? m[1].str() : std::string();
+}
+double json_number(const std::string& line, const std::string& key) {
+  const std::string v = json_value(line, key);
+  return v.empty() ? -1.0 : std::stod(v);
+}
+
+TEST(Bench, JsonLineDescribesTheCaseAndItsNumbersAgree) {
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum({"bench", "--backend", "cpu", "--threads", "1", "--size", "64x48",
+                                     "--agents", "2000", "--steps", "5", "--warmup", "3", "--json"},
+                                    dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string line = r.out.substr(0, r.out.find('\n'));
+  EXPECT_EQ(json_value(line, "backend"), "\"cpu (1 thread)\"") << line;
+  EXPECT_EQ(json_number(line, "width"), 64);
+  EXPECT_EQ(json_number(line, "height"), 48);
+  EXPECT_EQ(json_number(line, "agents"), 2000);
+  EXPECT_EQ(json_number(line, "warmup"), 3);
+  EXPECT_EQ(json_number(line, "steps"), 5);
+  const double ms = json_number(line, "ms_per_step");
+  const double per_s = json_number(line, "steps_per_s");
+  ASSERT_GT(ms, 0) << line;
+  EXPECT_NEAR(ms * per_s, 1000.0, 1000.0 * 0.01) << line;  // printed with 4-5 significant digits
+  // G agent-steps/s = agents * steps/s / 1e9 (printed to 3 decimals).
+  EXPECT_NEAR(json_number(line, "gagent_steps_per_s"), 2000 * per_s / 1e9, 0.0006) << line;
+  // The share of the bound follows from the traffic (24 B/agent + 12 B/cell) and the copy speed.
+  const double gbs = (24.0 * 2000 + 12.0 * 64 * 48) * per_s / 1e9;
+  EXPECT_NEAR(json_number(line, "effective_gbs"), gbs, 0.06 + 0.01 * gbs) << line;
+  EXPECT_NE(r.err.find("cpu"), std::string::npos) << "bench says which backend it took: " << r.err;
+}
+
+TEST(Bench, TableForHumansAndBadOptions) {
+  const auto dir = test::temp_dir();
+  const auto table = test::run_physarum(
+      {"bench", "--backend", "cpu", "--size", "32x32", "--agents", "500", "--steps", "2", "--warmup", "0"},
+      dir);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("ms/step"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("32x32"), std::string::npos) << table.out;
+  EXPECT_EQ(test::run_physarum({"bench", "--threads", "5000"}, dir).exit_code, 2);
+  EXPECT_EQ(test::run_physarum({"bench", "--backend", "tpu"}, dir).exit_code, 2);
+  EXPECT_EQ(test::run_physarum({"bench", "--sweep", "colour"}, dir).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace physarum
