@@ -131,8 +131,10 @@ void plot(const char* label, const PerfHistory& h, const std::array<float, PerfH
   for (float v : values) peak = std::max(peak, v);
   char overlay[64];
   std::snprintf(overlay, sizeof overlay, "%s (max %.2f ms)", label, static_cast<double>(peak));
+  ImGui::PushID(label);  // several plots share the hidden "##plot" label
   ImGui::PlotLines("##plot", values.data(), PerfHistory::kHistory, h.head, overlay, 0.0f, peak * 1.1f + 1e-3f,
                    ImVec2(ImGui::GetContentRegionAvail().x, 40));
+  ImGui::PopID();
 }
 
 void performance_section(WindowCore& core, const PanelState& st) {
@@ -153,18 +155,10 @@ void performance_section(WindowCore& core, const PanelState& st) {
   row("publish field", t.publish_ms);
   row("draw (GL timer)", core.renderer().draw_ms());
   row("panel (CPU)", static_cast<double>(st.ui_ms));
-  ImGui::PushID("step");
   plot("sim ms/frame", core.history, core.history.step);
-  ImGui::PopID();
-  ImGui::PushID("draw");
   plot("draw ms", core.history, core.history.draw);
-  ImGui::PopID();
-  ImGui::PushID("ui");
   plot("panel ms", core.history, core.history.ui);
-  ImGui::PopID();
-  ImGui::PushID("frame");
   plot("frame ms", core.history, core.history.frame);
-  ImGui::PopID();
 }
 
 void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {

@@ -4,26 +4,34 @@
 
 namespace physarum::app {
 
+ImageSeed prepare_image_seed(const std::filesystem::path& file, const Preset& preset, Size field,
+                             uint64_t agent_count, ImageFit fit) {
+  ImageSeed seed;
+  seed.field = image_to_field(load_luma(file), field, 1.0f, fit);  // brightness in [0, 1]
+  if (preset.spawn.agents_from_image) {
+    seed.agents = spawn_from_image(seed.field, field, agent_count, preset.run.seed);
+  }
+  for (float& v : seed.field) v *= preset.spawn.field_strength;
+  return seed;
+}
+
+void apply_image_seed(Backend& backend, const ImageSeed& seed) {
+  backend.set_field(seed.field);
+  if (seed.agents.size() > 0) backend.set_agents(seed.agents);
+}
+
 bool seed_from_image(Backend& backend, const Preset& preset, const std::filesystem::path& file, ImageFit fit,
                      std::string* message) {
   const std::string name = file.filename().string();
-  std::vector<float> brightness;
-  AgentState agents;
+  ImageSeed seed;
   try {
     // Everything that can fail happens before the backend is touched.
-    const LumaImage img = load_luma(file);
-    brightness = image_to_field(img, backend.size(), 1.0f, fit);
-    if (preset.spawn.agents_from_image) {
-      agents = spawn_from_image(brightness, backend.size(), backend.agent_count(), preset.run.seed);
-    }
+    seed = prepare_image_seed(file, preset, backend.size(), backend.agent_count(), fit);
   } catch (const std::exception& e) {
     if (message) *message = "cannot seed from " + name + ": " + e.what();
     return false;
   }
-  std::vector<float> field = brightness;
-  for (float& v : field) v *= preset.spawn.field_strength;
-  backend.set_field(field);
-  if (preset.spawn.agents_from_image) backend.set_agents(agents);
+  apply_image_seed(backend, seed);
   if (message) {
     *message =
         "seeded the field from " + name + (preset.spawn.agents_from_image ? " (agents respawned)" : "");

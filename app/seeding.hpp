@@ -5,12 +5,23 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "sim/backend.hpp"
 #include "sim/image.hpp"
 #include "sim/preset.hpp"
 
 namespace physarum::app {
+
+// What an image seed puts into a simulation, computed before the backend is touched.
+struct ImageSeed {
+  std::vector<float> field;  // luminance * spawn.field_strength, resized to the field
+  AgentState agents;         // respawned agents when spawn.agents_from_image, else empty
+};
+// Loads and resizes the image and (if asked) spawns agents from it. Throws Error for a bad file.
+ImageSeed prepare_image_seed(const std::filesystem::path& file, const Preset& preset, Size field,
+                             uint64_t agent_count, ImageFit fit);
+void apply_image_seed(Backend& backend, const ImageSeed& seed);
 
 // Returns true when the field (and, if asked, the agents) were replaced. On failure (unreadable,
 // corrupt, too large) returns false, changes nothing and says why in `message`; on success

@@ -8,9 +8,9 @@
 #include <limits>
 
 #include "commands.hpp"
+#include "seeding.hpp"
 #include "sim/image.hpp"
 #include "sim/preset.hpp"
-#include "sim/spawn.hpp"
 
 namespace physarum::app {
 
@@ -107,24 +107,13 @@ Simulation make_simulation(const SimOptions& o) {
   }
 
   // The image first: a bad file fails before anything large is allocated.
-  std::vector<float> field;
-  std::vector<float> brightness;
+  ImageSeed seed;
   if (!o.image.empty()) {
-    const LumaImage img = load_luma(o.image);
-    brightness =
-        image_to_field(img, sim.preset.run.size, 1.0f, o.image_fit == "fit" ? ImageFit::Fit : ImageFit::Fill);
-    field = brightness;
-    for (float& v : field) v *= sim.preset.spawn.field_strength;
+    seed = prepare_image_seed(o.image, sim.preset, sim.preset.run.size, sim.preset.run.agents,
+                              o.image_fit == "fit" ? ImageFit::Fit : ImageFit::Fill);
   }
-
   sim.backend = create_backend(kind, config_from(sim.preset, o.threads), &sim.note);
-  if (!field.empty()) {
-    sim.backend->set_field(field);
-    if (sim.preset.spawn.agents_from_image) {
-      sim.backend->set_agents(
-          spawn_from_image(brightness, sim.preset.run.size, sim.backend->agent_count(), sim.preset.run.seed));
-    }
-  }
+  if (!o.image.empty()) apply_image_seed(*sim.backend, seed);
   return sim;
 }
 
