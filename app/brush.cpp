@@ -13,9 +13,19 @@ std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, f
         fy < static_cast<float>(field.height))) {
     return std::nullopt;
   }
-  // The backends refuse a radius beyond the field's longer side (it would cover the field anyway).
-  const float radius = std::min(brush.radius, static_cast<float>(std::max(field.width, field.height)));
-  return BrushStroke{fx, fy, radius, erase ? -brush.erase : brush.strength};
+  // The settings may hold anything typed into the panel; the backends refuse a radius that is
+  // negative, not finite or beyond the field's longer side (it would cover the field anyway), and
+  // an amount that is not finite. Such values are clamped here, NaN falls back to the default.
+  const BrushSettings defaults;
+  const float longest = static_cast<float>(std::max(field.width, field.height));
+  const auto finite_in = [](float v, float lo, float hi, float fallback) {
+    if (std::isnan(v)) return fallback;
+    return std::clamp(v, lo, hi);
+  };
+  const float radius = finite_in(brush.radius, 0.0f, longest, std::min(defaults.radius, longest));
+  const float amount = erase ? -finite_in(brush.erase, 0.0f, kMaxBrushAmount, defaults.erase)
+                             : finite_in(brush.strength, 0.0f, kMaxBrushAmount, defaults.strength);
+  return BrushStroke{fx, fy, radius, amount};
 }
 
 std::vector<BrushStroke> brush_segment(const BrushStroke& from, const BrushStroke& to) {

@@ -16,7 +16,12 @@ struct BrushSettings {
   float erase = 50.0f;    // pheromone removed per frame (right button)
 };
 
-// px, py: framebuffer pixels (y down). Nothing when the point lies outside the field.
+// The largest amount one dab adds or removes: far above anything useful, far below the 1e30
+// the backends accept.
+inline constexpr float kMaxBrushAmount = 1.0e6f;
+
+// px, py: framebuffer pixels (y down). Nothing when the point lies outside the field. A radius or
+// amount the backends would refuse (negative, infinite, NaN, too large) is clamped.
 std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, float py, int fb_w, int fb_h,
                                            Size field, const BrushSettings& brush, bool erase);
 

@@ -1,17 +1,67 @@
 #include "panel.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ErrorCheckEndFrameRecover
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 
+#include "panel_values.hpp"
 #include "sim/preset.hpp"
 
 namespace physarum::app {
 namespace {
 
-void simulation_section(WindowCore& core, PanelState& st) {
+// Every widget works on a copy and hands the result to settle() (panel_values.hpp): ImGui's
+// AlwaysClamp catches a typed value past the range, settle() the NaN that slips through it.
+bool slider(float& value, const FloatLimit& limit, const char* format, Toasts& toasts,
+            ImGuiSliderFlags flags = 0) {
+  float typed = value;
+  if (!ImGui::SliderFloat(limit.name, &typed, limit.lo, limit.hi, format,
+                          flags | ImGuiSliderFlags_AlwaysClamp)) {
+    return false;
+  }
+  std::string refusal;
+  const bool changed = settle(typed, value, limit, &refusal);
+  if (!refusal.empty()) toasts.error(refusal);
+  return changed;
+}
+
+bool slider(int& value, const IntLimit& limit) {
+  int typed = value;
+  if (!ImGui::SliderInt(limit.name, &typed, limit.lo, limit.hi, "%d", ImGuiSliderFlags_AlwaysClamp))
+    return false;
+  return settle(typed, value, limit);
+}
+
+bool input(int& value, const IntLimit& limit, int step = 1, int step_fast = 100) {
+  int typed = value;
+  if (!ImGui::InputInt(limit.name, &typed, step, step_fast)) return false;
+  return settle(typed, value, limit);
+}
+
+// A panel action (a button's work): an exception becomes an error toast, never the frame's end.
+template <class Action>
+void guarded(Toasts& toasts, const char* what, Action&& action) {
+  try {
+    action();
+  } catch (const std::exception& e) {
+    toasts.error(std::string(what) + ": " + e.what());
+  }
+}
+
+void log_recovery(void*, const char* fmt, ...) {
+  std::fprintf(stderr, "physarum: panel: ");
+  va_list args;
+  va_start(args, fmt);
+  std::vfprintf(stderr, fmt, args);
+  va_end(args);
+  std::fprintf(stderr, "\n");
+}
+
+void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   Backend& b = core.backend();
   ImGui::Text("Backend: %s", b.name().c_str());
   if (!core.backend_note().empty()) ImGui::TextWrapped("%s", core.backend_note().c_str());
@@ -26,53 +76,51 @@ void simulation_section(WindowCore& core, PanelState& st) {
     core.single_step = true;
   }
   ImGui::SameLine();
-  if (ImGui::Button("Reset (Backspace)")) core.reset();
-  ImGui::SliderInt("steps / frame", &core.steps_per_frame, 1, 64);
+  if (ImGui::Button("Reset (Backspace)")) guarded(toasts, "reset", [&] { core.reset(); });
+  slider(core.steps_per_frame, limits::kStepsPerFrame);
   if (ImGui::Checkbox("vsync", &st.vsync)) st.vsync_changed = true;
   ImGui::SameLine();
   if (ImGui::Button("Fullscreen (F11)")) st.fullscreen_request = true;
 
   if (!ImGui::TreeNode("Size, agents, seed, spawn (reallocates)")) return;
-  ImGui::InputInt("width", &st.width, 64, 256);
-  ImGui::InputInt("height", &st.height, 64, 256);
-  ImGui::InputInt("agents (K)", &st.agents_k, 10, 100);
-  ImGui::InputInt("seed", &st.seed);
+  input(st.width, limits::kWidth, 64, 256);
+  input(st.height, limits::kHeight, 64, 256);
+  input(st.agents_k, limits::kAgentsK, 10, 100);
+  input(st.seed, limits::kSeed);
   const char* modes[] = {"random", "disc", "ring", "point"};
   ImGui::Combo("spawn", &st.spawn_mode, modes, 4);
-  st.width = std::clamp(st.width, 8, kMaxSide);
-  st.height = std::clamp(st.height, 8, kMaxSide);
-  st.agents_k = std::clamp(st.agents_k, 1, 1'000'000);
-  st.seed = std::max(st.seed, 0);
   if (ImGui::Button("Apply (reallocates)")) {
-    RunParams run;
-    run.size = {st.width, st.height};
-    run.agents = static_cast<uint64_t>(st.agents_k) * 1000;
-    run.seed = static_cast<uint32_t>(st.seed);
-    SpawnParams spawn = core.preset.spawn;
-    spawn.mode = static_cast<SpawnMode>(st.spawn_mode);
-    core.rebuild(run, spawn);
+    guarded(toasts, "cannot apply", [&] {
+      RunParams run;
+      run.size = {st.width, st.height};
+      run.agents = static_cast<uint64_t>(st.agents_k) * 1000;
+      run.seed = static_cast<uint32_t>(st.seed);
+      SpawnParams spawn = core.preset.spawn;
+      spawn.mode = static_cast<SpawnMode>(std::clamp(st.spawn_mode, 0, 3));
+      core.rebuild(run, spawn);
+    });
   }
   ImGui::TreePop();
 }
 
-void model_section(WindowCore& core) {
+void model_section(WindowCore& core, Toasts& toasts) {
   ModelParams m = core.preset.model;
   bool changed = false;
-  changed |= ImGui::SliderFloat("sensor angle", &m.sensor_angle_deg, 0.0f, 180.0f, "%.1f deg");
-  changed |= ImGui::SliderFloat("rotation angle", &m.rotation_angle_deg, 0.0f, 180.0f, "%.1f deg");
-  changed |= ImGui::SliderFloat("sensor distance", &m.sensor_distance, 0.0f, 64.0f, "%.2f cells");
-  changed |= ImGui::SliderFloat("step size", &m.step_size, 0.0f, 16.0f, "%.2f cells");
-  changed |= ImGui::SliderFloat("deposit", &m.deposit, 0.0f, 20.0f, "%.3f");
-  changed |= ImGui::SliderFloat("decay", &m.decay, 0.0f, 1.0f, "%.4f", ImGuiSliderFlags_Logarithmic);
-  changed |= ImGui::SliderFloat("diffuse", &m.diffuse, 0.0f, 1.0f, "%.3f");
-  changed |= ImGui::SliderFloat("jitter", &m.jitter, 0.0f, 3.14159f, "%.3f rad");
+  changed |= slider(m.sensor_angle_deg, limits::kSensorAngle, "%.1f deg", toasts);
+  changed |= slider(m.rotation_angle_deg, limits::kRotationAngle, "%.1f deg", toasts);
+  changed |= slider(m.sensor_distance, limits::kSensorDistance, "%.2f cells", toasts);
+  changed |= slider(m.step_size, limits::kStepSize, "%.2f cells", toasts);
+  changed |= slider(m.deposit, limits::kDeposit, "%.3f", toasts);
+  changed |= slider(m.decay, limits::kDecay, "%.4f", toasts, ImGuiSliderFlags_Logarithmic);
+  changed |= slider(m.diffuse, limits::kDiffuse, "%.3f", toasts);
+  changed |= slider(m.jitter, limits::kJitter, "%.3f rad", toasts);
   int rule = m.turn_rule == TurnRule::Jones ? 1 : 0;
   const char* rules[] = {"simple", "jones"};
   if (ImGui::Combo("turn rule", &rule, rules, 2)) {
     m.turn_rule = rule == 1 ? TurnRule::Jones : TurnRule::Simple;
     changed = true;
   }
-  if (changed) core.apply_model(m);
+  if (changed) apply_model_edit(core, m, toasts);
 }
 
 void palette_swatch(const render::Palette& p, float width, float height) {
@@ -88,27 +136,29 @@ void palette_swatch(const render::Palette& p, float width, float height) {
   ImGui::Dummy(ImVec2(width, height));
 }
 
-void display_section(WindowCore& core) {
+void display_section(WindowCore& core, Toasts& toasts) {
   DisplayParams& d = core.preset.display;
   const auto& pals = core.palettes.palettes;
   if (ImGui::BeginCombo("palette", pals[core.palette_index].name.c_str())) {
     for (size_t i = 0; i < pals.size(); ++i) {
       const bool selected = i == core.palette_index;
       std::string label = pals[i].name + (pals[i].discrete ? "  (discrete)" : "");
-      if (ImGui::Selectable(label.c_str(), selected)) core.select_palette(i);
+      if (ImGui::Selectable(label.c_str(), selected))
+        guarded(toasts, "palette", [&] { core.select_palette(i); });
       if (selected) ImGui::SetItemDefaultFocus();
     }
     ImGui::EndCombo();
   }
   palette_swatch(pals[core.palette_index], ImGui::CalcItemWidth(), ImGui::GetFrameHeight());
-  if (ImGui::Button("Reload palettes")) core.reload_palettes();
+  if (ImGui::Button("Reload palettes"))
+    guarded(toasts, "cannot reload palettes", [&] { core.reload_palettes(); });
   for (const auto& e : core.palettes.errors) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", e.c_str());
 
   int mapping = d.mapping == Mapping::Log ? 1 : 0;
   const char* mappings[] = {"linear", "log"};
   if (ImGui::Combo("mapping", &mapping, mappings, 2)) d.mapping = mapping ? Mapping::Log : Mapping::Linear;
-  ImGui::SliderFloat("exposure", &d.exposure, 0.01f, 100.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("gamma", &d.gamma, 0.2f, 5.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  slider(d.exposure, limits::kExposure, "%.3f", toasts, ImGuiSliderFlags_Logarithmic);
+  slider(d.gamma, limits::kGamma, "%.2f", toasts, ImGuiSliderFlags_Logarithmic);
   ImGui::Checkbox("auto range", &d.auto_range);
   ImGui::SameLine();
   ImGui::Checkbox("invert", &d.invert);
@@ -116,10 +166,10 @@ void display_section(WindowCore& core) {
   int cave = static_cast<int>(d.cave);
   const char* caves[] = {"off (palette)", "levels, even", "levels, quantile", "binary walls/floor"};
   if (ImGui::Combo("cave map", &cave, caves, 4)) d.cave = static_cast<CaveMode>(cave);
-  if (d.cave == CaveMode::Even || d.cave == CaveMode::Quantile) ImGui::SliderInt("levels", &d.levels, 2, 16);
+  if (d.cave == CaveMode::Even || d.cave == CaveMode::Quantile) slider(d.levels, limits::kLevels);
   if (d.cave == CaveMode::Binary) {
-    ImGui::SliderFloat("floor threshold", &d.threshold, 0.0f, 1.0f, "%.3f");
-    ImGui::SliderInt("smoothing passes", &d.smoothing, 0, 8);
+    slider(d.threshold, limits::kThreshold, "%.3f", toasts);
+    slider(d.smoothing, limits::kSmoothing);
   }
   if (ImGui::Button("Reset view (R)")) core.view.reset();
   ImGui::SameLine();
@@ -163,8 +213,9 @@ void performance_section(WindowCore& core, const PanelState& st) {
 
 void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (!st.presets_scanned) {
-    st.presets = list_presets(shipped_preset_dir(), user_preset_dir());
-    st.presets_scanned = true;
+    st.presets_scanned = true;  // a folder that cannot be read is reported once, not every frame
+    guarded(toasts, "cannot list the presets",
+            [&] { st.presets = list_presets(shipped_preset_dir(), user_preset_dir()); });
   }
   ImGui::TextDisabled("current: %s", core.preset_file.empty()
                                          ? "built-in defaults"
@@ -190,7 +241,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (have && load_now) {
     const PresetEntry& e = st.presets[static_cast<size_t>(st.preset_selected)];
     try {
-      const Preset p = load_preset(e.file);  // a broken file throws: nothing changes
+      const Preset p = load_preset(e.file);  // a broken file throws (also NaN, out of range): nothing changes
       if (core.apply_preset(p, e.file.string())) {
         st.initialised = false;  // the reallocation fields follow the new preset
         toasts.info("loaded preset " + e.name);
@@ -218,20 +269,17 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::TextDisabled("saved in %s", user_preset_dir().c_str());
 }
 
-void seed_brush_section(WindowCore& core, PanelState& st) {
+void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::TextWrapped("Drop an image file (PNG, JPEG, BMP, TGA, GIF) on the window to seed the field.");
   const char* fits[] = {"fill (cover, crop)", "fit (letterbox)"};
   ImGui::Combo("image fit", &st.image_fit, fits, 2);
-  ImGui::SliderFloat("image strength", &core.preset.spawn.field_strength, 0.0f, 50.0f, "%.2f",
-                     ImGuiSliderFlags_Logarithmic);
+  slider(core.preset.spawn.field_strength, limits::kImageStrength, "%.2f", toasts,
+         ImGuiSliderFlags_Logarithmic);
   ImGui::Checkbox("respawn agents from the image", &core.preset.spawn.agents_from_image);
   ImGui::Separator();
-  ImGui::SliderFloat("brush radius", &st.brush.radius, 0.5f, 200.0f, "%.1f cells",
-                     ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("brush strength", &st.brush.strength, 0.01f, 100.0f, "%.2f / frame",
-                     ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("eraser strength", &st.brush.erase, 0.01f, 1000.0f, "%.2f / frame",
-                     ImGuiSliderFlags_Logarithmic);
+  slider(st.brush.radius, limits::kBrushRadius, "%.1f cells", toasts, ImGuiSliderFlags_Logarithmic);
+  slider(st.brush.strength, limits::kBrushStrength, "%.2f / frame", toasts, ImGuiSliderFlags_Logarithmic);
+  slider(st.brush.erase, limits::kEraserStrength, "%.2f / frame", toasts, ImGuiSliderFlags_Logarithmic);
 }
 
 void record_section(PanelState& st) {
@@ -239,7 +287,7 @@ void record_section(PanelState& st) {
   if (!r.active) {
     const char* sources[] = {"field alone (field resolution)", "whole window with panel"};
     ImGui::Combo("source", &st.record_source, sources, 2);
-    ImGui::SliderInt("fps", &st.record_fps, 1, 120);
+    slider(st.record_fps, limits::kRecordFps);
     ImGui::InputTextWithHint("file", "physarum-<date>-<time>.mp4", st.record_path, sizeof st.record_path);
   }
   if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)")) st.record_toggle = true;
@@ -270,9 +318,7 @@ void help_section() {
   ImGui::BulletText("Esc: quit");
 }
 
-}  // namespace
-
-void draw_panel(WindowCore& core, PanelState& st, Toasts& toasts) {
+void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (!st.initialised) {
     st.width = core.preset.run.size.width;
     st.height = core.preset.run.size.height;
@@ -292,12 +338,13 @@ void draw_panel(WindowCore& core, PanelState& st, Toasts& toasts) {
       if (ImGui::SmallButton("x")) core.message.clear();
     }
     ImGui::PushItemWidth(-140);
-    if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulation_section(core, st);
+    if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
+      simulation_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Record", ImGuiTreeNodeFlags_DefaultOpen)) record_section(st);
-    if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) model_section(core);
-    if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) display_section(core);
+    if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) model_section(core, toasts);
+    if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) display_section(core, toasts);
     if (ImGui::CollapsingHeader("Presets")) presets_section(core, st, toasts);
-    if (ImGui::CollapsingHeader("Seed image & brush")) seed_brush_section(core, st);
+    if (ImGui::CollapsingHeader("Seed image & brush")) seed_brush_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Help")) help_section();
     ImGui::PopItemWidth();
   }
@@ -311,6 +358,23 @@ void draw_panel(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::SetNextWindowBgAlpha(0.85f);
   if (ImGui::Begin("Performance")) performance_section(core, st);
   ImGui::End();
+}
+
+}  // namespace
+
+void run_panel_guarded(Toasts& toasts, const std::function<void()>& draw) {
+  try {
+    draw();
+  } catch (const std::exception& e) {
+    // Ends what the panel left open (windows, tree nodes, ID scopes, disabled blocks): ImGui
+    // asserts on an unbalanced frame, and the frame must still end so the program goes on.
+    ImGui::ErrorCheckEndFrameRecover(log_recovery, nullptr);
+    toasts.error(std::string("panel: ") + e.what());
+  }
+}
+
+void draw_panel(WindowCore& core, PanelState& st, Toasts& toasts) {
+  run_panel_guarded(toasts, [&] { panel_windows(core, st, toasts); });
 }
 
 }  // namespace physarum::app

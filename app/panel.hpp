@@ -3,6 +3,7 @@
 // ImGui::NewFrame() and ImGui::Render(); it changes the WindowCore directly (live parameters).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,11 @@ struct PanelState {
   RecordingStatus recording;   // filled by the window each frame
 };
 
+// Never throws: a failing action becomes an error toast (see run_panel_guarded).
 void draw_panel(WindowCore& core, PanelState& state, Toasts& toasts);
+
+// Runs `draw` (ImGui calls between NewFrame and Render). An exception from it becomes an error
+// toast, and whatever it left open is closed, so the frame still ends and the program goes on.
+void run_panel_guarded(Toasts& toasts, const std::function<void()>& draw);
 
 }  // namespace physarum::app

@@ -6,6 +6,7 @@ namespace physarum::app {
 
 ImageSeed prepare_image_seed(const std::filesystem::path& file, const Preset& preset, Size field,
                              uint64_t agent_count, ImageFit fit) {
+  validate(preset.spawn);  // the strength may have been typed into the panel: refuse NaN, inf, < 0
   ImageSeed seed;
   seed.field = image_to_field(load_luma(file), field, 1.0f, fit);  // brightness in [0, 1]
   if (preset.spawn.agents_from_image) {
@@ -31,7 +32,12 @@ bool seed_from_image(Backend& backend, const Preset& preset, const std::filesyst
     if (message) *message = "cannot seed from " + name + ": " + e.what();
     return false;
   }
-  apply_image_seed(backend, seed);
+  try {
+    apply_image_seed(backend, seed);  // the backend checks the values again (finite, <= 1e30)
+  } catch (const std::exception& e) {
+    if (message) *message = "cannot seed from " + name + ": " + e.what();
+    return false;
+  }
   if (message) {
     *message =
         "seeded the field from " + name + (preset.spawn.agents_from_image ? " (agents respawned)" : "");

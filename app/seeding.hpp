@@ -18,14 +18,15 @@ struct ImageSeed {
   std::vector<float> field;  // luminance * spawn.field_strength, resized to the field
   AgentState agents;         // respawned agents when spawn.agents_from_image, else empty
 };
-// Loads and resizes the image and (if asked) spawns agents from it. Throws Error for a bad file.
+// Loads and resizes the image and (if asked) spawns agents from it. Throws Error for a bad file
+// or a spawn.field_strength that sim's validate() refuses.
 ImageSeed prepare_image_seed(const std::filesystem::path& file, const Preset& preset, Size field,
                              uint64_t agent_count, ImageFit fit);
 void apply_image_seed(Backend& backend, const ImageSeed& seed);
 
 // Returns true when the field (and, if asked, the agents) were replaced. On failure (unreadable,
 // corrupt, too large) returns false, changes nothing and says why in `message`; on success
-// `message` says what happened. Never throws for a bad file.
+// `message` says what happened. Never throws for a bad file or a bad spawn.field_strength.
 bool seed_from_image(Backend& backend, const Preset& preset, const std::filesystem::path& file, ImageFit fit,
                      std::string* message);
 

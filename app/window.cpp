@@ -333,7 +333,13 @@ int run_window(const WindowOptions& o) {
         glfwSwapInterval(panel.vsync ? 1 : 0);
         panel.vsync_changed = false;
       }
-      handle_input(win, core, panel, fs, events, fb_w, fb_h);
+      try {  // the brush and the keys' actions: a failure is told, the program goes on
+        handle_input(win, core, panel, fs, events, fb_w, fb_h);
+      } catch (const std::exception& e) {
+        events.last_stroke.reset();
+        events.keys.clear();  // a key whose action failed is not tried again every frame
+        toasts.error(e.what());
+      }
       for (const std::string& path : events.dropped) {
         std::string msg;
         const ImageFit fit = panel.image_fit == 1 ? ImageFit::Fit : ImageFit::Fill;

@@ -42,9 +42,10 @@ void main() {
     float w = clamp(f - float(i), 0.0, 1.0);
     o_color = lut_entry(i) * (1.0 - w) + lut_entry(i + 1) * w;
   } else if (u_mode == 1) {
-    int levels = threshold_count + 1;
+    int count = clamp(threshold_count, 0, thresholds.length());  // never past the array
+    int levels = count + 1;
     int level = 0;
-    for (int k = 0; k < threshold_count; ++k) level += v >= thresholds[k] ? 1 : 0;
+    for (int k = 0; k < count; ++k) level += v >= thresholds[k] ? 1 : 0;
     if (u_invert != 0) level = levels - 1 - level;
     o_color = lut_entry(levels > 1 ? level * 255 / (levels - 1) : 0);
   } else {

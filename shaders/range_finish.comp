@@ -16,9 +16,11 @@ void main() {
   float span = hi - lo;
   threshold_count = 0;
   if (u_cave_mode == 1) {
-    threshold_count = u_levels - 1;
-    for (int k = 1; k < u_levels; ++k) {
-      thresholds[k - 1] = lo + span * invert_mapping(float(k) / float(u_levels), u_log);
+    // The host clamps levels already; bounded here too, so no value can write past thresholds[].
+    int levels = clamp(u_levels, 2, thresholds.length() + 1);
+    threshold_count = levels - 1;
+    for (int k = 1; k < levels; ++k) {
+      thresholds[k - 1] = lo + span * invert_mapping(float(k) / float(levels), u_log);
     }
   } else if (u_cave_mode == 3) {
     threshold_count = 1;

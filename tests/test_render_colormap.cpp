@@ -165,6 +165,61 @@ TEST(Colormap, BinaryCaveSmoothingRemovesSpecksAndFillsHoles) {
   EXPECT_EQ(smooth[0 * w + 5], 0);
 }
 
+// The CPU colouring with values typed into the panel past its sliders: levels 100 would write past
+// the 16 thresholds, smoothing 1e9 would run 1e9 passes, gamma 0 divides by zero, NaN exposure
+// would turn every cell NaN. Each draws as its nearest usable value.
+TEST(Colormap, HostileDisplayValuesColourAsTheirClampedValues) {
+  const int w = 40, h = 30;
+  std::vector<float> f;  // blobs (they survive the binary cave's smoothing) and some noise
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const float noise = static_cast<float>((x * 7919 + y * 104729) % 97) / 97.0f;
+      f.push_back(100.0f + 50.0f * std::sin(0.31f * x) * std::cos(0.27f * y) + 8.0f * noise);
+    }
+  }
+  const Palette grey = greyscale_palette();
+  DisplayParams typed;
+  typed.mapping = Mapping::Linear;
+  typed.levels = 100;
+  typed.smoothing = 1'000'000'000;
+  typed.gamma = 0.0f;
+  typed.exposure = std::nanf("");
+  typed.threshold = std::nanf("");
+  DisplayParams meant = typed;
+  meant.levels = kMaxLevels;
+  meant.smoothing = kMaxSmoothing;
+  meant.gamma = kMinGamma;
+  meant.exposure = 1.0f;
+  meant.threshold = 0.5f;
+  EXPECT_EQ(drawable_display(typed), meant);
+  for (const CaveMode cave : {CaveMode::Off, CaveMode::Even, CaveMode::Quantile, CaveMode::Binary}) {
+    SCOPED_TRACE(static_cast<int>(cave));
+    typed.cave = meant.cave = cave;
+    const DisplayRange r = compute_display_range(f.data(), f.size(), typed);
+    EXPECT_LE(r.threshold_count, kMaxThresholds);
+    const auto img = render_field_to_rgba(f, w, h, typed, grey);
+    EXPECT_EQ(img, render_field_to_rgba(f, w, h, meant, grey));
+    size_t differ = 0;
+    for (size_t i = 4; i < img.size(); i += 4) differ += img[i] != img[0];
+    EXPECT_GT(differ, img.size() / 4 / 10);
+  }
+  EXPECT_EQ(binary_cave(f.data(), w, h, 100.0f, 1'000'000'000),
+            binary_cave(f.data(), w, h, 100.0f, kMaxSmoothing));
+  // One value at a time, as continuous_position is also used alone.
+  const DisplayRange r = compute_display_range(f.data(), f.size(), meant);
+  for (const float bad : {0.0f, -1.0f, std::nanf(""), HUGE_VALF}) {
+    DisplayParams d = meant;
+    d.cave = CaveMode::Off;
+    d.gamma = bad;
+    const float t = continuous_position(120.0f, d, r);
+    EXPECT_TRUE(t >= 0.0f && t <= 1.0f) << "gamma " << bad << " gave " << t;
+    d = meant;
+    d.exposure = bad;
+    const float u = continuous_position(120.0f, d, r);
+    EXPECT_TRUE(u >= 0.0f && u <= 1.0f) << "exposure " << bad << " gave " << u;
+  }
+}
+
 TEST(View, LetterboxZoomAboutCursorAndPan) {
   const Size field{200, 100};
   View v;

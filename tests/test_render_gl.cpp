@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -85,6 +86,79 @@ TEST(RenderGl, GpuRangeReductionMatchesHost) {
     EXPECT_LE(worst, 1) << "cave mode " << static_cast<int>(cave);
     // And the image is not flat (so the comparison means something).
     EXPECT_NE(std::memcmp(host.data(), host.data() + 4 * (host.size() / 8), 4), 0);
+  }
+}
+
+// Display values that were typed into the panel past its sliders: levels 100 (past the 16-entry
+// thresholds array), smoothing 1e9 (as many compute passes), gamma 0 (a division by zero), NaN or
+// infinite exposure. The renderer draws them as the nearest values it can use, by both range
+// paths (host and compute shader), and the picture is the CPU's for the clamped values.
+TEST(RenderGl, HostileDisplayValuesDrawAsTheirClampedValues) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  const Size s{97, 61};
+  std::vector<float> field;  // blobs (they survive the binary cave's smoothing) and some noise
+  for (int y = 0; y < s.height; ++y) {
+    for (int x = 0; x < s.width; ++x) {
+      const float noise = static_cast<float>((x * 7919 + y * 104729) % 97) / 97.0f;
+      field.push_back(100.0f + 50.0f * std::sin(0.21f * x) * std::cos(0.17f * y) + 8.0f * noise);
+    }
+  }
+  render::FieldRenderer r;
+  test::Fbo fbo(s.width, s.height);
+  const render::Palette grey = render::greyscale_palette();
+  struct Case {
+    const char* what;
+    DisplayParams typed, meant;
+  };
+  std::vector<Case> cases;
+  const auto add = [&](const char* what, auto&& edit_typed, auto&& edit_meant) {
+    DisplayParams d;
+    d.mapping = Mapping::Linear;
+    d.palette = grey.name;
+    Case c{what, d, d};
+    edit_typed(c.typed);
+    edit_meant(c.meant);
+    cases.push_back(c);
+  };
+  add(
+      "levels 100", [](DisplayParams& d) { d.cave = CaveMode::Even, d.levels = 100; },
+      [](DisplayParams& d) { d.cave = CaveMode::Even, d.levels = 16; });
+  add(
+      "levels -3", [](DisplayParams& d) { d.cave = CaveMode::Even, d.levels = -3; },
+      [](DisplayParams& d) { d.cave = CaveMode::Even, d.levels = 2; });
+  add(
+      "smoothing 1e9", [](DisplayParams& d) { d.cave = CaveMode::Binary, d.smoothing = 1'000'000'000; },
+      [](DisplayParams& d) { d.cave = CaveMode::Binary, d.smoothing = 8; });
+  add(
+      "gamma 0", [](DisplayParams& d) { d.gamma = 0.0f; }, [](DisplayParams& d) { d.gamma = 0.05f; });
+  add(
+      "exposure NaN", [](DisplayParams& d) { d.exposure = std::nanf(""); },
+      [](DisplayParams& d) { d.exposure = 1.0f; });
+  add(
+      "exposure inf, gamma NaN", [](DisplayParams& d) { d.exposure = HUGE_VALF, d.gamma = std::nanf(""); },
+      [](DisplayParams& d) { d.exposure = 1.0f, d.gamma = 1.0f; });
+  add(
+      "threshold -inf", [](DisplayParams& d) { d.cave = CaveMode::Binary, d.threshold = -HUGE_VALF; },
+      [](DisplayParams& d) { d.cave = CaveMode::Binary, d.threshold = 0.5f; });
+  r.set_palette(grey);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const auto cpu = render::render_field_to_rgba(field, s.width, s.height, c.meant, grey);
+    for (const bool gpu_range : {false, true}) {
+      r.upload_host_field(field.data(), s);
+      if (gpu_range) r.forget_host_field();
+      r.draw(c.typed, render::View{}, s.width, s.height);
+      ASSERT_NO_THROW(render::check_gl("drawing hostile display values"));
+      const auto img = render::read_framebuffer_rgba(s.width, s.height);
+      int worst = 0;
+      for (size_t i = 0; i < img.size(); ++i) worst = std::max(worst, std::abs(img[i] - cpu[i]));
+      EXPECT_LE(worst, 1) << (gpu_range ? "range from the compute shader" : "range from the host");
+      size_t differ = 0;  // not one flat colour (all black, all NaN)
+      for (size_t i = 4; i < img.size(); i += 4) differ += std::memcmp(&img[i], &img[0], 3) != 0;
+      EXPECT_GT(differ, img.size() / 4 / 10);
+    }
   }
 }
 

@@ -13,7 +13,37 @@ uint8_t to_unorm8(float c) {
   return static_cast<uint8_t>(std::lround(std::clamp(c, 0.0f, 1.0f) * 255.0f));
 }
 
+// A finite value clamped into [lo, hi]; NaN or an infinity gives `fallback`.
+float finite_clamped(float v, float lo, float hi, float fallback) {
+  return std::isfinite(v) ? std::clamp(v, lo, hi) : fallback;
+}
+
+const DisplayParams kDefaults;
+
+// The part of drawable_display() that colouring one value needs (no copy of the palette name).
+float drawable_exposure(float e) {
+  return finite_clamped(e, kMinExposure, kMaxExposure, kDefaults.exposure);
+}
+float drawable_gamma(float g) {
+  return finite_clamped(g, kMinGamma, kMaxGamma, kDefaults.gamma);
+}
+
 }  // namespace
+
+DisplayParams drawable_display(const DisplayParams& d) {
+  DisplayParams out = d;
+  if (d.mapping != Mapping::Linear && d.mapping != Mapping::Log) out.mapping = kDefaults.mapping;
+  if (d.cave != CaveMode::Off && d.cave != CaveMode::Even && d.cave != CaveMode::Quantile &&
+      d.cave != CaveMode::Binary) {
+    out.cave = kDefaults.cave;
+  }
+  out.exposure = drawable_exposure(d.exposure);
+  out.gamma = drawable_gamma(d.gamma);
+  out.threshold = finite_clamped(d.threshold, 0.0f, 1.0f, kDefaults.threshold);
+  out.levels = std::clamp(d.levels, kMinLevels, kMaxLevels);
+  out.smoothing = std::clamp(d.smoothing, 0, kMaxSmoothing);
+  return out;
+}
 
 float apply_mapping(float x, Mapping m) {
   if (m == Mapping::Log) return std::log(1.0f + kLogScale * x) * kInvLogDenominator;
@@ -25,15 +55,18 @@ float invert_mapping(float t, Mapping m) {
   return t;
 }
 
-DisplayRange compute_display_range(const float* field, size_t n, const DisplayParams& d) {
+DisplayRange compute_display_range(const float* field, size_t n, const DisplayParams& given) {
+  const DisplayParams d = drawable_display(given);
   DisplayRange r;
   if (d.auto_range && n > 0) {
     const auto [mn, mx] = std::minmax_element(field, field + n);
     r.lo = *mn;
     r.hi = *mx;
   }
-  r.inv_span = r.hi > r.lo ? 1.0f / (r.hi - r.lo) : 0.0f;
   const float span = r.hi - r.lo;
+  // A span so small that its inverse overflows counts as flat (an infinite scale would turn the
+  // low end into 0 * inf = NaN).
+  r.inv_span = span > 0 && std::isfinite(1.0f / span) ? 1.0f / span : 0.0f;
   switch (d.cave) {
     case CaveMode::Off: break;
     case CaveMode::Even:
@@ -67,9 +100,9 @@ DisplayRange compute_display_range(const float* field, size_t n, const DisplayPa
 }
 
 float continuous_position(float v, const DisplayParams& d, const DisplayRange& r) {
-  float x = std::max((v - r.lo) * r.inv_span, 0.0f) * d.exposure;
+  float x = std::max((v - r.lo) * r.inv_span, 0.0f) * drawable_exposure(d.exposure);
   float t = std::clamp(apply_mapping(x, d.mapping), 0.0f, 1.0f);
-  t = std::pow(t, 1.0f / d.gamma);
+  t = std::pow(t, 1.0f / drawable_gamma(d.gamma));
   return d.invert ? 1.0f - t : t;
 }
 
@@ -88,7 +121,8 @@ std::vector<uint8_t> binary_cave(const float* field, int width, int height, floa
   const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
   std::vector<uint8_t> cur(n), next(n);
   for (size_t i = 0; i < n; ++i) cur[i] = field[i] >= threshold ? 1 : 0;
-  for (int pass = 0; pass < passes; ++pass) {
+  const int rounds = std::clamp(passes, 0, kMaxSmoothing);
+  for (int pass = 0; pass < rounds; ++pass) {
     for (int y = 0; y < height; ++y) {
       for (int x = 0; x < width; ++x) {
         int floor_cells = 0;
@@ -107,8 +141,9 @@ std::vector<uint8_t> binary_cave(const float* field, int width, int height, floa
   return cur;
 }
 
-void map_field_to_rgba(const float* field, int width, int height, const DisplayParams& d,
+void map_field_to_rgba(const float* field, int width, int height, const DisplayParams& given,
                        const DisplayRange& r, const Palette& p, uint8_t* out) {
+  const DisplayParams d = drawable_display(given);
   const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
   auto put_entry = [&](size_t i, int entry) {
     for (int c = 0; c < 4; ++c) out[i * 4 + c] = p.lut[entry * 4 + c];
@@ -119,10 +154,11 @@ void map_field_to_rgba(const float* field, int width, int height, const DisplayP
       break;
     case CaveMode::Even:
     case CaveMode::Quantile: {
-      const int levels = r.threshold_count + 1;
+      const int count = std::clamp(r.threshold_count, 0, kMaxThresholds);
+      const int levels = count + 1;
       for (size_t i = 0; i < n; ++i) {
         int level = 0;
-        for (int k = 0; k < r.threshold_count; ++k) level += field[i] >= r.thresholds[k] ? 1 : 0;
+        for (int k = 0; k < count; ++k) level += field[i] >= r.thresholds[k] ? 1 : 0;
         if (d.invert) level = levels - 1 - level;
         put_entry(i, levels > 1 ? level * (kLutSize - 1) / (levels - 1) : 0);
       }

@@ -143,12 +143,14 @@ void FieldRenderer::compute_range(const DisplayParams& d) {
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT);
 }
 
-bool FieldRenderer::has_host_range_for(const DisplayParams& d) const {
+bool FieldRenderer::has_host_range_for(const DisplayParams& given) const {
+  const DisplayParams d = drawable_display(given);
   const DisplayParams& h = last_host_range_display_;
   return have_host_range_ && h.cave == d.cave && h.levels == d.levels && h.auto_range == d.auto_range;
 }
 
 void FieldRenderer::build_binary_cave(int passes) {
+  passes = std::clamp(passes, 0, kMaxSmoothing);  // one dispatch per pass
   glBindTextureUnit(0, field_tex_.get());
   glUseProgram(cave_prog_.get());
   const GLuint gx = static_cast<GLuint>((size_.width + 15) / 16);
@@ -196,7 +198,10 @@ void FieldRenderer::draw_again(const DisplayParams& d, const View& view, int fb_
   draw_field(d, view, fb_w, fb_h, false);
 }
 
-void FieldRenderer::draw_field(const DisplayParams& d, const View& view, int fb_w, int fb_h, bool new_range) {
+void FieldRenderer::draw_field(const DisplayParams& given, const View& view, int fb_w, int fb_h,
+                               bool new_range) {
+  // Whatever the caller holds (a value typed into the panel), the shaders get what they can use.
+  const DisplayParams d = drawable_display(given);
   glViewport(0, 0, fb_w, fb_h);
   if (!field_tex_) {
     glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);

@@ -19,6 +19,22 @@ namespace physarum::render {
 inline constexpr float kLogScale = 1000.0f;
 inline constexpr int kMaxThresholds = 16;
 
+// The display values the renderers accept (the ranges sim's validate(DisplayParams) allows). A
+// caller such as the panel can hand anything (a typed levels of 100 would write past the
+// thresholds array, smoothing 1e9 would run 1e9 passes, gamma 0 divides by zero), so both
+// renderers pass what they are given through drawable_display() before using it.
+inline constexpr int kMinLevels = 2;
+inline constexpr int kMaxLevels = 16;  // levels - 1 thresholds; at most kMaxThresholds
+inline constexpr int kMaxSmoothing = 8;
+inline constexpr float kMinGamma = 0.05f, kMaxGamma = 20.0f;
+inline constexpr float kMinExposure = 1.0e-6f, kMaxExposure = 1.0e6f;
+static_assert(kMaxLevels - 1 <= kMaxThresholds);
+
+// `d` with every value clamped into the ranges above; NaN and infinities (which have no place
+// to clamp to that means anything) become the defaults of DisplayParams. Unknown enum values
+// become the defaults too.
+DisplayParams drawable_display(const DisplayParams& d);
+
 // Mirrors the shader storage block `RangeBuf` in shaders/range.glsl (std430), so the host can
 // upload it as is.
 struct DisplayRange {

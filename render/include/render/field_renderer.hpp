@@ -34,6 +34,7 @@ class FieldRenderer {
 
   // Computes the display range (on the host when this frame's field is there or none is needed,
   // else with a compute shader) and draws into the bound framebuffer's (0, 0, fb_w, fb_h).
+  // Display values out of range are clamped and NaN/infinite ones replaced (drawable_display).
   void draw(const DisplayParams& d, const View& view, int fb_w, int fb_h);
   // The same field with the same display again, e.g. into the recorder's framebuffer: reuses the
   // range (and binary cave) of the last draw() and is not timed, so draw_ms() stays the frame's.
