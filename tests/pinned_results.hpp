@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,11 @@ struct PinnedCase {
   uint64_t field_hash;
   uint64_t agents_hash;
 };
+
+// For test names and messages: the configuration's name, not its bytes.
+inline void PrintTo(const PinnedCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 // Computed once from main at 44b4355 (its CPU backend, 1 and 3 threads agreeing), by this file's
 // run_pinned() linked against that commit's library.
