@@ -10,11 +10,14 @@
 #include <vector>
 
 #include "backends.hpp"
+#include "pinned_results.hpp"
 #include "sim/backend.hpp"
 #include "sim/spawn.hpp"
 
 #if defined(PHYSARUM_HAS_CUDA)
 #include <cuda_runtime.h>
+
+#include "event_query.hpp"
 #endif
 
 using namespace physarum;
@@ -307,6 +310,73 @@ TEST(Cuda, OutOfMemoryThrowsAndThePreviousBackendKeepsRunning) {
 
   step_both(p, 200);
   expect_identical(p);
+}
+
+// The same pinned hashes the CPU backend is held to (tests/pinned_results.hpp): with CUDA equal to
+// the CPU in every other test, this catches a change that moves both together.
+class CudaPinned : public ::testing::TestWithParam<test::PinnedCase> {};
+
+TEST_P(CudaPinned, MatchesThePinnedHashes) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const test::PinnedCase& pc = GetParam();
+  const auto b = test::run_pinned(
+      pc, [](const SimConfig& c, AgentState a) { return make_cuda_backend(c, std::move(a)); });
+  EXPECT_EQ(test::field_hash(*b), pc.field_hash) << pc.name << ": the model's output changed (docs/MODEL.md)";
+  EXPECT_EQ(test::agents_hash(*b), pc.agents_hash)
+      << pc.name << ": the model's output changed (docs/MODEL.md)";
+}
+
+INSTANTIATE_TEST_SUITE_P(Model, CudaPinned, ::testing::ValuesIn(test::kPinned),
+                         [](const ::testing::TestParamInfo<test::PinnedCase>& i) {
+                           return std::string(i.param.name);
+                         });
+
+// The device keeps subnormals (built with -ftz=false): a field decaying into the subnormal range
+// is bit-identical to the CPU's.
+TEST(Cuda, SubnormalFieldLikeCpu) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  SimConfig c;
+  c.size = Size{64, 48};
+  c.agents = 40;
+  c.seed = 2;
+  c.model.decay = 0.9f;
+  Pair p = make_pair(c);
+  step_both(p, 120);
+  std::vector<float> f;
+  p.cpu->read_field(f);
+  size_t subnormal = 0;
+  for (float v : f) subnormal += std::fpclassify(v) == FP_SUBNORMAL ? 1 : 0;
+  ASSERT_GT(subnormal, 100U) << "the configuration must reach subnormal values to test anything";
+  expect_identical(p);
+}
+
+// event_done's reading of cudaEventQuery (no device needed): only cudaErrorNotReady means "not
+// finished"; every other error is reported, including one left pending by an earlier call, which
+// "not ready" handling must not clear silently.
+TEST(Cuda, EventQueryOnlyNotReadyMeansNotDone) {
+  using cuda::classify_event_query;
+  auto o = classify_event_query(cudaSuccess, cudaSuccess);
+  EXPECT_TRUE(o.done);
+  EXPECT_EQ(o.report, cudaSuccess);
+  EXPECT_FALSE(o.clear_last_error);
+
+  o = classify_event_query(cudaErrorNotReady, cudaSuccess);
+  EXPECT_FALSE(o.done);
+  EXPECT_EQ(o.report, cudaSuccess);
+  EXPECT_FALSE(o.clear_last_error);
+
+  o = classify_event_query(cudaErrorNotReady, cudaErrorNotReady);  // the runtime kept our "not ready"
+  EXPECT_FALSE(o.done);
+  EXPECT_EQ(o.report, cudaSuccess);
+  EXPECT_TRUE(o.clear_last_error);
+
+  o = classify_event_query(cudaErrorNotReady, cudaErrorInvalidConfiguration);  // an unchecked launch
+  EXPECT_FALSE(o.done);
+  EXPECT_EQ(o.report, cudaErrorInvalidConfiguration);
+
+  o = classify_event_query(cudaErrorIllegalAddress, cudaErrorIllegalAddress);  // a device fault
+  EXPECT_FALSE(o.done);
+  EXPECT_EQ(o.report, cudaErrorIllegalAddress);
 }
 
 #endif

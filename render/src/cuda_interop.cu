@@ -9,6 +9,7 @@
 
 #include "render/cuda_interop.hpp"
 #include "sim/backend.hpp"
+#include "sim/cuda_info.hpp"
 #include "sim/params.hpp"
 
 namespace physarum::render {
@@ -38,6 +39,23 @@ bool cuda_interop_built() {
 }
 
 CudaGlTexture::CudaGlTexture(unsigned int gl_texture) {
+  // On a machine with several GPUs the GL context may live on another one than the CUDA device
+  // the backend computes on: registration could then fail obscurely or copy across the bus. Ask
+  // which devices the current GL context runs on, and fall back (with the reason) if ours is not one.
+  int gl_devices[16] = {};
+  unsigned int gl_count = 0;
+  const cudaError_t q = cudaGLGetDevices(&gl_count, gl_devices, 16, cudaGLDeviceListAll);
+  if (q != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky; the fallback goes on with the same context
+    throw Error(std::string("cannot tell which GPU runs OpenGL (cudaGLGetDevices: ") + cudaGetErrorString(q) +
+                ")");
+  }
+  if (!gl_runs_on_cuda_device(gl_devices, gl_count, kCudaDevice)) {
+    throw Error(gl_count == 0
+                    ? std::string("OpenGL does not run on a CUDA device")
+                    : "OpenGL runs on CUDA device " + std::to_string(gl_devices[0]) +
+                          ", not on CUDA device " + std::to_string(kCudaDevice) + " that simulates");
+  }
   cudaGraphicsResource_t r = nullptr;
   const cudaError_t e =
       cudaGraphicsGLRegisterImage(&r, gl_texture, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore);
@@ -82,6 +100,10 @@ void CudaGlTexture::publish(Backend& backend) {
     // stream) cannot release the texture to GL before the write has finished.
     INTEROP_CHECK(cudaDeviceSynchronize());
   } catch (...) {
+    // The publish kernel may have been enqueued before the failure and still be writing the
+    // texture: wait for it before the surface goes and the texture returns to GL. (If the wait
+    // itself fails the context is lost, and nothing runs any more.)
+    INTEROP_LOG(cudaDeviceSynchronize());
     if (surface) INTEROP_LOG(cudaDestroySurfaceObject(surface));
     INTEROP_LOG(cudaGraphicsUnmapResources(1, &r, 0));
     throw;

@@ -3,9 +3,12 @@
 #include <glad/egl.h>
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
+#include "sim/cuda_info.hpp"
 #include "sim/params.hpp"
 
 namespace physarum::render {
@@ -20,8 +23,9 @@ bool has_extension(const char* list, const char* name) {
   return false;
 }
 
-// The first EGL device that says it is a CUDA device (NVIDIA's driver), as a display.
-EGLDisplay nvidia_device_display(std::string& why_not) {
+// The EGL device that is the CUDA device the backend computes on (kCudaDevice), as a display, so
+// that CUDA-GL interop works on a machine with several GPUs; failing that, the first CUDA device.
+EGLDisplay nvidia_device_display(std::string& why_not, std::string& which) {
   const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
   if (!has_extension(client, "EGL_EXT_device_enumeration") ||
       !has_extension(client, "EGL_EXT_platform_device") || !eglQueryDevicesEXT || !eglGetPlatformDisplayEXT) {
@@ -35,17 +39,42 @@ EGLDisplay nvidia_device_display(std::string& why_not) {
   }
   std::vector<EGLDeviceEXT> devices(static_cast<size_t>(count));
   eglQueryDevicesEXT(count, devices.data(), &count);
-  for (EGLint i = 0; i < count; ++i) {
-    const char* ext = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS) : nullptr;
-    if (!has_extension(ext, "EGL_NV_device_cuda")) continue;
-    EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-    if (d != EGL_NO_DISPLAY) return d;
+  devices.resize(static_cast<size_t>(std::max<EGLint>(count, 0)));
+  std::vector<long> cuda_ids;  // EGL_CUDA_DEVICE_NV of each device, -1 when it has none
+  for (EGLDeviceEXT dev : devices) {
+    const char* ext = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(dev, EGL_EXTENSIONS) : nullptr;
+    EGLAttrib id = -1;
+    if (!has_extension(ext, "EGL_NV_device_cuda") || !eglQueryDeviceAttribEXT ||
+        !eglQueryDeviceAttribEXT(dev, EGL_CUDA_DEVICE_NV, &id)) {
+      id = -1;
+    }
+    cuda_ids.push_back(static_cast<long>(id));
   }
-  why_not = "no EGL device with EGL_NV_device_cuda";
-  return EGL_NO_DISPLAY;
+  const int pick = choose_egl_device(cuda_ids, kCudaDevice);
+  if (pick < 0) {
+    why_not = "no EGL device with EGL_NV_device_cuda";
+    return EGL_NO_DISPLAY;
+  }
+  which = cuda_ids[static_cast<size_t>(pick)] == kCudaDevice
+              ? "CUDA device " + std::to_string(kCudaDevice)
+              : "CUDA device " + std::to_string(cuda_ids[static_cast<size_t>(pick)]) +
+                    ", not the simulating device " + std::to_string(kCudaDevice) + ": interop will copy";
+  EGLDisplay d =
+      eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[static_cast<size_t>(pick)], nullptr);
+  if (d == EGL_NO_DISPLAY) why_not = "no display for the EGL device that is " + which;
+  return d;
 }
 
 }  // namespace
+
+int choose_egl_device(const std::vector<long>& cuda_device_of, int cuda_device) {
+  int first_cuda = -1;
+  for (size_t i = 0; i < cuda_device_of.size(); ++i) {
+    if (cuda_device_of[i] == cuda_device) return static_cast<int>(i);
+    if (cuda_device_of[i] >= 0 && first_cuda < 0) first_cuda = static_cast<int>(i);
+  }
+  return first_cuda;
+}
 
 EglContext::EglContext(bool prefer_cuda_device) {
   // Client extensions first (no display yet), then again with the display for its functions.
@@ -55,9 +84,10 @@ EglContext::EglContext(bool prefer_cuda_device) {
   std::string platform;
   if (prefer_cuda_device) {
     std::string why;
-    display = nvidia_device_display(why);
+    std::string which;
+    display = nvidia_device_display(why, which);
     if (display != EGL_NO_DISPLAY) {
-      platform = "EGL device platform (NVIDIA)";
+      platform = "EGL device platform (NVIDIA, " + which + ")";
     } else {
       tried += "NVIDIA device platform: " + why + "; ";
     }

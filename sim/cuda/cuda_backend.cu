@@ -24,7 +24,9 @@
 
 #include "backends.hpp"
 #include "cuda_check.cuh"
+#include "event_query.hpp"
 #include "kernels.cuh"
+#include "sim/cuda_info.hpp"
 
 namespace physarum {
 namespace {
@@ -88,13 +90,15 @@ struct PublishSample {
 
 // Ready without waiting? Throws on a real error (a device fault surfaces here).
 bool event_done(const Event& e) {
-  const cudaError_t r = cudaEventQuery(e.get());
-  if (r == cudaSuccess) return true;
-  if (r == cudaErrorNotReady) {
-    (void)cudaGetLastError();
-    return false;
+  const cudaError_t query = cudaEventQuery(e.get());
+  const cuda::EventQueryOutcome o = cuda::classify_event_query(query, cudaPeekAtLastError());
+  if (o.clear_last_error) (void)cudaGetLastError();
+  if (o.report != cudaSuccess) {
+    cuda::throw_cuda_error(
+        o.report, query == o.report ? "cudaEventQuery" : "an earlier CUDA call (found by cudaEventQuery)",
+        __FILE__, __LINE__);
   }
-  cuda::throw_cuda_error(r, "cudaEventQuery", __FILE__, __LINE__);
+  return o.done;
 }
 double elapsed_ms(const Event& a, const Event& b) {
   float ms = 0;
@@ -140,7 +144,7 @@ class CudaBackend final : public Backend {
     if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
     chunk_ = sort_every_ > 0 ? sort_every_ : 16;
     aggregate_ = env_int("PHYSARUM_CUDA_AGGREGATE", 1, 0, 1) != 0;
-    PHYS_CUDA_CHECK(cudaSetDevice(0));
+    PHYS_CUDA_CHECK(cudaSetDevice(kCudaDevice));
 
     // Scan scratch size first, so the memory check below is complete.
     size_t scan_bytes = 0;
@@ -482,7 +486,7 @@ std::string cuda_device_name() {
       return "";
     }
     cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    if (cudaGetDeviceProperties(&prop, kCudaDevice) != cudaSuccess) {
       (void)cudaGetLastError();
       return "";
     }

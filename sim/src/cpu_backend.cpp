@@ -2,6 +2,10 @@
 // atomics, so the order in which threads run cannot change a bit of the result.
 #include <omp.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,6 +28,47 @@ double ms_since(Clock::time_point t0) {
 // (vectorised), their field reads (independent loads, in flight together), steer and move
 // (vectorised), then the counts.
 constexpr int64_t kBlock = 64;
+
+// Subnormal floats kept, as IEEE-754 says, on the thread that runs the model's arithmetic. FTZ/DAZ
+// are per-thread state that anyone can set (a library built with -ffast-math sets them at load
+// time, a host application may too); with them on, the decaying field's tiny values become 0 and the
+// result differs from every other thread and from the GPU. Each parallel region (and each call on
+// the caller's thread) sets the state it needs and gives back the thread's previous state on exit.
+class IeeeSubnormals {
+ public:
+#if defined(__x86_64__) || defined(__i386__)
+  IeeeSubnormals() : saved_(_mm_getcsr()) {
+    _mm_setcsr(saved_ & ~(kFtz | kDaz));
+  }
+  ~IeeeSubnormals() {
+    _mm_setcsr(saved_);
+  }
+
+ private:
+  static constexpr unsigned kFtz = 1U << 15;  // MXCSR flush-to-zero
+  static constexpr unsigned kDaz = 1U << 6;   // MXCSR denormals-are-zero
+  unsigned saved_;
+#elif defined(__aarch64__)
+  IeeeSubnormals() {
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(saved_));
+    const uint64_t ieee = saved_ & ~kFz;
+    __asm__ __volatile__("msr fpcr, %0" : : "r"(ieee));
+  }
+  ~IeeeSubnormals() {
+    __asm__ __volatile__("msr fpcr, %0" : : "r"(saved_));
+  }
+
+ private:
+  static constexpr uint64_t kFz = 1ULL << 24;  // FPCR flush-to-zero
+  uint64_t saved_;
+#else
+  // Other targets: no flush mode this backend knows how to clear (docs/MODEL.md).
+  IeeeSubnormals() = default;
+#endif
+ public:
+  IeeeSubnormals(const IeeeSubnormals&) = delete;
+  IeeeSubnormals& operator=(const IeeeSubnormals&) = delete;
+};
 
 struct AgentBlock {
   float* x;
@@ -94,6 +139,7 @@ class CpuBackend final : public Backend {
   }
 
   void step(int n) override {
+    const IeeeSubnormals ieee;
     for (int s = 0; s < n; ++s) {
       StageTimings t;
       if (steps_ % kSortEvery == 0) {
@@ -130,6 +176,7 @@ class CpuBackend final : public Backend {
 
   void brush(const BrushStroke& b) override {
     validate_brush(b, size_);
+    const IeeeSubnormals ieee;
     const int cx = static_cast<int>(std::floor(b.x));
     const int cy = static_cast<int>(std::floor(b.y));
     const int r = static_cast<int>(std::ceil(b.radius));
@@ -205,6 +252,7 @@ class CpuBackend final : public Backend {
     const size_t stride = cells();
 #pragma omp parallel num_threads(threads_)
     {
+      const IeeeSubnormals ieee;
       // Each thread counts into its own array: no atomics (a locked add stalls the loads of the
       // next agents), and integer sums do not depend on which thread counted what.
       uint32_t* c = counts_.data() + stride * static_cast<size_t>(omp_get_thread_num());
@@ -256,6 +304,7 @@ class CpuBackend final : public Backend {
     const rule::StepParams p = params_;
 #pragma omp parallel num_threads(threads_)
     {
+      const IeeeSubnormals ieee;
       // Each thread takes a contiguous band of rows and rolls three row sums down it.
       const int nt = omp_get_num_threads();
       const int t = omp_get_thread_num();

@@ -3,10 +3,7 @@
 // 64-byte boundary, then the float32 values in C order.
 #include "sim/npy.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
+#include <algorithm>
 #include <bit>
 #include <cctype>
 #include <cerrno>
@@ -17,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/atomic_file.hpp"
 #include "sim/params.hpp"
 
 namespace physarum {
@@ -137,51 +135,31 @@ void write_npy(const std::filesystem::path& file, const float* data, int height,
                 std::to_string(width) + ") is empty");
   }
   const std::string dict = header_text(height, width);
-  std::string bytes(kMagic, kMagicLen);
-  bytes += '\x01';
-  bytes += '\x00';
-  bytes += static_cast<char>(dict.size() & 0xff);
-  bytes += static_cast<char>(dict.size() >> 8);
-  bytes += dict;
+  std::string header(kMagic, kMagicLen);
+  header += '\x01';
+  header += '\x00';
+  header += static_cast<char>(dict.size() & 0xff);
+  header += static_cast<char>(dict.size() >> 8);
+  header += dict;
 
+  // Streamed through a temporary file and renamed into place: a failure (a full disk) leaves any
+  // old file whole, and no copy of the field is made in memory.
+  AtomicFileWriter out(file);
+  out.write(header.data(), header.size());
   const size_t count = static_cast<size_t>(height) * static_cast<size_t>(width);
-  const size_t header_size = bytes.size();
-  bytes.resize(header_size + count * 4);
-  std::memcpy(bytes.data() + header_size, data, count * 4);
-  if constexpr (std::endian::native == std::endian::big) {
-    for (size_t i = 0; i < count; ++i) {
-      uint32_t v;
-      std::memcpy(&v, bytes.data() + header_size + i * 4, 4);
-      v = swap32(v);
-      std::memcpy(bytes.data() + header_size + i * 4, &v, 4);
+  if constexpr (std::endian::native == std::endian::little) {
+    out.write(data, count * 4);
+  } else {
+    constexpr size_t kChunk = 1 << 16;
+    std::vector<uint32_t> chunk(std::min(count, kChunk));
+    for (size_t i = 0; i < count; i += kChunk) {
+      const size_t n = std::min(count - i, kChunk);
+      std::memcpy(chunk.data(), data + i, n * 4);
+      for (size_t j = 0; j < n; ++j) chunk[j] = swap32(chunk[j]);
+      out.write(chunk.data(), n * 4);
     }
   }
-
-  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) throw Error("cannot write '" + file.string() + "': " + std::strerror(errno));
-  const auto fail = [&](const char* what, int err) {
-    // Leave no half-written array behind (only ever remove a regular file we were writing).
-    struct stat st {};
-    const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    ::close(fd);
-    if (regular) ::unlink(file.c_str());
-    throw Error("cannot write '" + file.string() + "': " + what + ": " + std::strerror(err));
-  };
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail("write failed", errno);
-    }
-    if (n == 0) fail("write made no progress", EIO);
-    done += static_cast<size_t>(n);
-  }
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(file.c_str());
-    throw Error("cannot write '" + file.string() + "': close failed: " + std::strerror(err));
-  }
+  out.commit();
 }
 
 NpyArray read_npy(const std::filesystem::path& file) {

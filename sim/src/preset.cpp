@@ -24,6 +24,8 @@
 #include <sstream>
 #include <variant>
 
+#include "sim/atomic_file.hpp"
+
 namespace physarum {
 namespace {
 
@@ -440,55 +442,9 @@ std::string preset_to_toml(const Preset& p) {
 
 void save_preset(const Preset& p, const std::filesystem::path& file) {
   validate(p);
-  const std::string text = preset_to_toml(p);
-  const std::filesystem::path dir =
-      file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
-  std::string tmp_name(1, '.');  // hidden, beside the target (built piecewise: GCC 12 -Wrestrict)
-  tmp_name.append(file.filename().string()).append(".tmp-XXXXXX");
-  std::string tmpl = (dir / tmp_name).string();
-  const auto fail = [&](const std::string& what, int err) {
-    throw Error("cannot save preset '" + file.string() + "': " + what + ": " + std::strerror(err));
-  };
-
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) fail("cannot create a temporary file in '" + dir.string() + "'", errno);
-  const auto discard = [&](const std::string& what) {
-    const int err = errno;
-    ::close(fd);
-    ::unlink(tmpl.c_str());
-    fail(what, err);
-  };
-  // mkstemp makes the file 0600; a preset is an ordinary document.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      discard("write failed");
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) discard("fsync failed");
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmpl.c_str());
-    fail("close failed", err);
-  }
-  if (::rename(tmpl.c_str(), file.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmpl.c_str());
-    fail("rename failed", err);
-  }
-  // Make the rename itself durable; failure here does not undo the save.
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
+  // Through a temporary file renamed over the target; created 0666 less the umask by the kernel,
+  // so the process-wide umask is never changed (other threads may be creating files).
+  write_file_atomically(file, preset_to_toml(p), "save preset");
 }
 
 void apply_override(Preset& p, std::string_view assignment) {

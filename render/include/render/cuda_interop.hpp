@@ -13,10 +13,20 @@ namespace physarum::render {
 // True when this build has CUDA-GL interop (it was built with the CUDA backend).
 bool cuda_interop_built();
 
+// Whether `cuda_device` is among the `count` CUDA devices that cudaGLGetDevices says run the
+// current GL context (CudaGlTexture refuses interop, and the renderer copies, when it is not).
+inline bool gl_runs_on_cuda_device(const int* gl_devices, unsigned int count, int cuda_device) {
+  for (unsigned int i = 0; i < count; ++i) {
+    if (gl_devices[i] == cuda_device) return true;
+  }
+  return false;
+}
+
 class CudaGlTexture {
  public:
-  // Registers the GL texture (2D, R32F) for surface load/store. Throws Error with CUDA's reason
-  // (no device, GL context on another GPU, remote desktop...); the caller falls back to a copy.
+  // Registers the GL texture (2D, R32F) for surface load/store, after checking that the current
+  // GL context runs on the CUDA device the backend uses (kCudaDevice). Throws Error with the
+  // reason (no device, GL context on another GPU, remote desktop...); the caller falls back to a copy.
   explicit CudaGlTexture(unsigned int gl_texture);
   ~CudaGlTexture();  // unregisters; failures are logged, never thrown
   CudaGlTexture(const CudaGlTexture&) = delete;

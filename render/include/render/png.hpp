@@ -6,7 +6,9 @@
 
 namespace physarum::render {
 
-// rgba: width*height*4 bytes, rows top to bottom. Throws Error when the file cannot be written.
+// rgba: width*height*4 bytes, rows top to bottom. Written through a temporary file renamed into place
+// (sim/atomic_file.hpp): throws Error when the file cannot be written completely, and an existing
+// file is then untouched.
 void write_png_rgba(const std::filesystem::path& file, const uint8_t* rgba, int width, int height);
 
 }  // namespace physarum::render

@@ -1,6 +1,12 @@
 // Facts about the CUDA device that the benchmark needs (sim/cuda/cuda_info.cu). Plain C++, no
-// CUDA types. Only declared when the CUDA backend is built (PHYSARUM_HAS_CUDA).
+// CUDA types. The functions are only declared when the CUDA backend is built (PHYSARUM_HAS_CUDA).
 #pragma once
+
+namespace physarum {
+// The CUDA device the program uses: the backend, the benchmark, CUDA-GL interop, and the EGL device
+// headless rendering picks so that interop works (render/src/egl_context.cpp).
+inline constexpr int kCudaDevice = 0;
+}  // namespace physarum
 
 #if defined(PHYSARUM_HAS_CUDA)
 #include <cstdint>

@@ -6,7 +6,8 @@
 
 namespace physarum {
 
-// Throws Error when the file cannot be written completely (e.g. disk full).
+// Written through a temporary file renamed into place (sim/atomic_file.hpp): on any failure (a
+// full disk, a path that is a FIFO or a directory) it throws Error and an existing file is untouched.
 void write_npy(const std::filesystem::path& file, const float* data, int height, int width);
 
 struct NpyArray {

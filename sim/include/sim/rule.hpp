@@ -9,6 +9,18 @@
 
 #include <cstdint>
 
+// Bit-identity needs every operation below to be the correctly rounded IEEE one, with subnormals
+// kept: fast-math lets the compiler reassociate, contract and flush them. Refused, not tolerated.
+// (g++/clang: -ffast-math and -Ofast define __FAST_MATH__, -ffinite-math-only __FINITE_MATH_ONLY__;
+// __USE_FAST_MATH__ is checked for compilers that define it, but nvcc 13 defines no macro for
+// --use_fast_math, so CMakeLists.txt also refuses the flag and always passes -ftz=false
+// -prec-div=true -prec-sqrt=true -fmad=false, which override what --use_fast_math implies.)
+#if defined(__FAST_MATH__) || defined(__USE_FAST_MATH__) || \
+    (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__)
+#error \
+    "physarum: fast-math (-ffast-math, -Ofast, -ffinite-math-only, --use_fast_math) breaks the model's bit-identity; build without it"
+#endif
+
 #if defined(__CUDACC__)
 #define PHYS_HD __host__ __device__ __forceinline__
 #else

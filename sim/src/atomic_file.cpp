@@ -1,0 +1,126 @@
+#include "sim/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "sim/params.hpp"
+
+namespace physarum {
+namespace {
+
+// A name no other writer picks: pid, a per-process counter and the clock, checked by O_EXCL.
+std::string temp_suffix(int attempt) {
+  static std::atomic<unsigned> counter{0};
+  const auto ticks =
+      static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count());
+  char buf[64];
+  std::snprintf(buf, sizeof buf, ".tmp-%d-%u-%llx-%d", static_cast<int>(::getpid()), counter++,
+                ticks & 0xffffffULL, attempt);
+  return buf;
+}
+
+}  // namespace
+
+AtomicFileWriter::AtomicFileWriter(std::filesystem::path target, std::string action)
+    : target_(std::move(target)), action_(std::move(action)), shown_(target_.string()) {
+  struct stat st {};
+  bool exists = ::lstat(target_.c_str(), &st) == 0;
+  if (exists && S_ISLNK(st.st_mode)) {
+    // Replace the file the link names, not the link itself.
+    std::error_code ec;
+    const std::filesystem::path resolved = std::filesystem::canonical(target_, ec);
+    if (ec) fail("it is a symbolic link to nothing", ENOENT);
+    target_ = resolved;
+    exists = ::stat(target_.c_str(), &st) == 0;
+  }
+  if (exists && !S_ISREG(st.st_mode)) {
+    const char* kind = S_ISDIR(st.st_mode)                            ? "a directory"
+                       : S_ISFIFO(st.st_mode)                         ? "a FIFO"
+                       : (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) ? "a device"
+                       : S_ISSOCK(st.st_mode)                         ? "a socket"
+                                                                      : "a special file";
+    throw Error("cannot " + action_ + " '" + shown_ + "': it exists and is " + kind +
+                ", not a regular file; choose another name");
+  }
+  const std::filesystem::path dir =
+      target_.has_parent_path() ? target_.parent_path() : std::filesystem::path(".");
+  std::string base(1, '.');  // hidden (built piecewise: GCC 12 -Wrestrict)
+  base.append(target_.filename().string());
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    temp_ = dir / (base + temp_suffix(attempt));
+    // 0666: the kernel applies the umask, as for any new file; the process umask is never touched.
+    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_ >= 0 || errno != EEXIST) break;
+  }
+  if (fd_ < 0) {
+    const int err = errno;
+    temp_.clear();
+    fail("cannot create a temporary file in '" + dir.string() + "'", err);
+  }
+  if (exists) (void)::fchmod(fd_, st.st_mode & 07777);  // replacing a file keeps its permissions
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  discard();
+}
+
+void AtomicFileWriter::discard() noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+  temp_.clear();
+}
+
+void AtomicFileWriter::fail(const std::string& what, int err) {
+  discard();
+  throw Error("cannot " + action_ + " '" + shown_ + "': " + what + ": " + std::strerror(err));
+}
+
+void AtomicFileWriter::write(const void* data, size_t n) {
+  if (fd_ < 0) throw Error("cannot " + action_ + " '" + shown_ + "': the file was already closed");
+  const auto* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t w = ::write(fd_, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      fail("write failed", errno);
+    }
+    if (w == 0) fail("write made no progress", EIO);
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+
+void AtomicFileWriter::commit() {
+  if (fd_ < 0) throw Error("cannot " + action_ + " '" + shown_ + "': the file was already closed");
+  if (::fsync(fd_) != 0) fail("fsync failed", errno);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) fail("close failed", errno);
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) fail("rename failed", errno);
+  temp_.clear();
+  // Make the rename itself durable; a failure here does not undo the write.
+  const std::filesystem::path dir =
+      target_.has_parent_path() ? target_.parent_path() : std::filesystem::path(".");
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    (void)::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+void write_file_atomically(const std::filesystem::path& file, std::string_view bytes,
+                           const std::string& action) {
+  AtomicFileWriter out(file, action);
+  out.write(bytes.data(), bytes.size());
+  out.commit();
+}
+
+}  // namespace physarum

@@ -1,0 +1,43 @@
+# The build's floating-point guarantees, checked by compiling: rule.hpp must refuse fast-math (the
+# #error names it) and compile without it; the CMake flag check must refuse --use_fast_math and the
+# like and accept ordinary flags. PASS_REGULAR_EXPRESSION looks for the refusal's own words, so a
+# compile that fails for another reason does not count as a refusal.
+set(_rule_probe ${CMAKE_CURRENT_SOURCE_DIR}/guards/includes_rule.cpp)
+set(_refusal "physarum: fast-math")
+set(_cxx_probe ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -I${PROJECT_SOURCE_DIR}/sim/include ${_rule_probe})
+
+add_test(NAME BuildGuard.RuleHeaderCompilesWithoutFastMath COMMAND ${_cxx_probe} -Wall -Werror -ffp-contract=off)
+foreach(flag -ffast-math -Ofast -ffinite-math-only)
+  string(REGEX REPLACE "^-+" "" _name "${flag}")
+  add_test(NAME BuildGuard.RuleHeaderRefuses.${_name} COMMAND ${_cxx_probe} ${flag})
+  set_tests_properties(BuildGuard.RuleHeaderRefuses.${_name} PROPERTIES PASS_REGULAR_EXPRESSION "${_refusal}")
+endforeach()
+if(PHYSARUM_HAS_CUDA)
+  # The host half of a .cu file is compiled by the host compiler, which sees -Xcompiler flags.
+  set(_cu_probe ${CMAKE_CURRENT_BINARY_DIR}/guards/includes_rule.cu)
+  configure_file(${_rule_probe} ${_cu_probe} COPYONLY)
+  add_test(NAME BuildGuard.RuleHeaderRefusesNvccHostFastMath
+           COMMAND ${CMAKE_CUDA_COMPILER} -std=c++20 -I${PROJECT_SOURCE_DIR}/sim/include -Xcompiler=-ffast-math
+                   -c ${_cu_probe} -o ${CMAKE_CURRENT_BINARY_DIR}/guards/includes_rule.o)
+  set_tests_properties(BuildGuard.RuleHeaderRefusesNvccHostFastMath PROPERTIES PASS_REGULAR_EXPRESSION "${_refusal}")
+endif()
+
+set(_flag_check ${PROJECT_SOURCE_DIR}/cmake/FloatingPointFlags.cmake)
+add_test(NAME BuildGuard.FlagCheckAcceptsOrdinaryFlags
+         COMMAND ${CMAKE_COMMAND} "-DPHYSARUM_FP_FLAGS=-O2 -g -fmad=false -ftz=false -Xcompiler=-Wall" -P ${_flag_check})
+set(_i 0)
+foreach(flags "--use_fast_math" "-O3 -use_fast_math" "-ftz=true" "-Xcompiler=-ffast-math,-Wall" "-O2 -Ofast"
+        "-prec-div=false" "-funsafe-math-optimizations")
+  math(EXPR _i "${_i} + 1")
+  add_test(NAME BuildGuard.FlagCheckRefuses.${_i} COMMAND ${CMAKE_COMMAND} "-DPHYSARUM_FP_FLAGS=${flags}" -P ${_flag_check})
+  set_tests_properties(BuildGuard.FlagCheckRefuses.${_i} PROPERTIES PASS_REGULAR_EXPRESSION "bit-identity")
+endforeach()
+
+# test_subnormals.cpp sets the flush mode of OpenMP's worker threads from a parallel region.
+find_package(OpenMP REQUIRED)
+target_link_libraries(physarum_tests PRIVATE OpenMP::OpenMP_CXX)
+
+# test_cuda.cpp checks sim/cuda's reading of cudaEventQuery (event_query.hpp) directly.
+if(PHYSARUM_HAS_CUDA)
+  target_include_directories(physarum_tests PRIVATE ${PROJECT_SOURCE_DIR}/sim/cuda)
+endif()
