@@ -22,7 +22,7 @@ if(PHYSARUM_HAS_CUDA)
   set_tests_properties(BuildGuard.RuleHeaderRefusesNvccHostFastMath PROPERTIES PASS_REGULAR_EXPRESSION "${_refusal}")
 endif()
 
-set(_flag_check ${PROJECT_SOURCE_DIR}/cmake/FloatingPointFlags.cmake)
+set(_flag_check ${PROJECT_SOURCE_DIR}/sim/floating_point_flags.cmake)
 add_test(NAME BuildGuard.FlagCheckAcceptsOrdinaryFlags
          COMMAND ${CMAKE_COMMAND} "-DPHYSARUM_FP_FLAGS=-O2 -g -fmad=false -ftz=false -Xcompiler=-Wall" -P ${_flag_check})
 set(_i 0)

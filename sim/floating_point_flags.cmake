@@ -4,7 +4,7 @@
 # announces none for --use_fast_math, hence this check of the flags given to CMake.
 #
 # Also runs as a script, which the test suite uses to check the refusal itself:
-#   cmake -DPHYSARUM_FP_FLAGS="--use_fast_math" -P cmake/FloatingPointFlags.cmake
+#   cmake -DPHYSARUM_FP_FLAGS="--use_fast_math" -P sim/floating_point_flags.cmake
 set(PHYSARUM_FP_BAD_FLAGS_REGEX
     "(^|[ ,=;])(-ffast-math|-Ofast|-funsafe-math-optimizations|-fassociative-math|-freciprocal-math|-ffinite-math-only|--?use_fast_math|--?ftz=true|--?fmad=true|--?prec-div=false|--?prec-sqrt=false)([ ,;]|$)")
 
