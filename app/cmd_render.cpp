@@ -138,6 +138,7 @@ int run_render(const RenderOptions& o) {
   }
   std::string video_encoder = "auto";
   if (!videos.empty()) {
+    (void)pick_h264_encoder();  // no ffmpeg: its own message
     try {
       video_encoder = encoder_for_size(out_size.width, out_size.height);
     } catch (const Error& e) {

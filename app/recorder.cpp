@@ -279,11 +279,11 @@ bool Recorder::enqueue(const uint8_t* rgba, int width, int height, Clock::time_p
     std::unique_lock lock(mutex_);
     if (stopping_ || writer_done_ || failing_ || !error_.empty()) return false;
     ++submitted_;
+    if (!first_capture_) first_capture_ = captured;
+    last_capture_ = std::max(last_capture_, captured);
     if (paced) {
       // Video frame k shows the newest frame captured by first + k / fps: this frame fills the
       // video up to its own capture time (several frames after a slow one, none when early).
-      if (!first_capture_) first_capture_ = captured;
-      last_capture_ = std::max(last_capture_, captured);
       // Integer nanoseconds: a frame exactly on a tick (0.7 s at 30 fps) lands on it.
       const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(captured - *first_capture_).count();
       const uint64_t due = static_cast<uint64_t>(std::max<int64_t>(ns, 0)) * static_cast<uint64_t>(options_.fps) /

@@ -75,7 +75,7 @@ struct RecorderStatus {
   uint64_t skipped = 0;       // RealTime: frames that came faster than the video's rate
   uint64_t video_frames = 0;  // frames in the video (RealTime repeats a frame to fill wall time)
   double duration_s = 0;      // video_frames / fps
-  double wall_s = 0;          // RealTime: capture time from the first frame to the last
+  double wall_s = 0;          // capture (or arrival) time from the first frame to the last
   uint64_t file_bytes = 0;  // size of the output file now
   int video_width = 0;
   int video_height = 0;
