@@ -61,8 +61,10 @@ void check_output_dir(const std::string& file) {
 
 // A word as a POSIX shell reads it back: as it is when plain, else in single quotes.
 std::string shell_word(const std::string& w) {
-  const bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                       "0123456789_-+=./,:@%") == std::string::npos &&
+  const bool plain = !w.empty() &&
+                     w.find_first_not_of(
+                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                         "0123456789_-+=./,:@%") == std::string::npos &&
                      w[0] != '-' && w[0] != '=';
   if (plain) return w;
   std::string q = "'";
@@ -146,7 +148,8 @@ int run_render(const RenderOptions& o) {
                        (o.resolution.empty() ? "; choose a smaller --resolution" : ""));
     }
     if ((out_size.width | out_size.height) & 1) {
-      std::fprintf(stderr, "physarum render: the video is %dx%d (H.264 needs even sides: the last %s cropped)\n",
+      std::fprintf(stderr,
+                   "physarum render: the video is %dx%d (H.264 needs even sides: the last %s cropped)\n",
                    out_size.width & ~1, out_size.height & ~1,
                    (out_size.width & 1) && (out_size.height & 1) ? "column and row are"
                    : (out_size.width & 1)                        ? "column is"

@@ -2,8 +2,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/statvfs.h>
 #include <signal.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,10 +12,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <limits>
-#include <optional>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -85,7 +85,8 @@ std::string video_size_problem(int width, int height, const std::string& encoder
   const std::string size = std::to_string(w) + "x" + std::to_string(h);
   if (w < 2 || h < 2) return "a " + size + " video is too small (each side must be at least 2 pixels)";
   if (!ffmpeg_takes_frame(w, h)) {
-    return "a " + size + " video is too large for ffmpeg (it takes frames of up to about 268 million pixels, " +
+    return "a " + size +
+           " video is too large for ffmpeg (it takes frames of up to about 268 million pixels, " +
            "(width + 128) x (height + 128) < 268435456)";
   }
   if (encoder == "h264_nvenc" && (w > kNvencMaxSide || h > kNvencMaxSide)) {
@@ -96,7 +97,8 @@ std::string video_size_problem(int width, int height, const std::string& encoder
 }
 
 std::string encoder_for_size(int width, int height, const std::string& encoder, const std::string& ffmpeg) {
-  if (std::string why = video_size_problem(width, height, encoder == "auto" ? "libx264" : encoder); !why.empty()) {
+  if (std::string why = video_size_problem(width, height, encoder == "auto" ? "libx264" : encoder);
+      !why.empty()) {
     throw Error(why);
   }
   if (encoder != "auto") return encoder;
@@ -169,19 +171,27 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
   }
   if (const uint64_t free = free_bytes(); free < options_.min_free_bytes) {
     throw Error("cannot record to " + options_.output.string() + ": only " + std::to_string(free >> 20) +
-                " MB free on its disk (a recording stops at " + std::to_string(options_.min_free_bytes >> 20) +
-                " MB)");
+                " MB free on its disk (a recording stops at " +
+                std::to_string(options_.min_free_bytes >> 20) + " MB)");
   }
 
-  argv_ = {ffmpeg,      "-hide_banner",
-           "-loglevel", "error",
-           "-nostats",  "-nostdin",
-           "-y",        "-f",
-           "rawvideo",  "-pix_fmt",
-           "rgba",      "-s",
+  argv_ = {ffmpeg,
+           "-hide_banner",
+           "-loglevel",
+           "error",
+           "-nostats",
+           "-nostdin",
+           "-y",
+           "-f",
+           "rawvideo",
+           "-pix_fmt",
+           "rgba",
+           "-s",
            std::to_string(video_w_) + "x" + std::to_string(video_h_),
-           "-r",        std::to_string(options_.fps),
-           "-i",        "pipe:0",
+           "-r",
+           std::to_string(options_.fps),
+           "-i",
+           "pipe:0",
            "-an"};
   for (const std::string& a : encoder_args(encoder_, options_.policy)) argv_.push_back(a);
   // Fragmented MP4 with a fragment a second: a file cut short by a crash, a kill or a full disk
@@ -285,9 +295,10 @@ bool Recorder::enqueue(const uint8_t* rgba, int width, int height, Clock::time_p
       // Video frame k shows the newest frame captured by first + k / fps: this frame fills the
       // video up to its own capture time (several frames after a slow one, none when early).
       // Integer nanoseconds: a frame exactly on a tick (0.7 s at 30 fps) lands on it.
-      const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(captured - *first_capture_).count();
-      const uint64_t due = static_cast<uint64_t>(std::max<int64_t>(ns, 0)) * static_cast<uint64_t>(options_.fps) /
-                               1'000'000'000u +
+      const int64_t ns =
+          std::chrono::duration_cast<std::chrono::nanoseconds>(captured - *first_capture_).count();
+      const uint64_t due = static_cast<uint64_t>(std::max<int64_t>(ns, 0)) *
+                               static_cast<uint64_t>(options_.fps) / 1'000'000'000u +
                            1;
       if (due <= scheduled_) {
         ++skipped_;
@@ -418,9 +429,9 @@ void Recorder::writer_loop() {
   for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
   pthread_sigmask(SIG_BLOCK, &block, nullptr);
 
-  std::string problem;      // why the writer stopped early
-  bool low_space = false;   // a clean stop before the disk is full
-  bool abandoned = false;   // stop_limit ran out with frames still queued
+  std::string problem;     // why the writer stopped early
+  bool low_space = false;  // a clean stop before the disk is full
+  bool abandoned = false;  // stop_limit ran out with frames still queued
   auto next_space_check = Clock::now();
   for (;;) {
     int slot = -1;
@@ -438,8 +449,8 @@ void Recorder::writer_loop() {
       const uint64_t free = free_bytes();
       if (free < options_.min_free_bytes) {
         low_space = true;
-        problem = "stopped before the disk is full: " + std::to_string(free >> 20) + " MB left on the disk of " +
-                  options_.output.string() + " (a recording stops at " +
+        problem = "stopped before the disk is full: " + std::to_string(free >> 20) +
+                  " MB left on the disk of " + options_.output.string() + " (a recording stops at " +
                   std::to_string(options_.min_free_bytes >> 20) + " MB)";
       }
     }
@@ -465,9 +476,9 @@ void Recorder::writer_loop() {
         problem = "ffmpeg took no data for " + seconds_text(options_.stall_limit) + " after " +
                   frames_text(written_) + " (stalled)";
       } else if (result == WriteResult::Failed) {
-        problem = err == EPIPE ? "ffmpeg stopped taking frames after " + frames_text(written_)
-                               : "writing to ffmpeg failed after " + frames_text(written_) + ": " +
-                                     std::strerror(err);
+        problem = err == EPIPE
+                      ? "ffmpeg stopped taking frames after " + frames_text(written_)
+                      : "writing to ffmpeg failed after " + frames_text(written_) + ": " + std::strerror(err);
       }
       if (!problem.empty() || abandoned) {
         failing_ = true;  // no more frames are taken; error_ is set below, with ffmpeg's reason

@@ -66,8 +66,8 @@ struct RecorderOptions {
 };
 
 struct RecorderStatus {
-  bool recording = false;   // accepting frames
-  bool finished = false;    // stop() has run
+  bool recording = false;  // accepting frames
+  bool finished = false;   // stop() has run
   // After stop(): submitted == written + dropped + skipped.
   uint64_t submitted = 0;     // write_rgba calls that arrived while recording
   uint64_t written = 0;       // frames ffmpeg has taken (each once, however often it is repeated)
@@ -76,7 +76,7 @@ struct RecorderStatus {
   uint64_t video_frames = 0;  // frames in the video (RealTime repeats a frame to fill wall time)
   double duration_s = 0;      // video_frames / fps
   double wall_s = 0;          // capture (or arrival) time from the first frame to the last
-  uint64_t file_bytes = 0;  // size of the output file now
+  uint64_t file_bytes = 0;    // size of the output file now
   int video_width = 0;
   int video_height = 0;
   std::string encoder;

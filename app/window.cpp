@@ -304,8 +304,9 @@ int run_window(const WindowOptions& o) {
     if (!o.record.empty()) {
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(win, &fb_w, &fb_h);
+      // Throws: exit 1 with the message.
       recording.start(o.record, o.record_window ? RecordSource::Window : RecordSource::Field, o.record_fps,
-                      o.record_every_frame ? Pacing::EveryFrame : Pacing::RealTime, core, fb_w, fb_h);  // throws: exit 1 with the message
+                      o.record_every_frame ? Pacing::EveryFrame : Pacing::RealTime, core, fb_w, fb_h);
       toasts.info("recording to " + o.record);
     }
     Fullscreen fs;
@@ -360,9 +361,9 @@ int run_window(const WindowOptions& o) {
           const std::string file =
               panel.record_path[0] ? unused_path(panel.record_path).string() : timestamped_name(".mp4");
           try {
-            recording.start(file, panel.record_source == 1 ? RecordSource::Window : RecordSource::Field,
-                            panel.record_fps, panel.record_pacing == 1 ? Pacing::EveryFrame : Pacing::RealTime,
-                            core, fb_w, fb_h);
+            recording.start(
+                file, panel.record_source == 1 ? RecordSource::Window : RecordSource::Field, panel.record_fps,
+                panel.record_pacing == 1 ? Pacing::EveryFrame : Pacing::RealTime, core, fb_w, fb_h);
             toasts.info("recording to " + file);
           } catch (const std::exception& e) {
             toasts.error(std::string("cannot record: ") + e.what());

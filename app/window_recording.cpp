@@ -26,7 +26,7 @@ void WindowRecording::start(const std::filesystem::path& file, RecordSource sour
   ro.policy = RingPolicy::Drop;
   ro.pacing = pacing;
   ro.stop_limit = std::chrono::seconds(10);  // F9 and closing the window wait at most this long
-  ro.bottom_up = true;  // glReadPixels rows as they are
+  ro.bottom_up = true;                       // glReadPixels rows as they are
   ro.comment = describe_for_metadata(core);
   auto rec = std::make_unique<Recorder>(ro);  // throws; nothing has changed yet
   if (source == RecordSource::Field && (w != w_ || h != h_ || !fbo_)) {

@@ -2,18 +2,21 @@
 // accounting, a missing ffmpeg, ffmpeg dying, a full disk and Ctrl-C in the middle of a recording;
 // and against a stand-in ffmpeg that stalls. Tests that need ffmpeg skip, with a message, without it.
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <memory>
-#include <thread>
+#include <cstring>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "process.hpp"
@@ -328,6 +331,63 @@ TEST(Recorder, AutoPicksAnH264EncoderThatWorksHere) {
   auto p = probe(out);
   EXPECT_EQ(p["codec_name"], "h264");
   EXPECT_EQ(p["nb_read_frames"], "5");
+}
+
+// A real full disk: a 1 MB tmpfs mounted in a private mount namespace (root only; skipped
+// elsewhere). With the free-space watch off, ffmpeg runs into ENOSPC: the message carries
+// ffmpeg's own reason, and the fragments written before still play.
+TEST(Recorder, ARealFullDiskGivesFfmpegsReasonAndAPlayablePartialFile) {
+  REQUIRE_FFMPEG();
+  if (::geteuid() != 0) GTEST_SKIP() << "mounting a small tmpfs needs root (unshare -m)";
+  const fs::path dir = test_dir() / "full-disk";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "mnt");
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    ::alarm(120);
+    const auto say = [&](const std::string& m) {
+      (void)!::write(fds[1], m.data(), m.size());
+      ::_exit(0);
+    };
+    if (::unshare(CLONE_NEWNS) != 0) say("skip:unshare: " + std::string(std::strerror(errno)));
+    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+        ::mount("tmpfs", (dir / "mnt").c_str(), "tmpfs", 0, "size=1m") != 0) {
+      say("skip:mount: " + std::string(std::strerror(errno)));
+    }
+    RecorderOptions o = options_for(dir / "mnt" / "full.mp4", 320, 180, RingPolicy::Wait);
+    o.min_free_bytes = 0;  // the watch off: the disk really fills
+    std::string error;
+    {
+      Recorder rec(o);
+      for (int i = 0; i < 5000; ++i) {
+        const auto frame = gradient_frame(320, 180, i);
+        if (!rec.write_rgba(frame.data(), 320, 180)) break;
+      }
+      (void)rec.stop();
+      error = rec.error();
+    }
+    // The mount goes with this process: the partial file is copied out for the parent to probe.
+    std::error_code ec;
+    fs::copy_file(dir / "mnt" / "full.mp4", dir / "partial.mp4", ec);
+    say("error:" + error);
+  }
+  ::close(fds[1]);
+  std::string msg;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<size_t>(n));
+  ::close(fds[0]);
+  (void)wait_process(pid);
+  if (msg.rfind("skip:", 0) == 0) GTEST_SKIP() << "no private tmpfs here: " << msg.substr(5);
+  ASSERT_EQ(msg.rfind("error:", 0), 0u) << msg;
+  EXPECT_NE(msg.find("No space left on device"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("ffmpeg said: "), std::string::npos) << msg;
+  const int played = std::atoi(probe(dir / "partial.mp4")["nb_read_frames"].c_str());
+  EXPECT_GT(played, 0) << "the partial file does not play; " << msg;
 }
 
 // The free-space watch (fed through the seam): once the disk is nearly full the recording stops

@@ -4,8 +4,8 @@
 // the stall limit or at a Ctrl-C; `physarum render` honours SIGTERM while it waits.
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 

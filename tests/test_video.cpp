@@ -152,10 +152,10 @@ TEST(WindowVideo, RecordFromTheStartWritesAPlayableFieldVideo) {
   test::XvfbServer x;
   if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
   const auto dir = test::temp_dir();
-  const auto r = test::run_physarum({"--frames", "40", "--backend", "cpu", "--size", "120x80", "--agents",
-                                     "5K", "--seed", "31", "--no-vsync", "--record-every-frame", "--record", "rec.mp4"},
-                                    dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
-                                    {"WAYLAND_DISPLAY"});
+  const auto r = test::run_physarum(
+      {"--frames", "40", "--backend", "cpu", "--size", "120x80", "--agents", "5K", "--seed", "31",
+       "--no-vsync", "--record-every-frame", "--record", "rec.mp4"},
+      dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}}, {"WAYLAND_DISPLAY"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   auto p = probe(dir / "rec.mp4");
   EXPECT_EQ(p["ok"], "yes");

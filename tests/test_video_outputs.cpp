@@ -34,10 +34,10 @@ bool have_ffmpeg() {
 
 // ffprobe's key=value view of the video stream and the format (file: so no name is misread).
 std::map<std::string, std::string> probe(const fs::path& file) {
-  const ProcessOutput r = run_capture(
-      {"ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-       "stream=codec_name,width,height,nb_read_frames:format=duration:format_tags=comment", "-of",
-       "default=noprint_wrappers=1", "file:" + fs::absolute(file).string()});
+  const ProcessOutput r =
+      run_capture({"ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                   "stream=codec_name,width,height,nb_read_frames:format=duration:format_tags=comment", "-of",
+                   "default=noprint_wrappers=1", "file:" + fs::absolute(file).string()});
   std::map<std::string, std::string> out;
   std::istringstream in(r.out);
   for (std::string line; std::getline(in, line);) {
@@ -78,9 +78,26 @@ TEST(VideoOutputs, TheCommentsCommandRunsAsWritten) {
   const auto dir = test::temp_dir();
   fs::create_directories(dir / "first");
   fs::create_directories(dir / "again");
-  const auto r = test::run_physarum({"render", "--backend", "cpu", "--size", "80x60", "--agents", "2K", "--seed",
-                                     "77", "--set", "model.sensor_angle_deg=30", "--steps", "30", "--every", "3",
-                                     "--fps", "24", "-q", "--out", "my video.mp4"},
+  const auto r = test::run_physarum({"render",
+                                     "--backend",
+                                     "cpu",
+                                     "--size",
+                                     "80x60",
+                                     "--agents",
+                                     "2K",
+                                     "--seed",
+                                     "77",
+                                     "--set",
+                                     "model.sensor_angle_deg=30",
+                                     "--steps",
+                                     "30",
+                                     "--every",
+                                     "3",
+                                     "--fps",
+                                     "24",
+                                     "-q",
+                                     "--out",
+                                     "my video.mp4"},
                                     dir / "first");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto first = probe(dir / "first" / "my video.mp4");
@@ -111,10 +128,10 @@ TEST(VideoOutputs, TheCommentsCommandRunsAsWritten) {
 TEST(VideoOutputs, AResolutionTheEncoderCannotTakeIsRefusedBeforeTheRun) {
   if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
   const auto dir = test::temp_dir();
-  const auto r = test::run_physarum({"render", "--backend", "cpu", "--size", "64x48", "--agents", "1K",
-                                     "--steps", "1000", "--every", "500", "--resolution", "16384x16256",
-                                     "--out", "big.mp4", "--out", "big.png"},
-                                    dir);
+  const auto r = test::run_physarum(
+      {"render", "--backend", "cpu", "--size", "64x48", "--agents", "1K", "--steps", "1000", "--every", "500",
+       "--resolution", "16384x16256", "--out", "big.mp4", "--out", "big.png"},
+      dir);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("16384x16256 video is too large"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("step"), std::string::npos) << "the run started: " << r.err;
@@ -126,10 +143,10 @@ TEST(VideoOutputs, AResolutionTheEncoderCannotTakeIsRefusedBeforeTheRun) {
 TEST(VideoOutputs, AnOddResolutionIsCroppedToEvenAndSaidSo) {
   if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
   const auto dir = test::temp_dir();
-  const auto r = test::run_physarum({"render", "--backend", "cpu", "--size", "64x48", "--agents", "1K",
-                                     "--steps", "4", "--every", "2", "--resolution", "101x75", "-q", "--out",
-                                     "odd.mp4"},
-                                    dir);
+  const auto r =
+      test::run_physarum({"render", "--backend", "cpu", "--size", "64x48", "--agents", "1K", "--steps", "4",
+                          "--every", "2", "--resolution", "101x75", "-q", "--out", "odd.mp4"},
+                         dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("the video is 100x74"), std::string::npos) << r.err;
   auto p = probe(dir / "odd.mp4");
@@ -154,8 +171,8 @@ TEST(VideoOutputs, WindowRecordingLastsTheWallTime) {
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  std::vector<std::string> argv_s = {PHYSARUM_EXE, "--backend", "cpu", "--size", "256x160", "--agents", "20K",
-                                     "--record-fps", "30", "--record", "rt.mp4"};
+  std::vector<std::string> argv_s = {PHYSARUM_EXE, "--backend",    "cpu", "--size",   "256x160", "--agents",
+                                     "20K",        "--record-fps", "30",  "--record", "rt.mp4"};
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -194,10 +211,10 @@ TEST(VideoOutputs, RecorderTestsSkipWithoutFfmpeg) {
   const ProcessOutput self = run_capture({"readlink", "/proc/" + std::to_string(::getpid()) + "/exe"});
   std::string exe = self.out.substr(0, self.out.find('\n'));
   ASSERT_FALSE(exe.empty());
-  const ProcessOutput r = run_capture({"/usr/bin/env", "PATH=" + (dir / "empty").string(),
-                                       "PHYSARUM_TEST_TMP=" + dir.string(), exe,
-                                       "--gtest_filter=Recorder.*:RecorderSignals.*"},
-                                      true, std::chrono::seconds(120));
+  const ProcessOutput r =
+      run_capture({"/usr/bin/env", "PATH=" + (dir / "empty").string(), "PHYSARUM_TEST_TMP=" + dir.string(),
+                   exe, "--gtest_filter=Recorder.*:RecorderSignals.*"},
+                  true, std::chrono::seconds(120));
   EXPECT_TRUE(wait_status_ok(r.wait_status)) << r.out;
   EXPECT_NE(r.out.find("ffmpeg/ffprobe not installed"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
