@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "process.hpp"
 #include "progress.hpp"
 #include "recorder.hpp"
 #include "render/egl_context.hpp"
@@ -59,19 +60,6 @@ void check_output_dir(const std::string& file) {
   if (std::filesystem::is_directory(p, ec)) throw Error("--out " + file + ": is a directory");
 }
 
-// A word as a POSIX shell reads it back: as it is when plain, else in single quotes.
-std::string shell_word(const std::string& w) {
-  const bool plain = !w.empty() &&
-                     w.find_first_not_of(
-                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                         "0123456789_-+=./,:@%") == std::string::npos &&
-                     w[0] != '-' && w[0] != '=';
-  if (plain) return w;
-  std::string q = "'";
-  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 // The video's comment tag: what was run and the command that makes the same video again, quoted
 // for a shell so it can be pasted as it is.
 std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t every, Size out_size,
@@ -84,21 +72,21 @@ std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t ever
                   std::to_string(p.run.agents);
   if (!s.image.empty()) c += "; image " + s.image;
   c += "; made with: physarum render";
-  if (!s.preset.empty()) c += " --preset " + shell_word(s.preset);
+  if (!s.preset.empty()) c += " --preset " + shell_quote(s.preset);
   c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " --seed " +
        std::to_string(p.run.seed);
-  if (!s.image.empty()) c += " --image " + shell_word(s.image) + " --image-fit " + shell_word(s.image_fit);
+  if (!s.image.empty()) c += " --image " + shell_quote(s.image) + " --image-fit " + shell_quote(s.image_fit);
   for (const auto& set : s.sets) {
     // The resolved size, agents and seed are given above already.
     const std::string key = set.substr(0, set.find('='));
     if (key == "run.size" || key == "run.agents" || key == "run.seed") continue;
-    c += " --set " + shell_word(set);
+    c += " --set " + shell_quote(set);
   }
   c += " --steps " + std::to_string(o.steps) + " --every " + std::to_string(every) + " --fps " +
        std::to_string(o.fps);
   if (!o.resolution.empty()) c += " --resolution " + format_size(out_size);
   // --out=NAME: a name that starts with a dash is still the option's value.
-  c += " " + shell_word("--out=" + out);
+  c += " --out=" + shell_quote(out);
   return c;
 }
 

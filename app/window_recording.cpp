@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "process.hpp"
+
 namespace physarum::app {
 
 WindowRecording::~WindowRecording() {
@@ -147,7 +149,7 @@ std::string describe_for_metadata(const WindowCore& core) {
       (file.empty() ? std::string("built-in defaults") : std::filesystem::path(file).stem().string()) +
       "; seed " + std::to_string(p.run.seed) + "; size " + format_size(p.run.size) + "; agents " +
       std::to_string(p.run.agents) + "; start with: physarum";
-  if (!file.empty()) c += " --preset " + file;
+  if (!file.empty()) c += " --preset " + shell_quote(file);
   c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " --seed " +
        std::to_string(p.run.seed);
   return c;

@@ -479,6 +479,21 @@ TEST(Recorder, EveryFramePacingWritesEachFrameOnce) {
   EXPECT_EQ(probe(out)["nb_read_frames"], "10");
 }
 
+// The size rules checked before any work (no ffmpeg needed): ffmpeg's raw-frame limit, NVENC's
+// 4096 a side, odd sides rounded down to even first.
+TEST(VideoSize, ImpossibleSizesAreNamedBeforeAnyWork) {
+  EXPECT_EQ(video_size_problem(1920, 1080, "libx264"), "");
+  EXPECT_EQ(video_size_problem(16001, 16001, "libx264"), "");  // 16000x16000 after rounding
+  EXPECT_NE(video_size_problem(16384, 16256, "libx264").find("too large for ffmpeg"), std::string::npos);
+  EXPECT_NE(video_size_problem(1, 100, "libx264").find("too small"), std::string::npos);
+  EXPECT_EQ(video_size_problem(4096, 4096, "h264_nvenc"), "");
+  EXPECT_NE(video_size_problem(4098, 2160, "h264_nvenc").find("h264_nvenc cannot encode 4098x2160"),
+            std::string::npos);
+  EXPECT_THROW(encoder_for_size(16384, 16256, "libx264"), Error);
+  EXPECT_EQ(encoder_for_size(5000, 3000, "libx264"), "libx264");
+  EXPECT_THROW(encoder_for_size(5000, 3000, "h264_nvenc"), Error);
+}
+
 // --- Ctrl-C: a child process records until SIGINT arrives, then does what the program's loops do.
 
 void read_exact(int fd, void* buf, size_t n) {
