@@ -289,7 +289,10 @@ bool Recorder::enqueue(const uint8_t* rgba, int width, int height, Clock::time_p
     std::unique_lock lock(mutex_);
     if (stopping_ || writer_done_ || failing_ || !error_.empty()) return false;
     ++submitted_;
-    if (!first_capture_) first_capture_ = captured;
+    if (!first_capture_)
+      first_capture_ = options_.started && options_.pacing == Pacing::RealTime
+                           ? std::min(*options_.started, captured)
+                           : captured;
     last_capture_ = std::max(last_capture_, captured);
     if (paced) {
       // Video frame k shows the newest frame captured by first + k / fps: this frame fills the
@@ -464,6 +467,7 @@ void Recorder::writer_loop() {
     {
       std::lock_guard lock(mutex_);
       free_slots_.push_back(slot);
+      last_slot_ = slot;
       video_frames_ += done;
       if (done == repeats) {
         ++written_;
@@ -492,6 +496,24 @@ void Recorder::writer_loop() {
     if (!problem.empty() || abandoned) break;
   }
 
+  // RealTime with a start: the last frame stays on until stop(), as it did on the screen.
+  if (problem.empty() && !abandoned) {
+    uint64_t tail = 0;
+    int slot = -1;
+    {
+      std::lock_guard lock(mutex_);
+      tail = tail_repeats_;
+      slot = last_slot_;
+    }
+    int err = 0;
+    for (uint64_t i = 0; slot >= 0 && i < tail; ++i) {
+      if (write_to_ffmpeg(slots_[static_cast<size_t>(slot)].data(), frame_bytes_, &err) != WriteResult::Ok)
+        break;
+      std::lock_guard lock(mutex_);
+      ++video_frames_;
+    }
+  }
+
   // Closing the pipe is ffmpeg's end of input: it flushes the encoder and ends the MP4.
   ::close(pipe_fd_);
   pipe_fd_ = -1;
@@ -515,7 +537,8 @@ void Recorder::writer_loop() {
     }
     if (!what.empty()) {
       if (!tail.empty()) what += "; ffmpeg said: " + tail;
-      if (!low_space && !killed && !wait_status_ok(status) && tail.empty()) {
+      if (!low_space && !killed && status != -1 && WIFEXITED(status) && !wait_status_ok(status) &&
+          tail.empty()) {
         what += " (full disk or unwritable file " + options_.output.string() + "?)";
       }
       what += "; " + options_.output.string() + " keeps what was written before (" + frames_text(written_) +
@@ -537,7 +560,16 @@ bool Recorder::stop() {
     std::lock_guard lock(mutex_);
     if (finished_) return clean_exit_;
     stopping_ = true;
-    if (!stop_deadline_) stop_deadline_ = Clock::now() + options_.stop_limit;
+    const auto now = Clock::now();
+    if (!stop_deadline_) stop_deadline_ = now + options_.stop_limit;
+    if (options_.pacing == Pacing::RealTime && options_.started && first_capture_ && now > *first_capture_) {
+      // Video frames 0 .. n-1 cover first .. now.
+      const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - *first_capture_).count();
+      const uint64_t due = static_cast<uint64_t>(ns) * static_cast<uint64_t>(options_.fps) / 1'000'000'000u;
+      tail_repeats_ = due > scheduled_ ? due - scheduled_ : 0;
+      scheduled_ += tail_repeats_;
+      last_capture_ = now;
+    }
   }
   cv_.notify_all();
   if (writer_.joinable()) writer_.join();

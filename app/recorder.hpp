@@ -54,6 +54,10 @@ struct RecorderOptions {
   std::string ffmpeg = "ffmpeg";
   std::filesystem::path log_file;  // ffmpeg's messages; empty: a temporary file, removed after
   Pacing pacing = Pacing::EveryFrame;
+  // RealTime with a start time (the window's recordings): the video covers start .. stop(), the
+  // first frame shown from the start and the last one held until stop(), as on the screen.
+  // Without one it covers the first capture .. the last.
+  std::optional<std::chrono::steady_clock::time_point> started;
   // ffmpeg taking no byte for this long while recording fails the recording (a stalled encoder).
   std::chrono::milliseconds stall_limit{30'000};
   // After stop(): the time the queued frames and ffmpeg get to finish; then ffmpeg is ended
@@ -174,7 +178,9 @@ class Recorder final : public FrameSink, private Finalisable {
   uint64_t dropped_ = 0;
   uint64_t skipped_ = 0;
   uint64_t video_frames_ = 0;
-  uint64_t scheduled_ = 0;  // RealTime: video frames handed to the ring so far
+  uint64_t scheduled_ = 0;     // RealTime: video frames handed to the ring so far
+  uint64_t tail_repeats_ = 0;  // RealTime with a start: the last frame again, up to stop()
+  int last_slot_ = -1;         // the slot written last (held intact once stopping)
   std::optional<Clock::time_point> first_capture_;
   Clock::time_point last_capture_{};
 

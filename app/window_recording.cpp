@@ -27,6 +27,7 @@ void WindowRecording::start(const std::filesystem::path& file, RecordSource sour
   ro.fps = fps;
   ro.policy = RingPolicy::Drop;
   ro.pacing = pacing;
+  ro.started = FrameSink::Clock::now();
   ro.stop_limit = std::chrono::seconds(10);  // F9 and closing the window wait at most this long
   ro.bottom_up = true;                       // glReadPixels rows as they are
   ro.comment = describe_for_metadata(core);

@@ -155,7 +155,7 @@ TEST(VideoOutputs, AnOddResolutionIsCroppedToEvenAndSaidSo) {
 }
 
 // A window recording lasts as long as it ran (real time is the default), however slow the window:
-// recorded from the moment the file appears until SIGTERM about 3 s later.
+// recorded from the moment its ffmpeg starts until SIGTERM about 3 s later.
 TEST(VideoOutputs, WindowRecordingLastsTheWallTime) {
   if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
   test::XvfbServer x;
@@ -185,10 +185,21 @@ TEST(VideoOutputs, WindowRecordingLastsTheWallTime) {
   pid_t pid = -1;
   ASSERT_EQ(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data()), 0);
   posix_spawn_file_actions_destroy(&fa);
-  // ffmpeg creates the file when the first frame reaches it.
-  for (int i = 0; i < 600 && !fs::exists(dir / "rt.mp4"); ++i) std::this_thread::sleep_for(50ms);
+  // The recording starts when its ffmpeg does (the window's first frame follows at once): found
+  // among physarum's children by its raw-video input. The encoder probe before it is another ffmpeg.
+  const auto recording_ffmpeg_runs = [&] {
+    std::istringstream children(
+        test::read_file("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children"));
+    for (std::string child; children >> child;) {
+      if (test::read_file("/proc/" + child + "/cmdline").find("rawvideo") != std::string::npos) return true;
+    }
+    return false;
+  };
+  for (int i = 0; i < 3000 && !recording_ffmpeg_runs(); ++i) std::this_thread::sleep_for(10ms);
   const auto started = std::chrono::steady_clock::now();
-  std::this_thread::sleep_for(3s);
+  // Frames flow once ffmpeg has made the file; about 3 s of recording in all.
+  for (int i = 0; i < 600 && !fs::exists(dir / "rt.mp4"); ++i) std::this_thread::sleep_for(50ms);
+  std::this_thread::sleep_until(started + 3s);
   ASSERT_EQ(::kill(pid, SIGTERM), 0);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   int status = 0;
