@@ -6,7 +6,18 @@
 
 namespace physarum::app {
 
-AsyncReadback::AsyncReadback(int slots) : slots_(static_cast<size_t>(std::max(2, slots))) {}
+namespace {
+
+bool gl_fence_passed(void* fence, uint64_t timeout_ns) {
+  // The first wait flushes, so a fence never waits on commands still sitting in a queue.
+  const GLenum r = glClientWaitSync(static_cast<GLsync>(fence), GL_SYNC_FLUSH_COMMANDS_BIT, timeout_ns);
+  return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
+}
+
+}  // namespace
+
+AsyncReadback::AsyncReadback(int slots)
+    : slots_(static_cast<size_t>(std::max(2, slots))), fence_wait_(&gl_fence_passed) {}
 
 AsyncReadback::~AsyncReadback() {
   discard();
@@ -14,6 +25,7 @@ AsyncReadback::~AsyncReadback() {
 
 bool AsyncReadback::start(int w, int h) {
   if (w <= 0 || h <= 0) return false;
+  ++submitted_;
   int free_slot = -1;
   for (int i = 0; i < static_cast<int>(slots_.size()); ++i) {
     if (std::find(in_flight_.begin(), in_flight_.end(), i) == in_flight_.end()) {
@@ -38,6 +50,7 @@ bool AsyncReadback::start(int w, int h) {
   s.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   s.w = w;
   s.h = h;
+  s.started = FrameSink::Clock::now();
   in_flight_.push_back(free_slot);
   return true;
 }
@@ -45,20 +58,20 @@ bool AsyncReadback::start(int w, int h) {
 void AsyncReadback::deliver(FrameSink& sink, bool wait) {
   while (!in_flight_.empty()) {
     Slot& s = slots_[static_cast<size_t>(in_flight_.front())];
-    auto* fence = static_cast<GLsync>(s.fence);
-    // The first wait flushes, so a fence never waits on commands still sitting in a queue.
-    const GLuint64 timeout = wait ? 2'000'000'000ull : 0;
-    const GLenum r = glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, timeout);
-    if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED) {
+    if (!fence_wait_(s.fence, wait ? 2'000'000'000ull : 0)) {
       if (!wait) return;  // not done yet: next frame
+      ++dropped_;         // never finished: lost, and counted
     } else {
       const auto bytes = static_cast<GLsizeiptr>(s.w) * s.h * 4;
       if (const void* p = glMapNamedBufferRange(s.pbo.get(), 0, bytes, GL_MAP_READ_BIT)) {
-        sink.write_rgba(static_cast<const uint8_t*>(p), s.w, s.h);
+        sink.write_rgba_at(static_cast<const uint8_t*>(p), s.w, s.h, s.started);
         glUnmapNamedBuffer(s.pbo.get());
+        ++delivered_;
+      } else {
+        ++dropped_;
       }
     }
-    glDeleteSync(fence);
+    glDeleteSync(static_cast<GLsync>(s.fence));
     s.fence = nullptr;
     in_flight_.erase(in_flight_.begin());
   }
@@ -70,6 +83,7 @@ void AsyncReadback::discard() {
     if (s.fence) glDeleteSync(static_cast<GLsync>(s.fence));
     s.fence = nullptr;
   }
+  dropped_ += in_flight_.size();
   in_flight_.clear();
 }
 

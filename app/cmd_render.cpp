@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "process.hpp"
 #include "progress.hpp"
 #include "recorder.hpp"
 #include "render/egl_context.hpp"
@@ -59,8 +60,10 @@ void check_output_dir(const std::string& file) {
   if (std::filesystem::is_directory(p, ec)) throw Error("--out " + file + ": is a directory");
 }
 
-// The video's comment tag: what was run and the command that makes the same video again.
-std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t every, Size out_size) {
+// The video's comment tag: what was run and the command that makes the same video again, quoted
+// for a shell so it can be pasted as it is.
+std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t every, Size out_size,
+                          const std::string& out) {
   const SimOptions& s = o.sim;
   std::string preset_name =
       s.preset.empty() ? std::string("built-in defaults") : std::filesystem::path(s.preset).stem().string();
@@ -69,14 +72,21 @@ std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t ever
                   std::to_string(p.run.agents);
   if (!s.image.empty()) c += "; image " + s.image;
   c += "; made with: physarum render";
-  if (!s.preset.empty()) c += " --preset " + s.preset;
+  if (!s.preset.empty()) c += " --preset " + shell_quote(s.preset);
   c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " --seed " +
        std::to_string(p.run.seed);
-  if (!s.image.empty()) c += " --image " + s.image;
-  for (const auto& set : s.sets) c += " --set " + set;
+  if (!s.image.empty()) c += " --image " + shell_quote(s.image) + " --image-fit " + shell_quote(s.image_fit);
+  for (const auto& set : s.sets) {
+    // The resolved size, agents and seed are given above already.
+    const std::string key = set.substr(0, set.find('='));
+    if (key == "run.size" || key == "run.agents" || key == "run.seed") continue;
+    c += " --set " + shell_quote(set);
+  }
   c += " --steps " + std::to_string(o.steps) + " --every " + std::to_string(every) + " --fps " +
        std::to_string(o.fps);
   if (!o.resolution.empty()) c += " --resolution " + format_size(out_size);
+  // --out=NAME: a name that starts with a dash is still the option's value.
+  c += " --out=" + shell_quote(out);
   return c;
 }
 
@@ -106,13 +116,9 @@ int run_render(const RenderOptions& o) {
     }
     check_output_dir(f);
   }
-  // No ffmpeg: say so before any simulation work (throws the recorder's message).
-  if (!videos.empty()) (void)pick_h264_encoder();
-  install_signal_handlers();
-
-  Simulation sim = make_simulation(o.sim);
-  Backend& b = *sim.backend;
-  Size out_size = b.size();
+  // No ffmpeg, or a video size no encoder here takes: say so before any simulation work.
+  const Preset resolved = resolve_preset(o.sim);
+  Size out_size = resolved.run.size;
   if (!o.resolution.empty()) {
     try {
       out_size = parse_size(o.resolution);
@@ -120,6 +126,29 @@ int run_render(const RenderOptions& o) {
       throw UsageError("--resolution " + o.resolution + ": " + e.what());
     }
   }
+  std::string video_encoder = "auto";
+  if (!videos.empty()) {
+    (void)pick_h264_encoder();  // no ffmpeg: its own message
+    try {
+      video_encoder = encoder_for_size(out_size.width, out_size.height);
+    } catch (const Error& e) {
+      throw UsageError(std::string("--out ") + videos.front() + ": " + e.what() +
+                       (o.resolution.empty() ? "; choose a smaller --resolution" : ""));
+    }
+    if ((out_size.width | out_size.height) & 1) {
+      std::fprintf(stderr,
+                   "physarum render: the video is %dx%d (H.264 needs even sides: the last %s cropped)\n",
+                   out_size.width & ~1, out_size.height & ~1,
+                   (out_size.width & 1) && (out_size.height & 1) ? "column and row are"
+                   : (out_size.width & 1)                        ? "column is"
+                                                                 : "row is");
+    }
+  }
+  install_signal_handlers();
+
+  Simulation sim = make_simulation(o.sim);
+  Backend& b = *sim.backend;
+  if (o.resolution.empty()) out_size = b.size();
 
   render::EglContext egl(b.can_publish());
   std::fprintf(stderr, "physarum render: %s; %s\n", b.name().c_str(), egl.description().c_str());
@@ -146,10 +175,12 @@ int run_render(const RenderOptions& o) {
     ro.fps = o.fps;
     ro.policy = RingPolicy::Wait;
     ro.bottom_up = true;  // glReadPixels rows, passed as they are
-    ro.comment = video_comment(o, sim.preset, every, out_size);
+    ro.encoder = video_encoder;
+    ro.comment = video_comment(o, sim.preset, every, out_size, v);
     recorders.push_back(std::make_unique<Recorder>(ro));
   }
-  const auto write_frame = [&](bool host_range) {
+  // False when a stop request (Ctrl-C) ended the wait for the encoder.
+  const auto write_frame = [&](bool host_range) -> bool {
     renderer.update_field(b, host_range);
     renderer.draw(sim.preset.display, view, out_size.width, out_size.height);
     std::vector<uint8_t> rgba(static_cast<size_t>(out_size.width) * out_size.height * 4);
@@ -158,9 +189,13 @@ int run_render(const RenderOptions& o) {
     render::check_gl("reading a video frame");
     for (auto& r : recorders) {
       if (!r->write_rgba(rgba.data(), out_size.width, out_size.height)) {
+        if (stop_requested()) return false;  // Ctrl-C ended the wait for the encoder: the loop stops
+        // The recorder's message is whole (ffmpeg's reason included) once it has stopped.
+        (void)r->stop();
         throw Error("recording " + r->output().string() + " stopped: " + r->error());
       }
     }
+    return true;
   };
   // Stops the videos cleanly; a failed one is an error.
   const auto finish_videos = [&] {
@@ -176,6 +211,9 @@ int run_render(const RenderOptions& o) {
   while (done < o.steps) {
     if (stop_requested()) {
       progress.finish();
+      if (!recorders.empty()) {
+        std::fprintf(stderr, "physarum render: finishing the video (Ctrl-C again ends at once)\n");
+      }
       finish_videos();
       const int sig = stop_signal();
       std::fprintf(stderr, "physarum render: stopped by signal %d after %llu steps; %llu video frames kept\n",
@@ -188,16 +226,14 @@ int run_render(const RenderOptions& o) {
     done += chunk;
     if (!recorders.empty() && done < o.steps && done % every == 0) {
       // Quantile cave levels come only from a host copy (with interop the field is on the GPU).
-      write_frame(sim.preset.display.cave == CaveMode::Quantile);
-      ++frames;
+      if (write_frame(sim.preset.display.cave == CaveMode::Quantile)) ++frames;
     }
     progress.update(done, frames);
   }
   progress.finish();
   // The last frame's range comes from a host copy, exactly as the CPU colouring computes it.
   if (!recorders.empty()) {
-    write_frame(true);
-    ++frames;
+    if (write_frame(true)) ++frames;
   } else {
     renderer.update_field(b, true);
     renderer.draw(sim.preset.display, view, out_size.width, out_size.height);

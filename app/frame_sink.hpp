@@ -2,6 +2,7 @@
 // renderer hand frames to a FrameSink without knowing what it does with them.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 
 namespace physarum::app {
@@ -12,6 +13,12 @@ struct FrameSink {
   // told otherwise when it is made). Returns false once the sink has failed or stopped; the caller
   // may keep calling, nothing breaks, but no more frames are taken.
   virtual bool write_rgba(const uint8_t* rgba, int width, int height) = 0;
+  // The same, with the time the frame was captured, for sinks that keep real time (the window's
+  // recorder repeats or skips frames by it); the others ignore it.
+  using Clock = std::chrono::steady_clock;
+  virtual bool write_rgba_at(const uint8_t* rgba, int width, int height, Clock::time_point /*captured*/) {
+    return write_rgba(rgba, width, height);
+  }
 };
 
 }  // namespace physarum::app

@@ -288,6 +288,8 @@ void record_section(PanelState& st) {
     const char* sources[] = {"field alone (field resolution)", "whole window with panel"};
     ImGui::Combo("source", &st.record_source, sources, 2);
     slider(st.record_fps, limits::kRecordFps);
+    const char* pacings[] = {"real time (video lasts as long as it ran)", "every frame (speed varies)"};
+    ImGui::Combo("timing", &st.record_pacing, pacings, 2);
     ImGui::InputTextWithHint("file", "physarum-<date>-<time>.mp4", st.record_path, sizeof st.record_path);
   }
   if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)")) st.record_toggle = true;
@@ -299,8 +301,16 @@ void record_section(PanelState& st) {
       ImGui::SameLine();
     }
     ImGui::TextWrapped("%s", r.file.c_str());
-    ImGui::Text("%llu frames written, %llu dropped", static_cast<unsigned long long>(r.rec.written),
+    ImGui::Text("%llu frames written, %llu dropped", static_cast<unsigned long long>(r.rec.video_frames),
                 static_cast<unsigned long long>(r.dropped));
+    if (r.pacing == Pacing::EveryFrame) {
+      // Each window frame is a video frame: the video plays at the recording's rate over the window's.
+      ImGui::Text("every frame: %.1f s ran, plays in %.1f s (%.2gx speed)", r.rec.wall_s, r.rec.duration_s,
+                  r.speed());
+    } else {
+      ImGui::Text("real time: %.1f s ran, %.1f s of video (frames repeated or skipped to fit)", r.rec.wall_s,
+                  r.rec.duration_s);
+    }
     ImGui::Text("%.1f s, %s, %dx%d %s", r.rec.duration_s, format_bytes(r.rec.file_bytes).c_str(),
                 r.rec.video_width, r.rec.video_height, r.rec.encoder.c_str());
     if (!r.rec.error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", r.rec.error.c_str());

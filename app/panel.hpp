@@ -43,6 +43,7 @@ struct PanelState {
   bool screenshot_request = false;
   int record_source = 0;  // RecordSource
   int record_fps = 60;
+  int record_pacing = 0;       // 0: real time, 1: every frame (Pacing)
   char record_path[512] = "";  // empty: physarum-<time>.mp4 in the current directory
   RecordingStatus recording;   // filled by the window each frame
 };

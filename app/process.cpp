@@ -128,6 +128,17 @@ std::string describe_wait_status(int status) {
   return "ended with wait status " + std::to_string(status);
 }
 
+std::string shell_quote(const std::string& word) {
+  const bool plain = !word.empty() && word[0] != '-' && word[0] != '=' && word[0] != '~' &&
+                     word.find_first_not_of(
+                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                         "0123456789_-+=./,:@%") == std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 bool wait_status_ok(int status) {
   return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }

@@ -31,6 +31,10 @@ int wait_process(pid_t pid);
 
 // "exit status 1", "killed by signal 9 (Killed)".
 std::string describe_wait_status(int status);
+// `word` as a POSIX shell reads it back: as it is when plain, else in single quotes. For commands
+// shown to people (a video's "made with" comment), never for running one: we start no shell.
+std::string shell_quote(const std::string& word);
+
 // True when the child exited normally with status 0.
 bool wait_status_ok(int status);
 

@@ -1,16 +1,21 @@
 #include "recorder.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -47,36 +52,59 @@ std::string frames_text(uint64_t n) {
   return std::to_string(n) + (n == 1 ? " frame" : " frames");
 }
 
-bool write_all(int fd, const uint8_t* data, size_t size, int* err) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      *err = errno;
-      return false;
-    }
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
+// ffmpeg's own limit on a raw frame (av_image_check_size): (w + 128) * (h + 128) < INT_MAX / 8.
+bool ffmpeg_takes_frame(int w, int h) {
+  return (static_cast<int64_t>(w) + 128) * (static_cast<int64_t>(h) + 128) < (int64_t{1} << 31) / 8;
 }
 
-// Waits for a child that should already be ending (its stdin is closed after an error); kills it
-// when it does not, so a wedged ffmpeg never hangs the program.
-int wait_bounded(pid_t pid) {
+constexpr int kNvencMaxSide = 4096;  // H.264 NVENC on every NVIDIA generation so far
+
+// Reaps the child if it has ended by `deadline`; nothing when it is still running.
+std::optional<int> reap_by(pid_t pid, std::chrono::steady_clock::time_point deadline) {
   using namespace std::chrono_literals;
-  for (int i = 0; i < 100; ++i) {
+  for (;;) {
     int status = 0;
     const pid_t r = ::waitpid(pid, &status, WNOHANG);
     if (r == pid) return status;
     if (r < 0 && errno != EINTR) return -1;
-    std::this_thread::sleep_for(50ms);
+    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(20ms);
   }
-  ::kill(pid, SIGKILL);
-  return wait_process(pid);
+}
+
+std::string seconds_text(std::chrono::milliseconds ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g s", static_cast<double>(ms.count()) / 1000.0);
+  return buf;
 }
 
 }  // namespace
+
+std::string video_size_problem(int width, int height, const std::string& encoder) {
+  const int w = width & ~1, h = height & ~1;
+  const std::string size = std::to_string(w) + "x" + std::to_string(h);
+  if (w < 2 || h < 2) return "a " + size + " video is too small (each side must be at least 2 pixels)";
+  if (!ffmpeg_takes_frame(w, h)) {
+    return "a " + size +
+           " video is too large for ffmpeg (it takes frames of up to about 268 million pixels, " +
+           "(width + 128) x (height + 128) < 268435456)";
+  }
+  if (encoder == "h264_nvenc" && (w > kNvencMaxSide || h > kNvencMaxSide)) {
+    return "h264_nvenc cannot encode " + size + " (at most " + std::to_string(kNvencMaxSide) +
+           " pixels a side); libx264 can";
+  }
+  return {};
+}
+
+std::string encoder_for_size(int width, int height, const std::string& encoder, const std::string& ffmpeg) {
+  if (std::string why = video_size_problem(width, height, encoder == "auto" ? "libx264" : encoder);
+      !why.empty()) {
+    throw Error(why);
+  }
+  if (encoder != "auto") return encoder;
+  const std::string picked = pick_h264_encoder(ffmpeg);
+  return video_size_problem(width, height, picked).empty() ? picked : "libx264";
+}
 
 std::string pick_h264_encoder(const std::string& ffmpeg) {
   const std::string path = resolve_ffmpeg(ffmpeg);
@@ -114,37 +142,71 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
     throw Error("recording frame rate " + std::to_string(options_.fps) + " is out of range 1..1000");
   }
   if (options_.output.empty()) throw Error("no output file given for the recording");
-  const std::filesystem::path dir = options_.output.has_parent_path() ? options_.output.parent_path() : ".";
   std::error_code ec;
+  // ffmpeg reads "-x.mp4" as an option, "-" and "pipe:1" as stdout, "a:b.mp4" or "http://..." as a
+  // protocol: it gets the absolute path behind its file: prefix, which it takes as a plain name.
+  const std::filesystem::path absolute = std::filesystem::absolute(options_.output, ec);
+  if (ec) throw Error("cannot record to " + options_.output.string() + ": " + ec.message());
+  const std::filesystem::path dir = absolute.parent_path();
   if (!std::filesystem::is_directory(dir, ec)) {
     throw Error("cannot record to " + options_.output.string() + ": directory " + dir.string() +
                 " does not exist");
   }
+  if (std::filesystem::is_directory(absolute, ec)) {
+    throw Error("cannot record to " + options_.output.string() + ": it is a directory");
+  }
   const std::string ffmpeg = resolve_ffmpeg(options_.ffmpeg);
-  encoder_ = options_.encoder == "auto" ? pick_h264_encoder(ffmpeg) : options_.encoder;
+  encoder_ = encoder_for_size(video_w_, video_h_, options_.encoder, ffmpeg);
   if (encoder_ != "libx264" && encoder_ != "h264_nvenc") {
     throw Error("unknown video encoder '" + encoder_ + "' (choose auto, libx264 or h264_nvenc)");
   }
+  if (options_.free_space) {
+    // as given
+  } else {
+    options_.free_space = [dir] {
+      struct statvfs st {};
+      if (::statvfs(dir.c_str(), &st) != 0) return std::numeric_limits<uint64_t>::max();
+      return static_cast<uint64_t>(st.f_bavail) * static_cast<uint64_t>(st.f_frsize);
+    };
+  }
+  if (const uint64_t free = free_bytes(); free < options_.min_free_bytes) {
+    throw Error("cannot record to " + options_.output.string() + ": only " + std::to_string(free >> 20) +
+                " MB free on its disk (a recording stops at " +
+                std::to_string(options_.min_free_bytes >> 20) + " MB)");
+  }
 
-  argv_ = {ffmpeg,      "-hide_banner",
-           "-loglevel", "error",
-           "-nostats",  "-y",
-           "-f",        "rawvideo",
-           "-pix_fmt",  "rgba",
-           "-s",        std::to_string(video_w_) + "x" + std::to_string(video_h_),
-           "-r",        std::to_string(options_.fps),
-           "-i",        "-",
+  argv_ = {ffmpeg,
+           "-hide_banner",
+           "-loglevel",
+           "error",
+           "-nostats",
+           "-nostdin",
+           "-y",
+           "-f",
+           "rawvideo",
+           "-pix_fmt",
+           "rgba",
+           "-s",
+           std::to_string(video_w_) + "x" + std::to_string(video_h_),
+           "-r",
+           std::to_string(options_.fps),
+           "-i",
+           "pipe:0",
            "-an"};
   for (const std::string& a : encoder_args(encoder_, options_.policy)) argv_.push_back(a);
-  argv_.insert(argv_.end(), {"-r", std::to_string(options_.fps), "-movflags", "+faststart"});
+  // Fragmented MP4 with a fragment a second: a file cut short by a crash, a kill or a full disk
+  // still plays up to its last whole fragment (a plain MP4 needs its index, written last).
+  argv_.insert(argv_.end(), {"-r", std::to_string(options_.fps), "-movflags",
+                             "+frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "1000000"});
   if (!options_.comment.empty()) argv_.insert(argv_.end(), {"-metadata", "comment=" + options_.comment});
   // MP4 whatever the extension says, so the flags above always apply.
-  argv_.insert(argv_.end(), {"-f", "mp4", options_.output.string()});
+  argv_.insert(argv_.end(), {"-f", "mp4", "file:" + absolute.string()});
 
   // The ring first: nothing to clean up if memory runs out.
   frame_bytes_ = static_cast<size_t>(video_w_) * static_cast<size_t>(video_h_) * 4;
   const int slots = std::clamp(options_.ring_slots, 1, 64);
   slots_.resize(static_cast<size_t>(slots));
+  repeats_.assign(static_cast<size_t>(slots), 1);
   for (int i = 0; i < slots; ++i) {
     slots_[static_cast<size_t>(i)].resize(frame_bytes_);
     free_slots_.push_back(i);
@@ -181,6 +243,8 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
   ::close(fds[0]);
   if (log_fd >= 0) ::close(log_fd);
   pipe_fd_ = fds[1];
+  // Non-blocking: the writer waits in poll() with a deadline, never in write().
+  ::fcntl(pipe_fd_, F_SETFL, ::fcntl(pipe_fd_, F_GETFL) | O_NONBLOCK);
 
   try {
     writer_ = std::thread([this] { writer_loop(); });
@@ -188,7 +252,9 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
     // No writer: close ffmpeg's input so it ends, and reap it; neither the pipe nor the child leak.
     ::close(pipe_fd_);
     pipe_fd_ = -1;
-    (void)wait_bounded(pid_);
+    bool killed = false;
+    stop_deadline_ = Clock::now() + std::chrono::seconds(5);
+    (void)end_ffmpeg(&killed);
     if (remove_log_) std::filesystem::remove(log_path_, ec);
     throw Error(std::string("cannot start the recording's writer thread: ") + e.what());
   }
@@ -203,23 +269,66 @@ void Recorder::finalise() noexcept {
   stop();
 }
 
+uint64_t Recorder::free_bytes() const {
+  return options_.free_space ? options_.free_space() : std::numeric_limits<uint64_t>::max();
+}
+
 bool Recorder::write_rgba(const uint8_t* rgba, int width, int height) {
+  return enqueue(rgba, width, height, Clock::now(), false);
+}
+
+bool Recorder::write_rgba_at(const uint8_t* rgba, int width, int height, Clock::time_point captured) {
+  return enqueue(rgba, width, height, captured, options_.pacing == Pacing::RealTime);
+}
+
+bool Recorder::enqueue(const uint8_t* rgba, int width, int height, Clock::time_point captured, bool paced) {
+  using namespace std::chrono_literals;
   int slot = -1;
+  uint64_t repeats = 1;
   {
     std::unique_lock lock(mutex_);
-    if (stopping_ || writer_done_ || !error_.empty()) return false;
-    if (free_slots_.empty()) {
-      if (options_.policy == RingPolicy::Drop) {
-        ++submitted_;
-        ++dropped_;
+    if (stopping_ || writer_done_ || failing_ || !error_.empty()) return false;
+    ++submitted_;
+    if (!first_capture_)
+      first_capture_ = options_.started && options_.pacing == Pacing::RealTime
+                           ? std::min(*options_.started, captured)
+                           : captured;
+    last_capture_ = std::max(last_capture_, captured);
+    if (paced) {
+      // Video frame k shows the newest frame captured by first + k / fps: this frame fills the
+      // video up to its own capture time (several frames after a slow one, none when early).
+      // Integer nanoseconds: a frame exactly on a tick (0.7 s at 30 fps) lands on it.
+      const int64_t ns =
+          std::chrono::duration_cast<std::chrono::nanoseconds>(captured - *first_capture_).count();
+      const uint64_t due = static_cast<uint64_t>(std::max<int64_t>(ns, 0)) *
+                               static_cast<uint64_t>(options_.fps) / 1'000'000'000u +
+                           1;
+      if (due <= scheduled_) {
+        ++skipped_;
         return true;
       }
-      cv_.wait(lock, [&] { return !free_slots_.empty() || stopping_ || writer_done_ || !error_.empty(); });
-      if (stopping_ || writer_done_ || !error_.empty()) return false;
+      repeats = due - scheduled_;
     }
-    ++submitted_;
+    if (free_slots_.empty()) {
+      if (options_.policy == RingPolicy::Drop) {
+        ++dropped_;  // RealTime: the next frame fills the gap, the video keeps its length
+        return true;
+      }
+      // Wait mode: wait for the writer, but not past a Ctrl-C (the writer's own deadline ends a
+      // stalled ffmpeg; the user should not have to wait for that).
+      while (free_slots_.empty() && !stopping_ && !writer_done_ && !failing_ && error_.empty()) {
+        if (stop_requested()) break;
+        cv_.wait_for(lock, 100ms);
+      }
+      if (free_slots_.empty()) {
+        ++dropped_;
+        return false;
+      }
+    }
     slot = free_slots_.back();
     free_slots_.pop_back();
+    if (paced) scheduled_ += repeats;
+    repeats_[static_cast<size_t>(slot)] = repeats;
     ++in_copy_;
   }
 
@@ -251,6 +360,7 @@ bool Recorder::write_rgba(const uint8_t* rgba, int width, int height) {
 }
 
 void Recorder::fail(const std::string& message) {
+  failing_ = true;
   if (error_.empty()) error_ = message;
 }
 
@@ -269,6 +379,51 @@ std::string Recorder::log_tail() const {
   return tail;
 }
 
+bool Recorder::past_stop_deadline() {
+  std::lock_guard lock(mutex_);
+  return stop_deadline_ && Clock::now() >= *stop_deadline_;
+}
+
+Recorder::WriteResult Recorder::write_to_ffmpeg(const uint8_t* data, size_t size, int* err) {
+  auto last_progress = Clock::now();
+  while (size > 0) {
+    const ssize_t n = ::write(pipe_fd_, data, size);
+    if (n > 0) {
+      data += n;
+      size -= static_cast<size_t>(n);
+      last_progress = Clock::now();
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+      *err = errno;
+      return WriteResult::Failed;
+    }
+    if (past_stop_deadline()) return WriteResult::Abandoned;
+    if (Clock::now() - last_progress >= options_.stall_limit) return WriteResult::Stalled;
+    pollfd p{pipe_fd_, POLLOUT, 0};
+    (void)::poll(&p, 1, 100);  // POLLERR (ffmpeg gone) shows up as EPIPE on the next write
+  }
+  return WriteResult::Ok;
+}
+
+int Recorder::end_ffmpeg(bool* killed) {
+  using namespace std::chrono_literals;
+  Clock::time_point deadline;
+  {
+    std::lock_guard lock(mutex_);
+    // After a failure ffmpeg should be ending already; a few seconds for it to say why.
+    deadline = stop_deadline_ ? std::max(*stop_deadline_, Clock::now() + 1s) : Clock::now() + 5s;
+  }
+  if (auto status = reap_by(pid_, deadline)) return *status;
+  // SIGTERM: ffmpeg closes the file properly when it can; SIGKILL when it does not.
+  *killed = true;
+  ::kill(pid_, SIGTERM);
+  if (auto status = reap_by(pid_, Clock::now() + 2s)) return *status;
+  ::kill(pid_, SIGKILL);
+  return wait_process(pid_);
+}
+
 void Recorder::writer_loop() {
   // SIGPIPE from a write goes to the writing thread: blocked here, a dead ffmpeg is an EPIPE even
   // when the program never installed the signal handlers. Ctrl-C is the main thread's business.
@@ -277,54 +432,120 @@ void Recorder::writer_loop() {
   for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
   pthread_sigmask(SIG_BLOCK, &block, nullptr);
 
+  std::string problem;     // why the writer stopped early
+  bool low_space = false;  // a clean stop before the disk is full
+  bool abandoned = false;  // stop_limit ran out with frames still queued
+  auto next_space_check = Clock::now();
   for (;;) {
     int slot = -1;
+    uint64_t repeats = 1;
     {
       std::unique_lock lock(mutex_);
       cv_.wait(lock, [&] { return !queued_.empty() || (stopping_ && in_copy_ == 0); });
       if (queued_.empty()) break;  // stopping and drained
       slot = queued_.front();
       queued_.pop_front();
+      repeats = repeats_[static_cast<size_t>(slot)];
+    }
+    if (Clock::now() >= next_space_check) {
+      next_space_check = Clock::now() + std::chrono::milliseconds(500);
+      const uint64_t free = free_bytes();
+      if (free < options_.min_free_bytes) {
+        low_space = true;
+        problem = "stopped before the disk is full: " + std::to_string(free >> 20) +
+                  " MB left on the disk of " + options_.output.string() + " (a recording stops at " +
+                  std::to_string(options_.min_free_bytes >> 20) + " MB)";
+      }
     }
     int err = 0;
-    const bool ok = write_all(pipe_fd_, slots_[static_cast<size_t>(slot)].data(), frame_bytes_, &err);
+    WriteResult result = WriteResult::Ok;
+    uint64_t done = 0;
+    while (!low_space && done < repeats && result == WriteResult::Ok) {
+      result = write_to_ffmpeg(slots_[static_cast<size_t>(slot)].data(), frame_bytes_, &err);
+      if (result == WriteResult::Ok) ++done;
+    }
     {
       std::lock_guard lock(mutex_);
       free_slots_.push_back(slot);
-      if (ok) {
+      last_slot_ = slot;
+      video_frames_ += done;
+      if (done == repeats) {
         ++written_;
       } else {
-        fail(err == EPIPE
-                 ? "ffmpeg stopped taking frames (broken pipe) after " + frames_text(written_)
-                 : "writing to ffmpeg failed after " + frames_text(written_) + ": " + std::strerror(err));
+        ++dropped_;
+      }
+      if (result == WriteResult::Abandoned) {
+        abandoned = true;
+      } else if (result == WriteResult::Stalled) {
+        problem = "ffmpeg took no data for " + seconds_text(options_.stall_limit) + " after " +
+                  frames_text(written_) + " (stalled)";
+      } else if (result == WriteResult::Failed) {
+        problem = err == EPIPE
+                      ? "ffmpeg stopped taking frames after " + frames_text(written_)
+                      : "writing to ffmpeg failed after " + frames_text(written_) + ": " + std::strerror(err);
+      }
+      if (!problem.empty() || abandoned) {
+        failing_ = true;  // no more frames are taken; error_ is set below, with ffmpeg's reason
+        // Frames still queued will never be written.
+        dropped_ += queued_.size();
+        for (int q : queued_) free_slots_.push_back(q);
+        queued_.clear();
       }
     }
     cv_.notify_all();
-    if (!ok) break;
+    if (!problem.empty() || abandoned) break;
   }
 
-  // Closing the pipe is ffmpeg's end of input: it flushes the encoder and writes the MP4 index.
+  // RealTime with a start: the last frame stays on until stop(), as it did on the screen.
+  if (problem.empty() && !abandoned) {
+    uint64_t tail = 0;
+    int slot = -1;
+    {
+      std::lock_guard lock(mutex_);
+      tail = tail_repeats_;
+      slot = last_slot_;
+    }
+    int err = 0;
+    for (uint64_t i = 0; slot >= 0 && i < tail; ++i) {
+      if (write_to_ffmpeg(slots_[static_cast<size_t>(slot)].data(), frame_bytes_, &err) != WriteResult::Ok)
+        break;
+      std::lock_guard lock(mutex_);
+      ++video_frames_;
+    }
+  }
+
+  // Closing the pipe is ffmpeg's end of input: it flushes the encoder and ends the MP4.
   ::close(pipe_fd_);
   pipe_fd_ = -1;
-  bool had_error = false;
-  {
-    std::lock_guard lock(mutex_);
-    had_error = !error_.empty();
-  }
-  const int status = had_error ? wait_bounded(pid_) : wait_process(pid_);
+  bool killed = false;
+  const int status = end_ffmpeg(&killed);
   const std::string tail = log_tail();
   {
     std::lock_guard lock(mutex_);
-    if (!wait_status_ok(status)) {
-      const std::string what = "ffmpeg " + describe_wait_status(status) + (tail.empty() ? "" : ": " + tail);
-      if (error_.empty()) {
-        error_ = what + " (full disk or unwritable file " + options_.output.string() + "?)";
-      } else {
-        error_ += "; " + what;
-      }
-    } else if (!error_.empty() && !tail.empty()) {
-      error_ += "; ffmpeg said: " + tail;
+    // Frames that arrived while the writer was ending.
+    dropped_ += queued_.size();
+    queued_.clear();
+    std::string what = problem;
+    if (abandoned) {
+      what = "ffmpeg did not take the last frames within " + seconds_text(options_.stop_limit) + " of stop";
     }
+    if (killed) {
+      what += std::string(what.empty() ? "" : "; ") + "ffmpeg did not finish in time and was ended (" +
+              describe_wait_status(status) + ")";
+    } else if (!wait_status_ok(status)) {
+      what += std::string(what.empty() ? "" : "; ") + "ffmpeg " + describe_wait_status(status);
+    }
+    if (!what.empty()) {
+      if (!tail.empty()) what += "; ffmpeg said: " + tail;
+      if (!low_space && !killed && status != -1 && WIFEXITED(status) && !wait_status_ok(status) &&
+          tail.empty()) {
+        what += " (full disk or unwritable file " + options_.output.string() + "?)";
+      }
+      what += "; " + options_.output.string() + " keeps what was written before (" + frames_text(written_) +
+              " sent)";
+      error_ = what;
+    }
+    failing_ = !error_.empty();
     clean_exit_ = wait_status_ok(status) && error_.empty();
     writer_done_ = true;
   }
@@ -339,11 +560,23 @@ bool Recorder::stop() {
     std::lock_guard lock(mutex_);
     if (finished_) return clean_exit_;
     stopping_ = true;
+    const auto now = Clock::now();
+    if (!stop_deadline_) stop_deadline_ = now + options_.stop_limit;
+    if (options_.pacing == Pacing::RealTime && options_.started && first_capture_ && now > *first_capture_) {
+      // Video frames 0 .. n-1 cover first .. now.
+      const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - *first_capture_).count();
+      const uint64_t due = static_cast<uint64_t>(ns) * static_cast<uint64_t>(options_.fps) / 1'000'000'000u;
+      tail_repeats_ = due > scheduled_ ? due - scheduled_ : 0;
+      scheduled_ += tail_repeats_;
+      last_capture_ = now;
+    }
   }
   cv_.notify_all();
   if (writer_.joinable()) writer_.join();
   std::lock_guard lock(mutex_);
   finished_ = true;
+  dropped_ += queued_.size();  // queued after the writer had ended
+  queued_.clear();
   if (remove_log_) {
     std::error_code ec;
     std::filesystem::remove(log_path_, ec);
@@ -355,14 +588,17 @@ RecorderStatus Recorder::status() const {
   RecorderStatus s;
   {
     std::lock_guard lock(mutex_);
-    s.recording = !stopping_ && !writer_done_ && error_.empty();
+    s.recording = !stopping_ && !writer_done_ && !failing_ && error_.empty();
     s.finished = finished_;
     s.submitted = submitted_;
     s.written = written_;
     s.dropped = dropped_;
+    s.skipped = skipped_;
+    s.video_frames = video_frames_;
     s.error = error_;
+    if (first_capture_) s.wall_s = std::chrono::duration<double>(last_capture_ - *first_capture_).count();
   }
-  s.duration_s = static_cast<double>(s.written) / options_.fps;
+  s.duration_s = static_cast<double>(s.video_frames) / options_.fps;
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(options_.output, ec);
   s.file_bytes = ec ? 0 : static_cast<uint64_t>(bytes);
@@ -374,7 +610,7 @@ RecorderStatus Recorder::status() const {
 
 bool Recorder::failed() const {
   std::lock_guard lock(mutex_);
-  return !error_.empty();
+  return failing_ || !error_.empty();
 }
 
 std::string Recorder::error() const {

@@ -289,6 +289,7 @@ int run_window(const WindowOptions& o) {
     panel.image_fit = o.sim.image_fit == "fit" ? 1 : 0;
     panel.record_fps = o.record_fps;
     panel.record_source = o.record_window ? 1 : 0;
+    panel.record_pacing = o.record_every_frame ? 1 : 0;
     Toasts toasts;
     WindowEvents events;
     glfwSetWindowUserPointer(win, &events);
@@ -303,8 +304,9 @@ int run_window(const WindowOptions& o) {
     if (!o.record.empty()) {
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(win, &fb_w, &fb_h);
+      // Throws: exit 1 with the message.
       recording.start(o.record, o.record_window ? RecordSource::Window : RecordSource::Field, o.record_fps,
-                      core, fb_w, fb_h);  // throws: exit 1 with the message
+                      o.record_every_frame ? Pacing::EveryFrame : Pacing::RealTime, core, fb_w, fb_h);
       toasts.info("recording to " + o.record);
     }
     Fullscreen fs;
@@ -365,8 +367,9 @@ int run_window(const WindowOptions& o) {
           const std::string file =
               panel.record_path[0] ? unused_path(panel.record_path).string() : timestamped_name(".mp4");
           try {
-            recording.start(file, panel.record_source == 1 ? RecordSource::Window : RecordSource::Field,
-                            panel.record_fps, core, fb_w, fb_h);
+            recording.start(
+                file, panel.record_source == 1 ? RecordSource::Window : RecordSource::Field, panel.record_fps,
+                panel.record_pacing == 1 ? Pacing::EveryFrame : Pacing::RealTime, core, fb_w, fb_h);
             toasts.info("recording to " + file);
           } catch (const std::exception& e) {
             toasts.error(std::string("cannot record: ") + e.what());
@@ -450,6 +453,8 @@ CommandFn add_window_options(CLI::App& app) {
   app.add_option("--record-fps", o->record_fps, "Frame rate of recordings")
       ->capture_default_str()
       ->check(CLI::Range(1, 240));
+  app.add_flag("--record-every-frame", o->record_every_frame,
+               "One video frame per window frame (default: real time, the video lasts as long as it ran)");
 
   return [o] { return run_window(*o); };
 }

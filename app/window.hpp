@@ -18,6 +18,7 @@ struct WindowOptions {
   std::string record;          // MP4 to start recording to at once (F9 / the panel stop it)
   bool record_window = false;  // record the whole window with the panel, not the field alone
   int record_fps = 60;
+  bool record_every_frame = false;  // one video frame per window frame, not real time
 };
 
 // Returns the exit code: 0, 1 with no display (it says so and points to `physarum render`), or

@@ -4,13 +4,15 @@
 
 #include <cstdio>
 
+#include "process.hpp"
+
 namespace physarum::app {
 
 WindowRecording::~WindowRecording() {
   if (recorder_) stop();
 }
 
-void WindowRecording::start(const std::filesystem::path& file, RecordSource source, int fps,
+void WindowRecording::start(const std::filesystem::path& file, RecordSource source, int fps, Pacing pacing,
                             const WindowCore& core, int fb_w, int fb_h) {
   if (recorder_) stop();
   int w = fb_w, h = fb_h;
@@ -24,7 +26,10 @@ void WindowRecording::start(const std::filesystem::path& file, RecordSource sour
   ro.height = h;
   ro.fps = fps;
   ro.policy = RingPolicy::Drop;
-  ro.bottom_up = true;  // glReadPixels rows as they are
+  ro.pacing = pacing;
+  ro.started = FrameSink::Clock::now();
+  ro.stop_limit = std::chrono::seconds(10);  // F9 and closing the window wait at most this long
+  ro.bottom_up = true;                       // glReadPixels rows as they are
   ro.comment = describe_for_metadata(core);
   auto rec = std::make_unique<Recorder>(ro);  // throws; nothing has changed yet
   if (source == RecordSource::Field && (w != w_ || h != h_ || !fbo_)) {
@@ -39,6 +44,7 @@ void WindowRecording::start(const std::filesystem::path& file, RecordSource sour
   readback_.discard();
   dropped_before_ = readback_.dropped();
   source_ = source;
+  pacing_ = pacing;
   last_error_.clear();
   last_file_ = file;
   recorder_ = std::move(rec);
@@ -63,9 +69,9 @@ std::string WindowRecording::poll() {
   if (!recorder_) return {};
   readback_.deliver(*recorder_);
   if (!recorder_->failed()) return {};
-  const std::string why = recorder_->error();
+  // stop() first: the reason is whole (ffmpeg's own words) once the recorder has stopped.
   stop();
-  last_error_ = "recording " + last_file_.string() + " stopped: " + why;
+  last_error_ = "recording " + last_file_.string() + " stopped: " + final_status_.error;
   return last_error_;
 }
 
@@ -80,18 +86,27 @@ std::string WindowRecording::stop() {
     last_error_ = "recording " + last_file_.string() + " failed: " + final_status_.error;
     return last_error_;
   }
-  char buf[256];
+  char buf[512];
   std::snprintf(buf, sizeof buf, "recorded %s: %llu frames (%.1f s, %s), %llu dropped", last_file_.c_str(),
-                static_cast<unsigned long long>(final_status_.written), final_status_.duration_s,
+                static_cast<unsigned long long>(final_status_.video_frames), final_status_.duration_s,
                 format_bytes(final_status_.file_bytes).c_str(),
                 static_cast<unsigned long long>(final_status_.dropped));
-  return buf;
+  std::string msg = buf;
+  if (pacing_ == Pacing::EveryFrame && final_status_.wall_s > 0) {
+    RecordingStatus s;
+    s.rec = final_status_;
+    std::snprintf(buf, sizeof buf, "; every frame: %.1f s of running plays in %.1f s (%.2gx speed)",
+                  final_status_.wall_s, final_status_.duration_s, s.speed());
+    msg += buf;
+  }
+  return msg;
 }
 
 RecordingStatus WindowRecording::status() const {
   RecordingStatus s;
   s.active = recorder_ != nullptr;
   s.file = last_file_;
+  s.pacing = pacing_;
   if (recorder_) {
     s.rec = recorder_->status();
     s.dropped = s.rec.dropped + (readback_.dropped() - dropped_before_);
@@ -135,7 +150,7 @@ std::string describe_for_metadata(const WindowCore& core) {
       (file.empty() ? std::string("built-in defaults") : std::filesystem::path(file).stem().string()) +
       "; seed " + std::to_string(p.run.seed) + "; size " + format_size(p.run.size) + "; agents " +
       std::to_string(p.run.agents) + "; start with: physarum";
-  if (!file.empty()) c += " --preset " + file;
+  if (!file.empty()) c += " --preset " + shell_quote(file);
   c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " --seed " +
        std::to_string(p.run.seed);
   return c;

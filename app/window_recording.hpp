@@ -2,6 +2,9 @@
 // resolution, the default) or the whole window with the panel, read back asynchronously and fed
 // to the recorder in Drop mode, so the frame loop never waits for the encoder. A failure (ffmpeg
 // died, disk full) ends the recording with a message; the program keeps running.
+// Real time is the default: frames are repeated or skipped by their capture time so the video
+// lasts as long as the recording did, however fast the window runs. "Every frame" keeps each
+// window frame as one video frame instead; the video then plays faster or slower than it ran.
 #pragma once
 
 #include <filesystem>
@@ -22,6 +25,9 @@ struct RecordingStatus {
   std::filesystem::path file;
   RecorderStatus rec;
   uint64_t dropped = 0;  // in the readback ring plus in the recorder's ring
+  Pacing pacing = Pacing::RealTime;
+  // How much faster the video plays than the recording ran (wall time / video time); 1 in real time.
+  double speed() const { return rec.duration_s > 0 && rec.wall_s > 0 ? rec.wall_s / rec.duration_s : 1.0; }
 };
 
 class WindowRecording {
@@ -32,8 +38,8 @@ class WindowRecording {
   WindowRecording& operator=(const WindowRecording&) = delete;
 
   // Starts recording to `file`. Throws Error (no ffmpeg, bad directory); nothing changes then.
-  void start(const std::filesystem::path& file, RecordSource source, int fps, const WindowCore& core,
-             int fb_w, int fb_h);
+  void start(const std::filesystem::path& file, RecordSource source, int fps, Pacing pacing,
+             const WindowCore& core, int fb_w, int fb_h);
   // After the field is drawn to the window: the Field source draws it again, alone, offscreen.
   void capture_field(WindowCore& core);
   // After the panel is drawn: the Window source reads the window's back buffer.
@@ -53,6 +59,7 @@ class WindowRecording {
   std::unique_ptr<Recorder> recorder_;
   AsyncReadback readback_;
   RecordSource source_ = RecordSource::Field;
+  Pacing pacing_ = Pacing::RealTime;
   render::Texture color_;
   render::Framebuffer fbo_;
   int w_ = 0, h_ = 0;

@@ -152,10 +152,10 @@ TEST(WindowVideo, RecordFromTheStartWritesAPlayableFieldVideo) {
   test::XvfbServer x;
   if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
   const auto dir = test::temp_dir();
-  const auto r = test::run_physarum({"--frames", "40", "--backend", "cpu", "--size", "120x80", "--agents",
-                                     "5K", "--seed", "31", "--no-vsync", "--record", "rec.mp4"},
-                                    dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
-                                    {"WAYLAND_DISPLAY"});
+  const auto r = test::run_physarum(
+      {"--frames", "40", "--backend", "cpu", "--size", "120x80", "--agents", "5K", "--seed", "31",
+       "--no-vsync", "--record-every-frame", "--record", "rec.mp4"},
+      dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}}, {"WAYLAND_DISPLAY"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   auto p = probe(dir / "rec.mp4");
   EXPECT_EQ(p["ok"], "yes");
@@ -164,9 +164,10 @@ TEST(WindowVideo, RecordFromTheStartWritesAPlayableFieldVideo) {
   EXPECT_EQ(p["height"], "80");
   const long long frames = std::stoll(p["nb_read_frames"].empty() ? "0" : p["nb_read_frames"]);
   EXPECT_GT(frames, 0);
-  EXPECT_LE(frames, 40);  // one per window frame at most; Drop mode may drop some
+  EXPECT_LE(frames, 40);  // every frame: one per window frame at most; Drop mode may drop some
   EXPECT_NE(p["comment"].find("seed 31"), std::string::npos) << p["comment"];
   EXPECT_NE(r.out.find("recorded rec.mp4"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("every frame: "), std::string::npos) << "the effective speed is told: " << r.out;
 }
 
 TEST(WindowVideo, RecordThatFailsIsExit1WithOneMessageOnStderr) {

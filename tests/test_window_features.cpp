@@ -122,6 +122,39 @@ TEST(WindowFeatures, AsyncReadbackDeliversWhatWasDrawnAndDropsWhenTheRingIsFull)
   EXPECT_EQ(sink.frames.size(), 3u);
 }
 
+// A read whose fence never passes (a timeout while stopping) is lost: it must be counted, so that
+// delivered + dropped == submitted. The fence wait is the seam; before, such a read vanished.
+TEST(WindowFeatures, AReadbackWhoseFenceTimesOutIsCountedAsDropped) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  test::Fbo fbo(64, 48);
+  glClearColor(0.2f, 0.4f, 0.6f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  AsyncReadback rb(3);
+  rb.set_fence_wait([](void*, uint64_t) { return false; });
+  Collect sink;
+  EXPECT_TRUE(rb.start(64, 48));
+  EXPECT_TRUE(rb.start(64, 48));
+  rb.deliver(sink, false);  // not done yet: still in flight, nothing lost
+  EXPECT_EQ(rb.dropped(), 0u);
+  rb.deliver(sink, true);  // stopping: they never finish
+  EXPECT_TRUE(sink.frames.empty());
+  EXPECT_EQ(rb.submitted(), 2u);
+  EXPECT_EQ(rb.dropped(), 2u);
+  EXPECT_EQ(rb.delivered() + rb.dropped(), rb.submitted());
+  // Real fences again: a read is delivered and counted as such.
+  rb.set_fence_wait([](void* fence, uint64_t timeout) {
+    const GLenum r = glClientWaitSync(static_cast<GLsync>(fence), GL_SYNC_FLUSH_COMMANDS_BIT, timeout);
+    return r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED;
+  });
+  EXPECT_TRUE(rb.start(64, 48));
+  rb.deliver(sink, true);
+  EXPECT_EQ(sink.frames.size(), 1u);
+  EXPECT_EQ(rb.delivered(), 1u);
+  EXPECT_EQ(rb.delivered() + rb.dropped(), rb.submitted());
+}
+
 TEST(WindowFeatures, RecordingTheFieldOffscreenWritesAPlayableVideo) {
   if (!find_on_path("ffmpeg") || !find_on_path("ffprobe")) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
   std::string why;
@@ -131,7 +164,7 @@ TEST(WindowFeatures, RecordingTheFieldOffscreenWritesAPlayableVideo) {
   WindowCore core(small_options());
   test::Fbo window(200, 150);  // stands in for the window's framebuffer
   WindowRecording rec;
-  rec.start(dir / "field.mp4", RecordSource::Field, 30, core, 200, 150);
+  rec.start(dir / "field.mp4", RecordSource::Field, 30, Pacing::EveryFrame, core, 200, 150);
   EXPECT_TRUE(rec.active());
   for (int f = 0; f < 12; ++f) {
     core.step();
