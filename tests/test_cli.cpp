@@ -1,6 +1,7 @@
 // The command line end to end: the real executable (PHYSARUM_EXE) run without a shell. Results are
 // checked against the library driven directly, and bad input against exit codes and messages.
 #include <gtest/gtest.h>
+#include <stb_image_write.h>
 
 #include <algorithm>
 #include <cmath>
@@ -106,23 +107,15 @@ TEST(Cli, ImageSeedsTheField) {
   const int w = 8, h = 4;
   std::vector<unsigned char> px(static_cast<size_t>(w) * h);
   for (int i = 0; i < w * h; ++i) px[i] = static_cast<unsigned char>(i * 8);
-  // Uncompressed 8-bit greyscale TGA: 18-byte header, pixels bottom-up.
-  std::string tga(18, '\0');
-  tga[2] = 3;  // greyscale, uncompressed
-  tga[12] = static_cast<char>(w);
-  tga[14] = static_cast<char>(h);
-  tga[16] = 8;     // bits per pixel
-  tga[17] = 0x20;  // top-left origin
-  tga.append(reinterpret_cast<const char*>(px.data()), px.size());
-  write_file(dir / "seed.tga", tga);
+  ASSERT_TRUE(stbi_write_png((dir / "seed.png").c_str(), w, h, 1, px.data(), w));
 
   const auto r = run_physarum({"run", "--steps", "1", "--size", "32x16", "--agents", "1000", "--image",
-                               "seed.tga", "--set", "model.deposit=0", "--set", "model.decay=0", "--set",
+                               "seed.png", "--set", "model.deposit=0", "--set", "model.decay=0", "--set",
                                "model.diffuse=0", "--set", "spawn.field_strength=2.5", "--out", "f.npy"},
                               dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const NpyArray a = read_npy(dir / "f.npy");
-  const auto expected = image_to_field(load_luma(dir / "seed.tga"), {32, 16}, 2.5f);
+  const auto expected = image_to_field(load_luma(dir / "seed.png"), {32, 16}, 2.5f);
   ASSERT_EQ(a.data.size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i) ASSERT_FLOAT_EQ(a.data[i], expected[i]) << i;
   float hi = 0;
