@@ -186,5 +186,50 @@ TEST(Cli, BadFilesExitOneNamingTheFile) {
   EXPECT_NE(r.err.find("no/such/dir"), std::string::npos) << r.err;
 }
 
+// CLI11 read integers with base 0: "--steps 010" ran 8 steps (octal) and "0x10" ran 16. Decimal
+// only: 010 is ten steps, the same field as --steps 10; hex, exponents and fractions are refused.
+TEST(Cli, IntegerOptionsAreDecimal) {
+  const auto dir = temp_dir();
+  const std::vector<std::string> common{"--size", "32x16", "--agents", "500", "--seed", "7"};
+  const auto run_steps = [&](const std::string& steps, const std::string& out) {
+    std::vector<std::string> args{"run", "--steps", steps, "--out", out};
+    args.insert(args.end(), common.begin(), common.end());
+    return run_physarum(args, dir);
+  };
+  for (const auto& [steps, out] : {std::pair{"010", "a.npy"}, {"10", "b.npy"}, {"8", "c.npy"}}) {
+    const auto r = run_steps(steps, out);
+    ASSERT_EQ(r.exit_code, 0) << steps << ": " << r.err;
+  }
+  const auto a = read_npy(dir / "a.npy"), b = read_npy(dir / "b.npy"), c = read_npy(dir / "c.npy");
+  EXPECT_EQ(a.data, b.data);  // 010 ran ten steps
+  EXPECT_NE(a.data, c.data);  // not eight
+  for (const char* bad : {"0x10", "1e1", "8.5", "+8", " 8"}) {
+    const auto r = run_steps(bad, "bad.npy");
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("decimal"), std::string::npos) << bad << ": " << r.err;
+  }
+  const auto frac = run_physarum({"run", "--steps", "1", "--agents", "1.5", "--out", "f.npy"}, dir);
+  EXPECT_EQ(frac.exit_code, 2) << frac.err;
+  EXPECT_NE(frac.err.find("whole number"), std::string::npos) << frac.err;
+}
+
+// The documented precedence: preset, then each --set in order, then --size/--agents/--seed, which
+// win over --set run.size/run.agents/run.seed wherever they stand on the line.
+TEST(Cli, DedicatedOptionsWinOverSet) {
+  const auto dir = temp_dir();
+  for (const auto& args : {std::vector<std::string>{"run", "--steps", "1", "--set", "run.size=64x48",
+                                                    "--size", "32x16", "--out", "p.npy"},
+                           std::vector<std::string>{"run", "--steps", "1", "--size", "32x16", "--set",
+                                                    "run.size=64x48", "--out", "p.npy"}}) {
+    const auto r = run_physarum(args, dir);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const NpyArray a = read_npy(dir / "p.npy");
+    EXPECT_EQ(a.width, 32) << testing::PrintToString(args);
+    EXPECT_EQ(a.height, 16) << testing::PrintToString(args);
+  }
+  const auto help = run_physarum({"run", "--help"}, dir);
+  EXPECT_NE(help.out.find("win over run.size"), std::string::npos) << help.out;
+}
+
 }  // namespace
 }  // namespace physarum

@@ -24,6 +24,9 @@
 #include <sstream>
 #include <variant>
 
+#include "sim/input_file.hpp"
+#include "toml_depth.hpp"
+
 namespace physarum {
 namespace {
 
@@ -53,11 +56,11 @@ std::string_view kind_name(Kind k) {
   return "?";
 }
 
+// Shortest text that reads back as exactly v.
 std::string format_number(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
+  std::array<char, 64> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), r.ptr);
 }
 
 double as_double(const Value& v) {
@@ -69,6 +72,11 @@ float to_float(const Value& v) {
   if (!std::isfinite(d)) throw Error("must be a finite number (got " + format_number(d) + ")");
   const float f = static_cast<float>(d);
   if (!std::isfinite(f)) throw Error("is too large for a float (got " + format_number(d) + ")");
+  // Below the smallest float the value would silently become 0 (or lose most of its digits).
+  if (d != 0 && std::fabs(f) < std::numeric_limits<float>::min()) {
+    throw Error("is too small for a float (got " + format_number(d) + "; use 0 or a value of at least " +
+                format_number(std::numeric_limits<float>::min()) + ")");
+  }
   return f;
 }
 
@@ -367,6 +375,7 @@ Value parse_override_value(std::string_view text, Kind kind) {
 }  // namespace
 
 Preset parse_preset(std::string_view toml_text, const std::string& source_name) {
+  check_toml_depth(toml_text, source_name);  // before toml++, which recurses without a limit
   toml::table doc;
   try {
     doc = toml::parse(toml_text, source_name);
@@ -408,22 +417,8 @@ Preset parse_preset(std::string_view toml_text, const std::string& source_name) 
 }
 
 Preset load_preset(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    throw Error("cannot open preset '" + file.string() + "': " + std::strerror(errno));
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw Error("preset '" + file.string() + "' is a directory");
-  // A preset is a few hundred bytes; anything huge is not one.
-  constexpr std::streamsize kMaxBytes = 1 << 20;
-  std::string text(static_cast<size_t>(kMaxBytes) + 1, '\0');
-  in.read(text.data(), kMaxBytes + 1);
-  if (in.bad()) throw Error("cannot read preset '" + file.string() + "'");
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (text.size() > static_cast<size_t>(kMaxBytes)) {
-    throw Error("preset '" + file.string() + "' is larger than 1 MiB; not a preset");
-  }
-  return parse_preset(text, file.string());
+  // A preset is a few hundred bytes; anything over 1 MiB is not one.
+  return parse_preset(read_input_file(file, "preset", size_t{1} << 20), file.string());
 }
 
 std::string preset_to_toml(const Preset& p) {
