@@ -274,7 +274,7 @@ TEST(Image, TruncatedFilesAreRefusedWithTheRealReason) {
 }
 
 // Only regular files: a FIFO would block forever, a device reads without end, a directory is not
-// an image. The test keeps the FIFO open for writing so that code that opens it cannot hang here.
+// an image. The test keeps the FIFO open for writing so that opening it cannot block.
 TEST(Image, SpecialFilesAreRefusedAsNotRegular) {
   const auto dir = temp_dir();
   const auto fifo = dir / "pipe.png";

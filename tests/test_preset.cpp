@@ -357,8 +357,8 @@ TEST(Preset, DeepNestingIsRefusedWithFileAndLine) {
 }
 
 // A FIFO blocked the program forever, /dev/zero read until the size limit, a directory gave a
-// stream error: regular files only, said plainly. The test holds the FIFO open for writing so that
-// code which opens it cannot hang the suite.
+// stream error: regular files only, said plainly. The test holds the FIFO open for writing, so the
+// old code got past open() and then waited in read() for ever (ctest's timeout failed it).
 TEST(Preset, SpecialFilesAreRefusedAsNotRegular) {
   const auto dir = temp_dir();
   const auto fifo = dir / "pipe.toml";
