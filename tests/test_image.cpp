@@ -332,6 +332,17 @@ TEST(Image, MalformedFilesAreRefusedNamingTheFile) {
   EXPECT_NE(error_of(dir).find(dir.string()), std::string::npos);  // a directory
 }
 
+// stb_image was compiled into the program a second time (third_party/stb_impl.cpp) beside Debian's
+// libstb that ImGui links, and decoded untrusted files. Its error strings ("bad png sig") sit in the
+// executable exactly when its implementation is compiled in; now the only copy is libstb's, and
+// the program never calls its decoder.
+TEST(Image, TheProgramHoldsNoCopyOfStbImage) {
+  const std::string exe = read_file(PHYSARUM_EXE);
+  ASSERT_GT(exe.size(), 100000u);
+  EXPECT_EQ(exe.find("bad png sig"), std::string::npos);
+  EXPECT_EQ(exe.find("stbi_load_from_memory"), std::string::npos);
+}
+
 TEST(Image, ResizingAConstantImageIsConstant) {
   LumaImage img;
   img.width = 37;
