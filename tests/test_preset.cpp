@@ -421,5 +421,25 @@ TEST(Preset, NumbersAreExactOrRefused) {
   EXPECT_EQ(override_error("display.exposure=1e-6"), "");
 }
 
+// Found by tests/fuzz/fuzz_set.cpp: --set display.palette with bytes that are not UTF-8 was
+// accepted, and a preset saved from it could not be read back (TOML is UTF-8). Now refused; valid
+// UTF-8 of every length still round-trips.
+TEST(Preset, OverrideStringsMustBeUtf8) {
+  for (const std::string bad :
+       {"m\xffs", "\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "a\xe2\x82"}) {
+    Preset p;
+    try {
+      apply_override(p, "display.palette=" + bad);
+      ADD_FAILURE() << "accepted " << testing::PrintToString(bad);
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("UTF-8"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(p, Preset{});
+  }
+  Preset p;
+  apply_override(p, "display.palette=caf\xc3\xa9-\xe2\x82\xac-\xf0\x9f\x8c\x8a");
+  EXPECT_EQ(parse_preset(preset_to_toml(p)), p);
+}
+
 }  // namespace
 }  // namespace physarum
