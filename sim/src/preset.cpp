@@ -17,11 +17,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <variant>
 
 #include "sim/input_file.hpp"
