@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "decimal_option.hpp"
 #include "sim/backend.hpp"
 #include "sim/cuda_info.hpp"
 #include "sim/params.hpp"
@@ -255,13 +256,16 @@ CommandFn add_bench_command(CLI::App& app) {
   cmd->add_option("--size", o->size, "field size WxH (one case; with --sweep agents: the size)");
   cmd->add_option("--agents", o->agents, "agent count, e.g. 10M (one case; with --sweep size: the count)");
   cmd->add_option("--steps", o->steps, "timed steps per case (default: 1000 on the GPU, 20 on the CPU)")
+      ->transform(decimal_integer())
       ->check(CLI::Range(1, 1'000'000));
   cmd->add_option("--warmup", o->warmup, "steps before timing (agents crowd onto trails)")
       ->capture_default_str()
+      ->transform(decimal_integer())
       ->check(CLI::Range(0, 1'000'000));
-  cmd->add_option("--seed", o->seed, "spawn seed")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "spawn seed")->capture_default_str()->transform(decimal_integer());
   cmd->add_option("--threads", o->threads, "CPU backend threads (0 = all)")
       ->capture_default_str()
+      ->transform(decimal_integer())
       ->check(CLI::Range(0, kMaxThreads));
   cmd->add_flag("--json", o->json, "one JSON object per line instead of a table");
   cmd->add_option("--sweep", o->sweep,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "decimal_option.hpp"
 #include "process.hpp"
 #include "progress.hpp"
 #include "recorder.hpp"
@@ -267,6 +268,7 @@ CommandFn add_render_command(CLI::App& app) {
   add_sim_options(*cmd, o->sim);
   cmd->add_option("--steps", o->steps, "Simulation steps")
       ->capture_default_str()
+      ->transform(decimal_integer())
       ->check(CLI::Range(0, 100'000'000));
   cmd->add_option("--out", o->outs, "Output file: .png (last frame), .npy (field), .mp4 (video); repeatable")
       ->type_name("FILE")
@@ -275,8 +277,12 @@ CommandFn add_render_command(CLI::App& app) {
       ->type_name("WxH");
   cmd->add_option("--every", o->every, "Video: one frame every N steps (default: steps / 300)")
       ->type_name("N")
+      ->transform(decimal_integer())
       ->check(CLI::Range(1, 1'000'000));
-  cmd->add_option("--fps", o->fps, "Video frame rate")->capture_default_str()->check(CLI::Range(1, 240));
+  cmd->add_option("--fps", o->fps, "Video frame rate")
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 240));
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar on stderr");
   return [o] { return run_render(*o); };
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "decimal_option.hpp"
 #include "sim/npy.hpp"
 #include "sim_options.hpp"
 
@@ -74,6 +75,7 @@ CommandFn add_run_command(CLI::App& app) {
   cmd->add_option("--steps", opts->steps, "Number of steps to run (>= 1)")
       ->required()
       ->type_name("N")
+      ->transform(decimal_integer())
       ->check(CLI::Range(1, std::numeric_limits<int>::max()))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   add_sim_options(*cmd, opts->sim);

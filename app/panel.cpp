@@ -270,7 +270,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
 }
 
 void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
-  ImGui::TextWrapped("Drop an image file (PNG, JPEG, BMP, TGA, GIF) on the window to seed the field.");
+  ImGui::TextWrapped("Drop an image file (PNG or JPEG) on the window to seed the field.");
   const char* fits[] = {"fill (cover, crop)", "fit (letterbox)"};
   ImGui::Combo("image fit", &st.image_fit, fits, 2);
   slider(core.preset.spawn.field_strength, limits::kImageStrength, "%.2f", toasts,

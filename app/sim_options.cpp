@@ -1,5 +1,5 @@
 // The options every simulating command shares, and how they become a running simulation: preset
-// file (or defaults), then --size/--agents/--seed, then each --set; then the backend and the seed
+// file (or defaults), then each --set, then --size/--agents/--seed; then the backend and the seed
 // image. Bad values on the command line are usage errors (exit 2); a bad file is a runtime error.
 #include "sim_options.hpp"
 
@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "commands.hpp"
+#include "decimal_option.hpp"
 #include "seeding.hpp"
 #include "sim/image.hpp"
 #include "sim/preset.hpp"
@@ -15,10 +16,13 @@
 namespace physarum::app {
 
 void add_sim_options(CLI::App& cmd, SimOptions& o) {
-  cmd.add_option("--preset", o.preset, "Preset file (TOML); default: the built-in parameters")
+  cmd.add_option("--preset", o.preset, "Preset file (TOML, a regular file); default: the built-in parameters")
       ->type_name("FILE");
-  cmd.add_option("--size", o.size, "Field size, e.g. 1920x1080 (overrides the preset)")->type_name("WxH");
-  cmd.add_option("--agents", o.agents, "Number of agents: 1000, 250K, 4M (overrides the preset)")
+  cmd.add_option("--size", o.size, "Field size, e.g. 1920x1080 (overrides the preset and --set run.size)")
+      ->type_name("WxH");
+  cmd.add_option(
+         "--agents", o.agents,
+         "Number of agents, decimal and whole: 1000, 250K, 1.5M (overrides the preset and --set run.agents)")
       ->type_name("N");
   cmd.add_option_function<std::string>(
          "--seed",
@@ -31,9 +35,9 @@ void add_sim_options(CLI::App& cmd, SimOptions& o) {
            }
            o.seed = static_cast<uint32_t>(v);
          },
-         "Random seed, 0..4294967295 (overrides the preset)")
+         "Random seed, 0..4294967295, decimal (overrides the preset and --set run.seed)")
       ->type_name("S");
-  cmd.add_option("--image", o.image, "Seed the field from this image (PNG, JPEG, BMP, TGA, GIF)")
+  cmd.add_option("--image", o.image, "Seed the field from this image (PNG or JPEG; a regular file)")
       ->type_name("FILE");
   cmd.add_option("--image-fit", o.image_fit, "How a seed image meets the field: fill (cover, cropped) or fit")
       ->check(CLI::IsMember({"fill", "fit"}))
@@ -44,8 +48,12 @@ void add_sim_options(CLI::App& cmd, SimOptions& o) {
       ->capture_default_str();
   cmd.add_option("--threads", o.threads, "CPU backend threads (0 = OpenMP's default: all hardware threads)")
       ->type_name("T")
+      ->transform(decimal_integer())
       ->check(CLI::Range(0, kMaxThreads));
-  cmd.add_option("--set", o.sets, "Override a preset key, e.g. --set model.decay=0 (repeatable)")
+  cmd.add_option(
+         "--set", o.sets,
+         "Override a preset key, e.g. --set model.decay=0 (repeatable; applied in order after --preset; "
+         "--size, --agents and --seed win over run.size, run.agents and run.seed)")
       ->type_name("SECTION.KEY=VALUE")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -63,6 +71,15 @@ Preset resolve_preset(const SimOptions& o) {
   const auto usage = [](const std::string& option, const std::string& value, const Error& e) {
     return UsageError(option + " " + value + ": " + e.what());
   };
+  for (const std::string& s : o.sets) {
+    try {
+      apply_override(p, s);
+    } catch (const Error& e) {
+      throw UsageError(std::string("--set ") + e.what());
+    }
+  }
+  // Then the dedicated options, so that --size, --agents and --seed win over --set run.size,
+  // run.agents and run.seed (the more specific option wins; README and --help say so).
   if (!o.size.empty()) {
     try {
       p.run.size = parse_size(o.size);
@@ -81,13 +98,6 @@ Preset resolve_preset(const SimOptions& o) {
     }
   }
   if (o.seed) p.run.seed = *o.seed;
-  for (const std::string& s : o.sets) {
-    try {
-      apply_override(p, s);
-    } catch (const Error& e) {
-      throw UsageError(std::string("--set ") + e.what());
-    }
-  }
   try {
     validate(p);
   } catch (const Error& e) {

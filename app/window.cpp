@@ -22,6 +22,7 @@
 
 #include "brush.hpp"
 #include "commands.hpp"
+#include "decimal_option.hpp"
 #include "panel.hpp"
 #include "process.hpp"
 #include "recorder.hpp"
@@ -439,6 +440,7 @@ CommandFn add_window_options(CLI::App& app) {
   add_sim_options(app, o->sim);
   app.add_option("--frames", o->frames, "Quit after N frames (for scripts and tests)")
       ->type_name("N")
+      ->transform(decimal_integer())
       ->check(CLI::NonNegativeNumber);
   app.add_option("--screenshot", o->screenshot, "Save the last frame (panel included) as PNG")
       ->type_name("FILE.png");
@@ -452,6 +454,7 @@ CommandFn add_window_options(CLI::App& app) {
                "Record the whole window with the panel (default: the field)");
   app.add_option("--record-fps", o->record_fps, "Frame rate of recordings")
       ->capture_default_str()
+      ->transform(decimal_integer())
       ->check(CLI::Range(1, 240));
   app.add_flag("--record-every-frame", o->record_every_frame,
                "One video frame per window frame (default: real time, the video lasts as long as it ran)");

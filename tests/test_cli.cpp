@@ -1,6 +1,7 @@
 // The command line end to end: the real executable (PHYSARUM_EXE) run without a shell. Results are
 // checked against the library driven directly, and bad input against exit codes and messages.
 #include <gtest/gtest.h>
+#include <stb_image_write.h>
 
 #include <algorithm>
 #include <cmath>
@@ -106,23 +107,15 @@ TEST(Cli, ImageSeedsTheField) {
   const int w = 8, h = 4;
   std::vector<unsigned char> px(static_cast<size_t>(w) * h);
   for (int i = 0; i < w * h; ++i) px[i] = static_cast<unsigned char>(i * 8);
-  // Uncompressed 8-bit greyscale TGA: 18-byte header, pixels bottom-up.
-  std::string tga(18, '\0');
-  tga[2] = 3;  // greyscale, uncompressed
-  tga[12] = static_cast<char>(w);
-  tga[14] = static_cast<char>(h);
-  tga[16] = 8;     // bits per pixel
-  tga[17] = 0x20;  // top-left origin
-  tga.append(reinterpret_cast<const char*>(px.data()), px.size());
-  write_file(dir / "seed.tga", tga);
+  ASSERT_TRUE(stbi_write_png((dir / "seed.png").c_str(), w, h, 1, px.data(), w));
 
   const auto r = run_physarum({"run", "--steps", "1", "--size", "32x16", "--agents", "1000", "--image",
-                               "seed.tga", "--set", "model.deposit=0", "--set", "model.decay=0", "--set",
+                               "seed.png", "--set", "model.deposit=0", "--set", "model.decay=0", "--set",
                                "model.diffuse=0", "--set", "spawn.field_strength=2.5", "--out", "f.npy"},
                               dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const NpyArray a = read_npy(dir / "f.npy");
-  const auto expected = image_to_field(load_luma(dir / "seed.tga"), {32, 16}, 2.5f);
+  const auto expected = image_to_field(load_luma(dir / "seed.png"), {32, 16}, 2.5f);
   ASSERT_EQ(a.data.size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i) ASSERT_FLOAT_EQ(a.data[i], expected[i]) << i;
   float hi = 0;
@@ -191,6 +184,51 @@ TEST(Cli, BadFilesExitOneNamingTheFile) {
       {"run", "--steps", "1", "--size", "8x8", "--agents", "10", "--out", "no/such/dir/o.npy"}, dir);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("no/such/dir"), std::string::npos) << r.err;
+}
+
+// CLI11 read integers with base 0: "--steps 010" ran 8 steps (octal) and "0x10" ran 16. Decimal
+// only: 010 is ten steps, the same field as --steps 10; hex, exponents and fractions are refused.
+TEST(Cli, IntegerOptionsAreDecimal) {
+  const auto dir = temp_dir();
+  const std::vector<std::string> common{"--size", "32x16", "--agents", "500", "--seed", "7"};
+  const auto run_steps = [&](const std::string& steps, const std::string& out) {
+    std::vector<std::string> args{"run", "--steps", steps, "--out", out};
+    args.insert(args.end(), common.begin(), common.end());
+    return run_physarum(args, dir);
+  };
+  for (const auto& [steps, out] : {std::pair{"010", "a.npy"}, {"10", "b.npy"}, {"8", "c.npy"}}) {
+    const auto r = run_steps(steps, out);
+    ASSERT_EQ(r.exit_code, 0) << steps << ": " << r.err;
+  }
+  const auto a = read_npy(dir / "a.npy"), b = read_npy(dir / "b.npy"), c = read_npy(dir / "c.npy");
+  EXPECT_EQ(a.data, b.data);  // 010 ran ten steps
+  EXPECT_NE(a.data, c.data);  // not eight
+  for (const char* bad : {"0x10", "1e1", "8.5", "+8", " 8"}) {
+    const auto r = run_steps(bad, "bad.npy");
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("decimal"), std::string::npos) << bad << ": " << r.err;
+  }
+  const auto frac = run_physarum({"run", "--steps", "1", "--agents", "1.5", "--out", "f.npy"}, dir);
+  EXPECT_EQ(frac.exit_code, 2) << frac.err;
+  EXPECT_NE(frac.err.find("whole number"), std::string::npos) << frac.err;
+}
+
+// The documented precedence: preset, then each --set in order, then --size/--agents/--seed, which
+// win over --set run.size/run.agents/run.seed wherever they stand on the line.
+TEST(Cli, DedicatedOptionsWinOverSet) {
+  const auto dir = temp_dir();
+  for (const auto& args : {std::vector<std::string>{"run", "--steps", "1", "--set", "run.size=64x48",
+                                                    "--size", "32x16", "--out", "p.npy"},
+                           std::vector<std::string>{"run", "--steps", "1", "--size", "32x16", "--set",
+                                                    "run.size=64x48", "--out", "p.npy"}}) {
+    const auto r = run_physarum(args, dir);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const NpyArray a = read_npy(dir / "p.npy");
+    EXPECT_EQ(a.width, 32) << testing::PrintToString(args);
+    EXPECT_EQ(a.height, 16) << testing::PrintToString(args);
+  }
+  const auto help = run_physarum({"run", "--help"}, dir);
+  EXPECT_NE(help.out.find("win over run.size"), std::string::npos) << help.out;
 }
 
 }  // namespace

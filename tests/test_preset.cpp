@@ -2,6 +2,7 @@
 // save, and --set style overrides.
 #include "sim/preset.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -323,6 +324,121 @@ TEST(Preset, BadOverridesThrowAndChangeNothing) {
     }
     EXPECT_EQ(p, Preset{}) << a;
   }
+}
+
+// toml++ recurses once per level of a dotted key or table header with no limit: a file of a few
+// hundred kilobytes overflowed the stack and killed the program. Each shape is refused before
+// parsing, naming the file and the line.
+TEST(Preset, DeepNestingIsRefusedWithFileAndLine) {
+  const int depth = 200000;
+  std::string dotted;
+  for (int i = 0; i < depth; ++i) dotted += i ? ".a" : "a";
+  const std::pair<std::string, std::string> cases[] = {
+      {"header", "[model]\ndecay = 0.5\n[" + dotted + "]\n"},
+      {"array of tables", "[model]\ndecay = 0.5\n[[" + dotted + "]]\n"},
+      {"dotted key", "[model]\ndecay = 0.5\n" + dotted + " = 1\n"},
+      {"inline tables", "[model]\ndecay = 0.5\nx = " + std::string(depth, '{') + "\n"},
+      {"arrays", "[model]\ndecay = 0.5\nx = " + std::string(depth, '[') + "\n"},
+  };
+  for (const auto& [what, text] : cases) {
+    const std::string msg = parse_error(text, "deep.toml");
+    EXPECT_EQ(msg.rfind("deep.toml:3: ", 0), 0u) << what << ": " << msg;
+    EXPECT_NE(msg.find("nested more than"), std::string::npos) << what << ": " << msg;
+  }
+  // Dots and brackets inside strings and comments, and numbers, are not nesting.
+  const std::string deep_text(3000, '.');
+  EXPECT_EQ(
+      parse_error("# " + deep_text + "\n[display]\npalette = \"" + deep_text + "[[[{{{\"\n" +
+                  "[model]\ndecay = 0.125\n\"a.b.c.d.e.f.g.h.i\" = 1\n"),
+      "p.toml:6: model.a.b.c.d.e.f.g.h.i: unknown key (known keys: sensor_angle_deg, rotation_angle_deg, "
+      "sensor_distance, step_size, deposit, decay, diffuse, turn_rule, jitter)");
+  EXPECT_EQ(parse_error("[model]\ndecay = 0.125\n[display]\npalette = '''\n" + deep_text + "\n[[[\n'''\n"),
+            "");
+}
+
+// A FIFO blocked the program forever, /dev/zero read until the size limit, a directory gave a
+// stream error: regular files only, said plainly. The test holds the FIFO open for writing, so the
+// old code got past open() and then waited in read() for ever (ctest's timeout failed it).
+TEST(Preset, SpecialFilesAreRefusedAsNotRegular) {
+  const auto dir = temp_dir();
+  const auto fifo = dir / "pipe.toml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const int keep = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(keep, 0);
+  const auto load_error = [](const std::filesystem::path& f) -> std::string {
+    try {
+      load_preset(f);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string fifo_msg = load_error(fifo);
+  ::close(keep);
+  EXPECT_NE(fifo_msg.find("FIFO"), std::string::npos) << fifo_msg;
+  EXPECT_NE(fifo_msg.find("only regular files"), std::string::npos) << fifo_msg;
+  EXPECT_NE(load_error("/dev/zero").find("character device"), std::string::npos) << load_error("/dev/zero");
+  EXPECT_NE(load_error(dir).find("a directory"), std::string::npos) << load_error(dir);
+}
+
+// Exact or refused: a float that only fits as 0 is not silently 0, a fractional agent count is not
+// rounded, and a range message prints the value exactly (1.00000012 is not "1").
+TEST(Preset, NumbersAreExactOrRefused) {
+  const auto override_error = [](const std::string& a) -> std::string {
+    Preset p;
+    try {
+      apply_override(p, a);
+    } catch (const Error& e) {
+      EXPECT_EQ(p, Preset{}) << a;
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(override_error("model.deposit=1e-50").find("too small"), std::string::npos)
+      << override_error("model.deposit=1e-50");
+  EXPECT_NE(parse_error("[model]\ndeposit = 1e-50\n").find("p.toml:2: model.deposit"), std::string::npos)
+      << parse_error("[model]\ndeposit = 1e-50\n");
+  for (const char* count :
+       {"run.agents=1.5", "run.agents=1000.5", "run.agents=1.0005K", "run.agents=2.0000001M"}) {
+    EXPECT_NE(override_error(count).find("whole number"), std::string::npos)
+        << count << ": " << override_error(count);
+  }
+  EXPECT_NE(override_error("run.agents=0x10").find("not a number"), std::string::npos)
+      << override_error("run.agents=0x10");
+  Preset p;
+  apply_override(p, "run.agents=1.5K");
+  EXPECT_EQ(p.run.agents, 1500u);
+  apply_override(p, "run.agents=0.25M");
+  EXPECT_EQ(p.run.agents, 250000u);
+  apply_override(p, "run.agents=12.000K");
+  EXPECT_EQ(p.run.agents, 12000u);
+  apply_override(p, "run.agents=010");  // decimal: ten, never octal eight
+  EXPECT_EQ(p.run.agents, 10u);
+  const std::string msg = override_error("model.decay=1.0000001");
+  EXPECT_NE(msg.find("1.0000001 is out of range"), std::string::npos) << msg;
+  // The bounds are compared as the float the value is stored in: the documented lower bound 1e-6
+  // is allowed although float(1e-6) is a little below the double 1e-6.
+  EXPECT_EQ(override_error("display.exposure=1e-6"), "");
+}
+
+// Found by tests/fuzz/fuzz_set.cpp: --set display.palette with bytes that are not UTF-8 was
+// accepted, and a preset saved from it could not be read back (TOML is UTF-8). Now refused; valid
+// UTF-8 of every length still round-trips.
+TEST(Preset, OverrideStringsMustBeUtf8) {
+  for (const std::string bad :
+       {"m\xffs", "\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "a\xe2\x82"}) {
+    Preset p;
+    try {
+      apply_override(p, "display.palette=" + bad);
+      ADD_FAILURE() << "accepted " << testing::PrintToString(bad);
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("UTF-8"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(p, Preset{});
+  }
+  Preset p;
+  apply_override(p, "display.palette=caf\xc3\xa9-\xe2\x82\xac-\xf0\x9f\x8c\x8a");
+  EXPECT_EQ(parse_preset(preset_to_toml(p)), p);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/input_file.hpp"
 #include "sim/params.hpp"
 
 namespace physarum::render {
@@ -118,12 +119,9 @@ Palette parse_palette(std::string_view text, const std::string& name, const std:
 }
 
 Palette load_palette(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot open palette file " + file.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (ss.str().size() > (1 << 20)) throw Error(file.string() + ": palette file larger than 1 MiB");
-  return parse_palette(ss.str(), file.stem().string(), file.string());
+  // Regular files only: a FIFO in the palette folder would block the program at start.
+  const std::string text = read_input_file(file, "palette file", 1 << 20);
+  return parse_palette(text, file.stem().string(), file.string());
 }
 
 Palette greyscale_palette() {

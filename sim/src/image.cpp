@@ -1,35 +1,22 @@
-// Seed images: the header is read first (size limits, format), then the pixels are decoded with
-// stb_image, reduced to one brightness per pixel and resized with stb_image_resize.
+// Seed images: PNG (libpng) and JPEG (libjpeg-turbo) only, both hardened Debian libraries. The file
+// must be a regular file; its claimed size is checked against the limits and against what a file of
+// its length can possibly hold before any pixel memory is allocated; the pixels are reduced to one
+// brightness per pixel row by row and resized with stb_image_resize.
 #include "sim/image.hpp"
 
-#include <stb_image.h>
 #include <stb_image_resize.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <limits>
-#include <memory>
 #include <string>
 
+#include "image_decoders.hpp"
+#include "sim/input_file.hpp"
+
 namespace physarum {
-namespace {
+namespace image_detail {
 
-struct StbiFree {
-  void operator()(void* p) const { stbi_image_free(p); }
-};
-
-std::string reason() {
-  const char* r = stbi_failure_reason();
-  return r ? r : "unknown reason";
-}
-
-// Brightness of one pixel: Rec. 709 luma weights applied to the gamma-encoded sRGB values in [0, 1]
-// (Y' = 0.2126 R' + 0.7152 G' + 0.0722 B', no linearisation: what a person sees as "bright" in the
-// file). Alpha composites over black, so transparent parts seed nothing.
 float luma_of(const float* c, int channels) {
   switch (channels) {
     case 1: return c[0];
@@ -39,16 +26,38 @@ float luma_of(const float* c, int channels) {
   }
 }
 
-template <class T>
-std::vector<float> to_luma(const T* px, size_t count, int channels, float scale) {
-  std::vector<float> out(count);
+void row_to_luma(const unsigned char* row, int width, int channels, int bytes_per_sample, float* out) {
+  const float scale = bytes_per_sample == 2 ? 1.0f / 65535.0f : 1.0f / 255.0f;
   float c[4];
-  for (size_t i = 0; i < count; ++i) {
-    for (int k = 0; k < channels; ++k) c[k] = static_cast<float>(px[i * channels + k]) * scale;
-    out[i] = std::clamp(luma_of(c, channels), 0.0f, 1.0f);
+  for (int x = 0; x < width; ++x) {
+    for (int k = 0; k < channels; ++k) {
+      const unsigned char* s = row + (static_cast<size_t>(x) * channels + k) * bytes_per_sample;
+      const unsigned v = bytes_per_sample == 2 ? (unsigned{s[0]} << 8) | s[1] : s[0];
+      c[k] = static_cast<float>(v) * scale;
+    }
+    out[x] = std::clamp(luma_of(c, channels), 0.0f, 1.0f);
   }
-  return out;
 }
+
+void check_size(const std::string& name, long long w, long long h, double decoder_bytes) {
+  // In double: a corrupt header's sides (up to 2^32 - 1 each) overflow a 64-bit product.
+  const double pixels = static_cast<double>(w) * static_cast<double>(h);
+  if (pixels > static_cast<double>(kMaxImagePixels)) {
+    throw Error(name + " is " + std::to_string(w) + "x" + std::to_string(h) + " = " +
+                std::to_string(static_cast<long long>(pixels / 1e6)) + " megapixels; the limit is " +
+                std::to_string(kMaxImagePixels / 1000000) + " megapixels");
+  }
+  const double need = 4.0 * pixels + decoder_bytes;
+  if (need > static_cast<double>(kImageMemoryBudget)) {
+    throw Error(name + " (" + std::to_string(w) + "x" + std::to_string(h) + ") would need " +
+                std::to_string(static_cast<long long>(need / (1 << 20))) + " MiB to decode; the limit is " +
+                std::to_string(kImageMemoryBudget >> 20) + " MiB");
+  }
+}
+
+}  // namespace image_detail
+
+namespace {
 
 void resize(const std::vector<float>& in, int iw, int ih, float* out, int ow, int oh, int out_stride_px,
             float s0, float t0, float s1, float t1) {
@@ -62,79 +71,26 @@ void resize(const std::vector<float>& in, int iw, int ih, float* out, int ow, in
 
 }  // namespace
 
+LumaImage decode_luma(std::string_view bytes, const std::string& name) {
+  static constexpr std::string_view kPng("\x89PNG\r\n\x1a\n", 8);
+  static constexpr std::string_view kJpeg("\xff\xd8\xff", 3);
+  if (bytes.empty()) throw Error(name + " is empty (0 bytes)");
+  if (bytes.substr(0, kPng.size()) == kPng) return image_detail::decode_png(bytes, name);
+  if (bytes.substr(0, kJpeg.size()) == kJpeg) return image_detail::decode_jpeg(bytes, name);
+  // Formats with a signature that were accepted once: say what the file is and what to do.
+  const char* other = bytes.substr(0, 2) == "BM"                                 ? "a BMP"
+                      : bytes.substr(0, 4) == "GIF8"                             ? "a GIF"
+                      : bytes.substr(0, 4) == "RIFF"                             ? "a RIFF (WebP?)"
+                      : bytes.substr(0, 2) == "II" || bytes.substr(0, 2) == "MM" ? "a TIFF"
+                                                                                 : nullptr;
+  const std::string accepted = "only PNG and JPEG images are accepted (convert it to PNG first)";
+  if (other) throw Error(name + " looks like " + other + " file; " + accepted);
+  throw Error(name + " is not a PNG or JPEG file (no PNG or JPEG signature at its start); " + accepted);
+}
+
 LumaImage load_luma(const std::filesystem::path& file) {
-  const std::string name = "image '" + file.string() + "'";
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw Error(name + " is a directory");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot open " + name + ": " + std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size < 0) throw Error("cannot read " + name);
-  if (size == 0) throw Error(name + " is empty (0 bytes)");
-  if (size > std::numeric_limits<int>::max()) throw Error(name + " is larger than 2 GiB; refused");
-  std::vector<unsigned char> bytes(static_cast<size_t>(size));
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) throw Error("cannot read " + name);
-  const int len = static_cast<int>(size);
-
-  // stb_image refuses PNG headers over 1 GiB of pixels with a vague "unknown image type"; read the
-  // dimensions from the IHDR chunk first so that the size limit is reported as such.
-  const auto too_large = [&](long long w, long long h) {
-    // In double: a corrupt header's sides (up to 2^32 - 1 each) overflow a 64-bit product.
-    return Error(
-        name + " is " + std::to_string(w) + "x" + std::to_string(h) + " = " +
-        std::to_string(static_cast<long long>(static_cast<double>(w) * static_cast<double>(h) / 1e6)) +
-        " megapixels; the limit is " + std::to_string(kMaxImagePixels / 1000000) + " megapixels");
-  };
-  static constexpr unsigned char kPng[16] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
-                                             0,    0,   0,   13,  'I',  'H',  'D',  'R'};
-  if (bytes.size() >= 24 && std::memcmp(bytes.data(), kPng, sizeof kPng) == 0) {
-    const auto be32 = [&](size_t at) {
-      return (static_cast<long long>(bytes[at]) << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) |
-             bytes[at + 3];
-    };
-    const long long pw = be32(16), ph = be32(20);
-    // Each side first: pw * ph of two 32-bit sides could overflow.
-    if (pw > kMaxImagePixels || ph > kMaxImagePixels || pw * ph > kMaxImagePixels) throw too_large(pw, ph);
-  }
-
-  // The header alone: format and dimensions, before any pixel is decoded.
-  int w = 0, h = 0, comp = 0;
-  if (!stbi_info_from_memory(bytes.data(), len, &w, &h, &comp)) {
-    throw Error(name + " is not a readable PNG, JPEG, BMP, TGA or GIF image (" + reason() + ")");
-  }
-  if (w <= 0 || h <= 0) {
-    throw Error(name + " has no pixels (" + std::to_string(w) + "x" + std::to_string(h) + ")");
-  }
-  const long long pixels = static_cast<long long>(w) * h;
-  if (pixels > kMaxImagePixels) {
-    throw too_large(w, h);
-  }
-
-  LumaImage img;
-  img.width = w;
-  img.height = h;
-  int channels = 0;
-  const size_t count = static_cast<size_t>(pixels);
-  // Before to_luma reads `channels` values per pixel into its 4-value buffer.
-  const auto check_decoded = [&](int dw, int dh, int ch) {
-    if (dw != img.width || dh != img.height)
-      throw Error(name + " is corrupt (its size changed while decoding)");
-    if (ch < 1 || ch > 4) throw Error(name + " has " + std::to_string(ch) + " channels");
-  };
-  if (stbi_is_16_bit_from_memory(bytes.data(), len)) {
-    std::unique_ptr<stbi_us, StbiFree> px(stbi_load_16_from_memory(bytes.data(), len, &w, &h, &channels, 0));
-    if (!px) throw Error(name + " is truncated or corrupt (" + reason() + ")");
-    check_decoded(w, h, channels);
-    img.luma = to_luma(px.get(), count, channels, 1.0f / 65535.0f);
-  } else {
-    std::unique_ptr<stbi_uc, StbiFree> px(stbi_load_from_memory(bytes.data(), len, &w, &h, &channels, 0));
-    if (!px) throw Error(name + " is truncated or corrupt (" + reason() + ")");
-    check_decoded(w, h, channels);
-    img.luma = to_luma(px.get(), count, channels, 1.0f / 255.0f);
-  }
-  return img;
+  const std::string bytes = read_input_file(file, "image", kMaxImageFileBytes);
+  return decode_luma(bytes, "image '" + file.string() + "'");
 }
 
 std::vector<float> image_to_field(const LumaImage& img, Size field, float strength, ImageFit fit) {

@@ -1,5 +1,6 @@
 #include "sim/params.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -8,16 +9,29 @@
 namespace physarum {
 namespace {
 
-std::string fmt(double v) {
+// The shortest text that reads back as exactly this value: "%g" printed 1.0000001 as "1", which
+// looked in range next to "allowed 0 to 1".
+template <class T>
+std::string fmt(T v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
 }
 
-void check_range(const char* name, double v, double lo, double hi) {
-  if (!std::isfinite(v) || v < lo || v > hi) {
-    throw Error(std::string(name) + " = " + fmt(v) + " is out of range: allowed " + fmt(lo) + " to " +
-                fmt(hi));
+// Parameters are stored as float: the bounds are compared as floats too, so that the documented
+// bound itself (1e-6, whose float is a little below the double 1e-6) is allowed.
+void check_range(const char* name, float v, double lo, double hi) {
+  const auto flo = static_cast<float>(lo), fhi = static_cast<float>(hi);
+  if (!std::isfinite(v) || v < flo || v > fhi) {
+    throw Error(std::string(name) + " = " + fmt(v) + " is out of range: allowed " + fmt(flo) + " to " +
+                fmt(fhi));
+  }
+}
+
+void check_range(const char* name, int v, int lo, int hi) {
+  if (v < lo || v > hi) {
+    throw Error(std::string(name) + " = " + std::to_string(v) + " is out of range: allowed " +
+                std::to_string(lo) + " to " + std::to_string(hi));
   }
 }
 
@@ -165,41 +179,55 @@ Size parse_size(std::string_view s) {
   return out;
 }
 
+// Decimal digits with an optional fraction and suffix (K, M, G/B), read exactly in integers: the
+// fraction must end within the suffix's digits ("1.5K" = 1500; "1.5" and "1.0005K" are refused, not
+// rounded). No sign, exponent, hexadecimal or octal.
 uint64_t parse_count(std::string_view s) {
   const std::string text(s);
   if (text.empty()) throw Error("agent count is empty");
-  double mult = 1;
-  std::string num = text;
-  switch (text.back()) {
+  const auto not_a_number = [&] {
+    return Error("agent count '" + text + "' is not a number like 1000, 250K, 1.5M or 4M");
+  };
+  int shift = 0;  // decimal digits the suffix moves the point by
+  std::string_view num = s;
+  switch (num.back()) {
     case 'k':
-    case 'K':
-      mult = 1e3;
-      num.pop_back();
-      break;
+    case 'K': shift = 3; break;
     case 'm':
-    case 'M':
-      mult = 1e6;
-      num.pop_back();
-      break;
+    case 'M': shift = 6; break;
     case 'g':
     case 'G':
     case 'b':
-    case 'B':
-      mult = 1e9;
-      num.pop_back();
-      break;
+    case 'B': shift = 9; break;
     default: break;
   }
-  double v = 0;
-  const auto r = std::from_chars(num.data(), num.data() + num.size(), v);
-  if (num.empty() || r.ec != std::errc() || r.ptr != num.data() + num.size() || !std::isfinite(v)) {
-    throw Error("agent count '" + text + "' is not a number like 1000, 250K or 4M");
+  if (shift > 0) num.remove_suffix(1);
+  const auto dot = num.find('.');
+  const std::string_view whole = num.substr(0, dot);
+  std::string_view frac = dot == std::string_view::npos ? std::string_view{} : num.substr(dot + 1);
+  const auto all_digits = [](std::string_view d) {
+    return std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (whole.empty() || !all_digits(whole) || !all_digits(frac) ||
+      (dot != std::string_view::npos && frac.empty()))
+    throw not_a_number();
+  while (!frac.empty() && frac.back() == '0') frac.remove_suffix(1);  // "12.000K" is 12000
+  if (static_cast<int>(frac.size()) > shift) {
+    throw Error("agent count '" + text + "' is not a whole number of agents");
   }
-  const double n = std::round(v * mult);
-  if (n < 1 || n > static_cast<double>(kMaxAgents)) {
-    throw Error("agent count '" + text + "' is out of range: allowed 1 to " + std::to_string(kMaxAgents));
+  const auto out_of_range = [&] {
+    return Error("agent count '" + text + "' is out of range: allowed 1 to " + std::to_string(kMaxAgents));
+  };
+  // Digit by digit, stopping as soon as the value passes the limit (no overflow, any length).
+  std::string digits(whole);
+  digits.append(frac).append(static_cast<size_t>(shift) - frac.size(), '0');
+  uint64_t n = 0;
+  for (char c : digits) {
+    n = n * 10 + static_cast<uint64_t>(c - '0');
+    if (n > kMaxAgents) throw out_of_range();
   }
-  return static_cast<uint64_t>(n);
+  if (n < 1) throw out_of_range();
+  return n;
 }
 
 std::string format_size(Size s) {

@@ -17,14 +17,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <variant>
 
 #include "sim/atomic_file.hpp"
+#include "sim/input_file.hpp"
+#include "toml_depth.hpp"
 
 namespace physarum {
 namespace {
@@ -55,11 +55,11 @@ std::string_view kind_name(Kind k) {
   return "?";
 }
 
+// Shortest text that reads back as exactly v.
 std::string format_number(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
+  std::array<char, 64> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), r.ptr);
 }
 
 double as_double(const Value& v) {
@@ -71,6 +71,11 @@ float to_float(const Value& v) {
   if (!std::isfinite(d)) throw Error("must be a finite number (got " + format_number(d) + ")");
   const float f = static_cast<float>(d);
   if (!std::isfinite(f)) throw Error("is too large for a float (got " + format_number(d) + ")");
+  // Below the smallest float the value would silently become 0 (or lose most of its digits).
+  if (d != 0 && std::fabs(f) < std::numeric_limits<float>::min()) {
+    throw Error("is too small for a float (got " + format_number(d) + "; use 0 or a value of at least " +
+                format_number(std::numeric_limits<float>::min()) + ")");
+  }
   return f;
 }
 
@@ -332,6 +337,43 @@ std::string_view trim(std::string_view s) {
   return s.substr(b, e - b + 1);
 }
 
+// TOML files are UTF-8: a string that is not would be saved into a preset that cannot be read back
+// (found by tests/fuzz/fuzz_set.cpp). Overlong forms, surrogates and values past U+10FFFF count as
+// invalid, as they do for toml++.
+bool valid_utf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int extra = 0;
+    uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+      extra = 1;
+      cp = c & 0x1fu;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      extra = 2;
+      cp = c & 0x0fu;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      extra = 3;
+      cp = c & 0x07u;
+    } else {
+      return false;
+    }
+    if (i + static_cast<size_t>(extra) >= s.size()) return false;  // cut short
+    for (int k = 1; k <= extra; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b & 0xc0u) != 0x80u) return false;
+      cp = (cp << 6) | (b & 0x3fu);
+    }
+    constexpr uint32_t kMin[4] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[extra] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += static_cast<size_t>(extra) + 1;
+  }
+  return true;
+}
+
 // A command-line value read as the field's kind.
 Value parse_override_value(std::string_view text, Kind kind) {
   const auto whole = [&](auto& out) {
@@ -357,6 +399,7 @@ Value parse_override_value(std::string_view text, Kind kind) {
     case Kind::Count: {
       if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
         text = text.substr(1, text.size() - 2);
+      if (!valid_utf8(text)) throw Error("the value is not valid UTF-8 text");
       if (kind == Kind::Count && !text.empty() && text.front() == '-') {
         throw Error("must not be negative (got " + std::string(text) + ")");
       }
@@ -369,6 +412,7 @@ Value parse_override_value(std::string_view text, Kind kind) {
 }  // namespace
 
 Preset parse_preset(std::string_view toml_text, const std::string& source_name) {
+  check_toml_depth(toml_text, source_name);  // before toml++, which recurses without a limit
   toml::table doc;
   try {
     doc = toml::parse(toml_text, source_name);
@@ -410,22 +454,8 @@ Preset parse_preset(std::string_view toml_text, const std::string& source_name) 
 }
 
 Preset load_preset(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    throw Error("cannot open preset '" + file.string() + "': " + std::strerror(errno));
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw Error("preset '" + file.string() + "' is a directory");
-  // A preset is a few hundred bytes; anything huge is not one.
-  constexpr std::streamsize kMaxBytes = 1 << 20;
-  std::string text(static_cast<size_t>(kMaxBytes) + 1, '\0');
-  in.read(text.data(), kMaxBytes + 1);
-  if (in.bad()) throw Error("cannot read preset '" + file.string() + "'");
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (text.size() > static_cast<size_t>(kMaxBytes)) {
-    throw Error("preset '" + file.string() + "' is larger than 1 MiB; not a preset");
-  }
-  return parse_preset(text, file.string());
+  // A preset is a few hundred bytes; anything over 1 MiB is not one.
+  return parse_preset(read_input_file(file, "preset", size_t{1} << 20), file.string());
 }
 
 std::string preset_to_toml(const Preset& p) {

@@ -1,7 +1,10 @@
-// Seed images: decoded with stb_image, reduced to luminance, resized to the field.
+// Seed images: PNG or JPEG, decoded with libpng / libjpeg-turbo, reduced to luminance, resized to
+// the field.
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/params.hpp"
@@ -15,10 +18,18 @@ struct LumaImage {
 };
 
 inline constexpr long long kMaxImagePixels = 256LL * 1000 * 1000;
+// Memory for decoding one image: the result (4 bytes a pixel) plus the decoder's own buffers.
+inline constexpr long long kImageMemoryBudget = 2LL << 30;
+inline constexpr size_t kMaxImageFileBytes = size_t{1} << 30;
 
-// PNG, JPEG, BMP, TGA, GIF (first frame). Throws Error for unreadable, truncated, corrupt, empty
-// or over-256-megapixel files; the header is checked before any pixel is decoded.
+// PNG and JPEG only (BMP, GIF, TGA and the rest are refused with a message saying so: their stb
+// decoders were not safe on hostile files, and PNG and JPEG have hardened Debian libraries). A
+// regular file only. Throws Error for unreadable, truncated, corrupt, empty or over-256-megapixel
+// files, and for files claiming more pixels than their length can hold; sizes are checked before
+// any pixel memory is allocated.
 LumaImage load_luma(const std::filesystem::path& file);
+// The same from bytes in memory; `name` appears in messages ("image 'x.png'").
+LumaImage decode_luma(std::string_view bytes, const std::string& name);
 
 enum class ImageFit { Fit, Fill };  // Fit: all of the image, letterboxed; Fill: covers, cropped
 // Resized with stb_image_resize (Mitchell filter), times strength; cells outside a letterboxed
