@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "commands.hpp"
+#include "preset_library.hpp"
 #include "seeding.hpp"
 #include "sim/image.hpp"
 #include "sim/preset.hpp"
@@ -15,8 +16,8 @@
 namespace physarum::app {
 
 void add_sim_options(CLI::App& cmd, SimOptions& o) {
-  cmd.add_option("--preset", o.preset, "Preset file (TOML); default: the built-in parameters")
-      ->type_name("FILE");
+  cmd.add_option("--preset", o.preset, "Preset: a shipped or saved preset's name (see 'physarum presets') or a TOML file; default: the built-in parameters")
+      ->type_name("NAME|FILE");
   cmd.add_option("--size", o.size, "Field size, e.g. 1920x1080 (overrides the preset)")->type_name("WxH");
   cmd.add_option("--agents", o.agents, "Number of agents: 1000, 250K, 4M (overrides the preset)")
       ->type_name("N");
@@ -58,7 +59,7 @@ void add_sim_options(CLI::App& cmd, SimOptions& o) {
 
 Preset resolve_preset(const SimOptions& o) {
   // A missing or malformed preset file is a runtime error (the Error propagates as is).
-  Preset p = o.preset.empty() ? Preset{} : load_preset(o.preset);
+  Preset p = o.preset.empty() ? Preset{} : load_preset(find_preset(o.preset));
 
   const auto usage = [](const std::string& option, const std::string& value, const Error& e) {
     return UsageError(option + " " + value + ": " + e.what());
