@@ -31,7 +31,8 @@ void print_group(const char* title, const std::filesystem::path& dir, const std:
 }  // namespace
 
 CommandFn add_presets_command(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("presets", "List the shipped presets and your own (use one with --preset NAME)");
+  CLI::App* cmd =
+      app.add_subcommand("presets", "List the shipped presets and your own (use one with --preset NAME)");
   (void)cmd;
   return [] {
     const auto shipped = shipped_preset_dir();

@@ -10,7 +10,9 @@
 
 namespace physarum::app {
 
-std::filesystem::path shipped_preset_dir() { return data_dir(DataKind::presets); }
+std::filesystem::path shipped_preset_dir() {
+  return data_dir(DataKind::presets);
+}
 
 std::filesystem::path user_preset_dir() {
   if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) {
@@ -67,7 +69,8 @@ std::filesystem::path find_preset(const std::string& name_or_file) {
   }
   throw Error("no preset named '" + name_or_file + "' in " + user.string() +
               (shipped.empty() ? std::string() : " or " + shipped.string()) +
-              (names.empty() ? std::string(" (none there)") : "; there are: " + names) +
+              (names.empty() ? std::string(" (none there)")
+                             : "; there are: " + names + " ('physarum presets' describes them)") +
               ". Give a file path (with a '/' or ending in .toml) to load a file.");
 }
 

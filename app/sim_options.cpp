@@ -16,7 +16,9 @@
 namespace physarum::app {
 
 void add_sim_options(CLI::App& cmd, SimOptions& o) {
-  cmd.add_option("--preset", o.preset, "Preset: a shipped or saved preset's name (see 'physarum presets') or a TOML file; default: the built-in parameters")
+  cmd.add_option("--preset", o.preset,
+                 "Preset: a shipped or saved preset's name (see 'physarum presets') or a TOML file; default: "
+                 "the built-in parameters")
       ->type_name("NAME|FILE");
   cmd.add_option("--size", o.size, "Field size, e.g. 1920x1080 (overrides the preset)")->type_name("WxH");
   cmd.add_option("--agents", o.agents, "Number of agents: 1000, 250K, 4M (overrides the preset)")
