@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   const CommandFn run = add_run_command(app);
   const CommandFn bench = add_bench_command(app);
   const CommandFn render = add_render_command(app);
+  const CommandFn presets = add_presets_command(app);
   const CommandFn window = add_window_options(app);
 
   try {
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("run")) return run();
     if (app.got_subcommand("bench")) return bench();
     if (app.got_subcommand("render")) return render();
+    if (app.got_subcommand("presets")) return presets();
     return window();
   } catch (const UsageError& e) {
     std::fprintf(stderr, "physarum: %s\n", e.what());

@@ -2,15 +2,16 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <system_error>
 
+#include "sim/data_dir.hpp"
 #include "sim/preset.hpp"
 
 namespace physarum::app {
 
 std::filesystem::path shipped_preset_dir() {
-  if (const char* env = std::getenv("PHYSARUM_PRESET_DIR"); env && *env) return env;
-  return std::filesystem::path(PHYSARUM_ASSET_DIR) / "presets";
+  return data_dir(DataKind::presets);
 }
 
 std::filesystem::path user_preset_dir() {
@@ -42,6 +43,59 @@ std::vector<PresetEntry> list_presets(const std::filesystem::path& shipped,
   add_dir(shipped, false, out);
   add_dir(user, true, out);
   return out;
+}
+
+std::filesystem::path find_preset(const std::string& name_or_file) {
+  const std::filesystem::path given(name_or_file);
+  if (name_or_file.find('/') != std::string::npos || given.extension() == ".toml") return given;
+  const std::filesystem::path user = user_preset_dir();
+  std::filesystem::path shipped;
+  try {
+    shipped = shipped_preset_dir();
+  } catch (const Error&) {
+    // No shipped presets (a broken install): the user's own may still match, and the message
+    // below names what was found.
+  }
+  const auto entries = list_presets(shipped, user);
+  for (bool want_user : {true, false}) {
+    for (const auto& e : entries) {
+      if (e.user == want_user && e.name == name_or_file) return e.file;
+    }
+  }
+  std::string names;
+  for (const auto& e : entries) {
+    if (!names.empty()) names += ", ";
+    names += e.name;
+  }
+  throw Error("no preset named '" + name_or_file + "' in " + user.string() +
+              (shipped.empty() ? std::string() : " or " + shipped.string()) +
+              (names.empty() ? std::string(" (none there)")
+                             : "; there are: " + names + " ('physarum presets' describes them)") +
+              ". Give a file path (with a '/' or ending in .toml) to load a file.");
+}
+
+std::string preset_summary(const std::filesystem::path& file, size_t width) {
+  std::ifstream in(file);
+  std::string text, line;
+  while (std::getline(in, line)) {
+    if (line.rfind('#', 0) != 0) break;
+    const size_t start = line.find_first_not_of("# ");
+    if (start == std::string::npos) break;  // an empty comment line ends the first paragraph
+    if (!text.empty()) text += ' ';
+    text += line.substr(start);
+  }
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] == '.' && text[i + 1] == ' ') {
+      text.resize(i + 1);
+      break;
+    }
+  }
+  if (text.size() > width) {
+    size_t cut = text.rfind(' ', width - 3);
+    if (cut == std::string::npos) cut = width - 3;
+    text = text.substr(0, cut) + "...";
+  }
+  return text;
 }
 
 void check_preset_name(const std::string& name) {

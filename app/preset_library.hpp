@@ -1,4 +1,4 @@
-// The presets the window offers: the shipped ones (assets/presets, or $PHYSARUM_PRESET_DIR) and the
+// The presets the window offers: the shipped ones (share/physarum/presets, see sim/data_dir.hpp) and the
 // user's own (~/.config/physarum/presets, or $XDG_CONFIG_HOME/physarum/presets), where the panel
 // saves new ones.
 #pragma once
@@ -24,6 +24,15 @@ std::filesystem::path user_preset_dir();
 // each; shipped ones first.
 std::vector<PresetEntry> list_presets(const std::filesystem::path& shipped,
                                       const std::filesystem::path& user);
+
+// What --preset takes: a file (anything with a '/' or ending in .toml, used as given) or the name of
+// a user or shipped preset (the user's own first, as on a PATH). Throws Error naming the folders it
+// looked in and the names there.
+std::filesystem::path find_preset(const std::string& name_or_file);
+
+// The first sentence of a preset's leading comment, cut to about `width` characters: what
+// `physarum presets` shows. Empty when the file has no leading comment or cannot be read.
+std::string preset_summary(const std::filesystem::path& file, size_t width = 72);
 
 // Checks a name for a new preset: letters, digits, '-', '_', '.', ' ' only, 1..64 characters, not
 // starting with '.'. Throws Error saying what is wrong.

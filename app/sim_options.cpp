@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "decimal_option.hpp"
+#include "preset_library.hpp"
 #include "seeding.hpp"
 #include "sim/image.hpp"
 #include "sim/preset.hpp"
@@ -16,8 +17,10 @@
 namespace physarum::app {
 
 void add_sim_options(CLI::App& cmd, SimOptions& o) {
-  cmd.add_option("--preset", o.preset, "Preset file (TOML, a regular file); default: the built-in parameters")
-      ->type_name("FILE");
+  cmd.add_option("--preset", o.preset,
+                 "Preset: a shipped or saved preset's name (see 'physarum presets') or a TOML file (a regular "
+                 "file); default: the built-in parameters")
+      ->type_name("NAME|FILE");
   cmd.add_option("--size", o.size, "Field size, e.g. 1920x1080 (overrides the preset and --set run.size)")
       ->type_name("WxH");
   cmd.add_option(
@@ -66,7 +69,7 @@ void add_sim_options(CLI::App& cmd, SimOptions& o) {
 
 Preset resolve_preset(const SimOptions& o) {
   // A missing or malformed preset file is a runtime error (the Error propagates as is).
-  Preset p = o.preset.empty() ? Preset{} : load_preset(o.preset);
+  Preset p = o.preset.empty() ? Preset{} : load_preset(find_preset(o.preset));
 
   const auto usage = [](const std::string& option, const std::string& value, const Error& e) {
     return UsageError(option + " " + value + ": " + e.what());

@@ -56,12 +56,13 @@ struct ProcessResult {
   std::string err;
 };
 
-// Runs PHYSARUM_EXE with `args` in `dir` (relative paths in the arguments are relative to it);
+// Runs PHYSARUM_EXE (or `exe`) with `args` in `dir` (relative paths in the arguments are relative to it);
 // stdout and stderr go to files in `dir` and are read back. The environment is this process's with
 // the names in `unset` removed and `set` (NAME, value) added.
 inline ProcessResult run_physarum(const std::vector<std::string>& args, const std::filesystem::path& dir,
                                   const std::vector<std::pair<std::string, std::string>>& set = {},
-                                  const std::vector<std::string>& unset = {}) {
+                                  const std::vector<std::string>& unset = {},
+                                  const std::string& exe = PHYSARUM_EXE) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     const std::string kv = *e;
@@ -76,7 +77,7 @@ inline ProcessResult run_physarum(const std::vector<std::string>& args, const st
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
 
-  std::vector<std::string> argv_s{PHYSARUM_EXE};
+  std::vector<std::string> argv_s{exe};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/data_dir.hpp"
 #include "sim/input_file.hpp"
 #include "sim/params.hpp"
 
@@ -132,10 +133,7 @@ Palette greyscale_palette() {
   return p;
 }
 
-std::filesystem::path palette_dir() {
-  if (const char* env = std::getenv("PHYSARUM_PALETTE_DIR"); env && *env) return env;
-  return std::filesystem::path(PHYSARUM_ASSET_DIR) / "palettes";
-}
+std::filesystem::path palette_dir() { return data_dir(DataKind::palettes); }
 
 size_t PaletteSet::index_of(std::string_view name) const {
   for (size_t i = 0; i < palettes.size(); ++i) {

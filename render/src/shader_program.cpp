@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/data_dir.hpp"
 #include "sim/params.hpp"
 
 namespace physarum::render {
@@ -13,7 +14,7 @@ namespace {
 
 std::string read_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot open shader file " + file.string() + " (set PHYSARUM_SHADER_DIR?)");
+  if (!in) throw Error("cannot open shader file " + file.string());
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -62,10 +63,7 @@ int location(const Program& p, const char* name) {
 
 }  // namespace
 
-std::filesystem::path shader_dir() {
-  if (const char* env = std::getenv("PHYSARUM_SHADER_DIR"); env && *env) return env;
-  return PHYSARUM_SHADER_DIR;
-}
+std::filesystem::path shader_dir() { return data_dir(DataKind::shaders); }
 
 Program build_program(const std::vector<ShaderStage>& stages) {
   Program program(glCreateProgram());

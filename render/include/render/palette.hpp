@@ -32,7 +32,8 @@ void build_lut(Palette& p);                               // fills lut from stop
 Palette greyscale_palette();                              // built in: the fallback
 
 inline constexpr std::string_view kPaletteExtension = ".palette";
-// The folder palettes are read from: $PHYSARUM_PALETTE_DIR if set, else assets/palettes.
+// The folder palettes are read from (sim/data_dir.hpp: $PHYSARUM_PALETTE_DIR, $PHYSARUM_DATA_DIR, or
+// next to the program).
 std::filesystem::path palette_dir();
 
 struct PaletteSet {

@@ -10,7 +10,7 @@
 
 namespace physarum::render {
 
-// $PHYSARUM_SHADER_DIR when set, else the shaders/ folder of the source tree.
+// The shaders folder (sim/data_dir.hpp: $PHYSARUM_SHADER_DIR, $PHYSARUM_DATA_DIR, or next to the program).
 std::filesystem::path shader_dir();
 
 struct ShaderStage {

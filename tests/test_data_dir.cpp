@@ -1,0 +1,138 @@
+// Where the program finds its data, and --preset by name: the rules of sim/data_dir.hpp and
+// app/preset_library.hpp, checked against real folders (the build tree's share/physarum links
+// and scratch folders made here).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+
+#include "preset_library.hpp"
+#include "sim/data_dir.hpp"
+#include "sim/params.hpp"
+#include "test_support.hpp"
+
+namespace physarum {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Sets an environment variable for one test and restores the old value.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+void write(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+TEST(DataDir, TheTestProgramFindsTheBuildTreeMirrorNextToItself) {
+  ::unsetenv("PHYSARUM_DATA_DIR");
+  ::unsetenv("PHYSARUM_SHADER_DIR");
+  const fs::path dir = data_dir(DataKind::shaders);
+  EXPECT_EQ(dir, executable_path().parent_path().parent_path() / "share" / "physarum" / "shaders");
+  EXPECT_TRUE(fs::exists(dir / "field.frag"));
+}
+
+TEST(DataDir, DataDirVariableBeatsTheExecutableAndTheKindVariableBeatsBoth) {
+  const fs::path root = test::temp_dir();
+  fs::create_directories(root / "data" / "palettes");
+  fs::create_directories(root / "only-palettes");
+  {
+    ScopedEnv data("PHYSARUM_DATA_DIR", (root / "data").string());
+    EXPECT_EQ(data_dir(DataKind::palettes), root / "data" / "palettes");
+    ScopedEnv kind("PHYSARUM_PALETTE_DIR", (root / "only-palettes").string());
+    EXPECT_EQ(data_dir(DataKind::palettes), root / "only-palettes");
+  }
+  EXPECT_NE(data_dir(DataKind::palettes), root / "only-palettes");  // restored
+}
+
+TEST(DataDir, AVariablePointingNowhereIsReportedNotSkipped) {
+  ScopedEnv data("PHYSARUM_DATA_DIR", "/nonexistent/physarum-data");
+  try {
+    data_dir(DataKind::presets);
+    FAIL() << "expected an Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("PHYSARUM_DATA_DIR=/nonexistent/physarum-data"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(DataDir, NotFoundNamesEveryPlaceItLooked) {
+  // The bare executable, copied where no share/physarum lies beside it, must say where it looked.
+  const fs::path root = test::temp_dir();
+  fs::create_directories(root / "bin");
+  fs::copy_file(PHYSARUM_EXE, root / "bin" / "physarum");
+  fs::permissions(root / "bin" / "physarum", fs::perms::owner_exec, fs::perm_options::add);
+  const auto r = test::run_physarum({"presets"}, root, {}, {"PHYSARUM_DATA_DIR", "PHYSARUM_PRESET_DIR"},
+                                    (root / "bin" / "physarum").string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("looked in"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find((root / "share" / "physarum" / "presets").string()), std::string::npos) << r.err;
+}
+
+TEST(PresetByName, UserPresetsShadowShippedOnesAndPathsAreTakenAsGiven) {
+  const fs::path root = test::temp_dir();
+  write(root / "shipped" / "coral.toml", "# shipped coral\n");
+  write(root / "shipped" / "veins.toml", "# shipped veins\n");
+  write(root / "config" / "physarum" / "presets" / "coral.toml", "# my coral\n");
+  ScopedEnv shipped("PHYSARUM_PRESET_DIR", (root / "shipped").string());
+  ScopedEnv config("XDG_CONFIG_HOME", (root / "config").string());
+  EXPECT_EQ(app::find_preset("coral"), root / "config" / "physarum" / "presets" / "coral.toml");
+  EXPECT_EQ(app::find_preset("veins"), root / "shipped" / "veins.toml");
+  EXPECT_EQ(app::find_preset("somewhere/coral"), fs::path("somewhere/coral"));
+  EXPECT_EQ(app::find_preset("coral.toml"), fs::path("coral.toml"));
+  try {
+    app::find_preset("corl");
+    FAIL() << "expected an Error";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("no preset named 'corl'"), std::string::npos) << m;
+    EXPECT_NE(m.find("coral, veins"), std::string::npos) << m;
+  }
+}
+
+TEST(PresetByName, SummaryIsTheFirstSentenceOfTheLeadingComment) {
+  const fs::path root = test::temp_dir();
+  write(root / "a.toml", "# Short and sweet. More words here\n# and here.\n[model]\n");
+  write(root / "b.toml",
+        "# A long description that keeps going well past the width we allow for one\n"
+        "# line of the listing, so it is cut at a word.\n");
+  write(root / "c.toml", "[model]\n# not leading\n");
+  EXPECT_EQ(app::preset_summary(root / "a.toml"), "Short and sweet.");
+  EXPECT_EQ(app::preset_summary(root / "b.toml", 40), "A long description that keeps going...");
+  EXPECT_EQ(app::preset_summary(root / "c.toml"), "");
+}
+
+TEST(PresetByName, CommandLineTakesAShippedPresetByName) {
+  const fs::path dir = test::temp_dir();
+  const auto r = test::run_physarum({"run", "--preset", "coral", "--size", "64x48", "--agents", "500",
+                                     "--steps", "2", "--backend", "cpu", "--out", (dir / "f.npy").string()},
+                                    dir, {}, {});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto bad = test::run_physarum(
+      {"run", "--preset", "no-such-preset", "--steps", "1", "--out", (dir / "g.npy").string()}, dir, {}, {});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("physarum presets"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace physarum
