@@ -6,8 +6,9 @@
 
 namespace physarum {
 
-// Throws Error when the file cannot be written completely (e.g. disk full).
-void write_npy(const std::filesystem::path& file, const float* data, int height, int width);
+// Throws Error when the file cannot be written completely (e.g. disk full). Shape (H, W), or
+// (planes, H, W) for planes > 1 (one plane per species).
+void write_npy(const std::filesystem::path& file, const float* data, int height, int width, int planes = 1);
 
 struct NpyArray {
   int height = 0;
