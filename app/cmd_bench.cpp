@@ -35,11 +35,13 @@ struct BenchOptions {
   std::string sweep;  // "", steps, size, agents
   uint32_t seed = 1;
   int threads = 0;  // CPU backend; 0 = all
+  int species = 1;  // 1..kMaxSpecies
 };
 
 struct Case {
   Size size;
   uint64_t agents;
+  int species = 1;
 };
 
 struct Row {
@@ -111,14 +113,15 @@ StageTimings sample_stages(Backend& b) {
 }
 
 void print_header() {
-  std::printf("%-28s %11s %6s %9s %9s %10s %8s %8s %8s %9s %7s\n", "backend", "size", "agents", "ms/step",
-              "steps/s", "Gagent-st/s", "agents", "field", "sort", "GB/s", "%bound");
+  std::printf("%-28s %11s %6s %2s %9s %9s %10s %8s %8s %8s %9s %7s\n", "backend", "size", "agents", "sp",
+              "ms/step", "steps/s", "Gagent-st/s", "agents", "field", "sort", "GB/s", "%bound");
 }
 
 void print_row(const Row& r, bool json) {
   const double cells = static_cast<double>(r.c.size.width) * r.c.size.height;
   const double n = static_cast<double>(r.c.agents);
-  const double bytes = kBytesPerAgent * n + kBytesPerCell * cells;
+  // Each species has its own channel of field and counts to stream.
+  const double bytes = kBytesPerAgent * n + kBytesPerCell * cells * r.c.species;
   const double eff = bytes / (r.ms_per_step * 1e-3) / 1e9;
   const double pct = r.copy_gbs > 0 ? 100.0 * eff / r.copy_gbs : 0.0;
   const double sps = 1000.0 / r.ms_per_step;
@@ -130,15 +133,16 @@ void print_row(const Row& r, bool json) {
         "\"ms_per_step\":%.5f,\"steps_per_s\":%.2f,\"gagent_steps_per_s\":%.3f,\"agents_ms\":%.5f,\"field_"
         "ms\":%.5f,"
         "\"sort_ms\":%.5f,\"stage_samples\":%d,\"effective_gbs\":%.1f,\"copy_gbs\":%.1f,\"pct_of_streaming_"
-        "bound\":%.1f}"
+        "bound\":%.1f,\"species\":%d}"
         "\n",
         r.backend.c_str(), r.c.size.width, r.c.size.height, static_cast<unsigned long long>(r.c.agents),
         r.warmup, r.steps, static_cast<unsigned long long>(r.from_step), r.ms_per_step, sps, gas,
-        r.stages.agents_ms, r.stages.field_ms, r.stages.sort_ms, r.stages.samples, eff, r.copy_gbs, pct);
+        r.stages.agents_ms, r.stages.field_ms, r.stages.sort_ms, r.stages.samples, eff, r.copy_gbs, pct,
+        r.c.species);
   } else {
-    std::printf("%-28s %11s %6s %9.4f %9.1f %10.3f %8.4f %8.4f %8.4f %9.1f %6.1f%%\n", r.backend.c_str(),
-                format_size(r.c.size).c_str(), format_count(r.c.agents).c_str(), r.ms_per_step, sps, gas,
-                r.stages.agents_ms, r.stages.field_ms, r.stages.sort_ms, eff, pct);
+    std::printf("%-28s %11s %6s %2d %9.4f %9.1f %10.3f %8.4f %8.4f %8.4f %9.1f %6.1f%%\n", r.backend.c_str(),
+                format_size(r.c.size).c_str(), format_count(r.c.agents).c_str(), r.c.species, r.ms_per_step,
+                sps, gas, r.stages.agents_ms, r.stages.field_ms, r.stages.sort_ms, eff, pct);
   }
   std::fflush(stdout);
 }
@@ -149,6 +153,13 @@ std::unique_ptr<Backend> make(const BenchOptions& o, const Case& c, std::string*
   cfg.agents = c.agents;
   cfg.seed = o.seed;
   cfg.threads = o.threads;
+  if (c.species > 1) {
+    // Equal shares; each follows its own trail and avoids the others' (colonies carving territories).
+    const auto n = static_cast<size_t>(c.species);
+    cfg.species.list.resize(n);
+    for (size_t s = 0; s < n; ++s)
+      for (size_t t = 0; t < n; ++t) cfg.species.interaction.push_back(s == t ? 1.0f : -0.5f);
+  }
   return create_backend(parse_backend_kind(o.backend), cfg, note);
 }
 
@@ -216,12 +227,13 @@ std::vector<Case> cases_for(const BenchOptions& o, bool cpu) {
   const bool have_agents = !o.agents.empty();
   const Size size = have_size ? parse_size(o.size) : Size{3840, 2160};
   const uint64_t agents = have_agents ? parse_count(o.agents) : 10'000'000;
+  const int sp = o.species;
   if (o.sweep == "size") {
     std::vector<Case> v;
     const uint64_t n = have_agents ? agents : 4'000'000;
     for (Size s : {Size{512, 512}, Size{1024, 1024}, Size{2048, 2048}, Size{3840, 2160}, Size{4096, 4096},
                    Size{8192, 8192}}) {
-      v.push_back({s, n});
+      v.push_back({s, n, sp});
     }
     return v;
   }
@@ -229,16 +241,17 @@ std::vector<Case> cases_for(const BenchOptions& o, bool cpu) {
     std::vector<Case> v;
     for (uint64_t n : {1'000'000ULL, 2'000'000ULL, 5'000'000ULL, 10'000'000ULL, 20'000'000ULL, 50'000'000ULL,
                        100'000'000ULL}) {
-      v.push_back({size, n});
+      v.push_back({size, n, sp});
     }
     return v;
   }
-  if (o.sweep == "steps" || have_size || have_agents) return {{size, agents}};
-  std::vector<Case> v = {{{1024, 1024}, 1'000'000},
-                         {{2048, 2048}, 4'000'000},
-                         {{3840, 2160}, 10'000'000},
-                         {{4096, 4096}, 16'000'000}};
-  if (!cpu) v.push_back({{3840, 2160}, 100'000'000});  // skipped, saying so, when memory does not allow
+  if (o.sweep == "steps" || have_size || have_agents) return {{size, agents, sp}};
+  std::vector<Case> v = {{{1024, 1024}, 1'000'000, sp},
+                         {{2048, 2048}, 4'000'000, sp},
+                         {{3840, 2160}, 10'000'000, sp},
+                         {{4096, 4096}, 16'000'000, sp}};
+  if (sp == 1) v.push_back({{3840, 2160}, 10'000'000, 4});  // four species beside one, same size and agents
+  if (!cpu) v.push_back({{3840, 2160}, 100'000'000, sp});   // skipped, saying so, when memory does not allow
   return v;
 }
 
@@ -250,7 +263,8 @@ CommandFn add_bench_command(CLI::App& app) {
       app.add_subcommand("bench",
                          "Benchmark the simulation in steady state. Without --size/--agents it sweeps "
                          "1024x1024/1M, 2048x2048/4M,\n"
-                         "3840x2160/10M, 4096x4096/16M and (GPU, memory allowing) 3840x2160/100M.");
+                         "3840x2160/10M, 4096x4096/16M, 3840x2160/10M with 4 species and (GPU, memory\n"
+                         "allowing) 3840x2160/100M.");
   cmd->add_option("--backend", o->backend, "auto | cpu | cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   cmd->add_option("--size", o->size, "field size WxH (one case; with --sweep agents: the size)");
@@ -267,6 +281,11 @@ CommandFn add_bench_command(CLI::App& app) {
       ->capture_default_str()
       ->transform(decimal_integer())
       ->check(CLI::Range(0, kMaxThreads));
+  cmd->add_option(
+         "--species", o->species,
+         "species sharing the world (1 to 4; several: equal shares, each avoiding the others' trail)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kMaxSpecies));
   cmd->add_flag("--json", o->json, "one JSON object per line instead of a table");
   cmd->add_option("--sweep", o->sweep,
                   "scaling curve: steps (time per step as the run goes on), size or agents")

@@ -244,7 +244,7 @@ int run_render(const RenderOptions& o) {
   finish_videos();
   for (const auto& f : pngs) render::write_png_rgba(f, rgba.data(), out_size.width, out_size.height);
   const auto& field = renderer.host_field();
-  for (const auto& f : npys) write_npy(f, field.data(), b.size().height, b.size().width);
+  for (const auto& f : npys) write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
   for (const auto& f : o.outs) {
     if (out_kind(f) == OutKind::Video) {
       std::printf("physarum render: wrote %s (%llu frames at %d fps)\n", f.c_str(),

@@ -1,4 +1,5 @@
 // `physarum run`: a headless run of N steps that writes the field as a float32 .npy of shape (H, W)
+// (one species) or (S, H, W) (S species)
 // and prints one summary line.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -53,7 +54,7 @@ int run(const RunOptions& r) {
     sum += v;
   }
   const Size size = b.size();
-  write_npy(out, field.data(), size.height, size.width);
+  write_npy(out, field.data(), size.height, size.width, b.species_count());  // (S, H, W) for several
 
   const double steps_per_s = seconds > 0 ? r.steps / seconds : 0;
   const double agent_steps_per_s = steps_per_s * static_cast<double>(b.agent_count());
@@ -79,7 +80,8 @@ CommandFn add_run_command(CLI::App& app) {
       ->check(CLI::Range(1, std::numeric_limits<int>::max()))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   add_sim_options(*cmd, opts->sim);
-  cmd->add_option("--out", opts->out, "Output file: float32 NumPy array of shape (H, W)")
+  cmd->add_option("--out", opts->out,
+                  "Output file: float32 NumPy array of shape (H, W), or (S, H, W) for S species")
       ->required()
       ->type_name("FILE")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);

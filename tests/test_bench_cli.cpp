@@ -46,6 +46,23 @@ TEST(Bench, JsonLineDescribesTheCaseAndItsNumbersAgree) {
   EXPECT_NE(r.err.find("cpu"), std::string::npos) << "bench says which backend it took: " << r.err;
 }
 
+// --species N runs N species (several channels of field to stream) and says so in the JSON.
+TEST(Bench, SpeciesOptionRunsSeveralSpecies) {
+  const auto dir = test::temp_dir();
+  const auto r =
+      test::run_physarum({"bench", "--backend", "cpu", "--threads", "1", "--size", "40x30", "--agents",
+                          "1000", "--steps", "3", "--warmup", "2", "--species", "3", "--json"},
+                         dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string line = r.out.substr(0, r.out.find('\n'));
+  EXPECT_EQ(json_number(line, "species"), 3) << line;
+  const double per_s = json_number(line, "steps_per_s");
+  const double gbs = (24.0 * 1000 + 3 * 12.0 * 40 * 30) * per_s / 1e9;  // three channels of cells
+  EXPECT_NEAR(json_number(line, "effective_gbs"), gbs, 0.06 + 0.01 * gbs) << line;
+  EXPECT_EQ(test::run_physarum({"bench", "--species", "5"}, dir).exit_code, 2);
+  EXPECT_EQ(test::run_physarum({"bench", "--species", "0"}, dir).exit_code, 2);
+}
+
 TEST(Bench, TableForHumansAndBadOptions) {
   const auto dir = test::temp_dir();
   const auto table = test::run_physarum(

@@ -138,7 +138,10 @@ class CudaBackend final : public Backend {
         device_(device_name_or_throw()),
         cells_(static_cast<size_t>(c.size.width) * static_cast<size_t>(c.size.height)),
         seed_(c.seed),
-        params_(make_step_params(c.model, c.size, c.seed)) {
+        channels_(species_count()),
+        stride_(static_cast<size_t>(cuda::channel_stride(channels_))),
+        weighted_(!is_single_plain(species_)),
+        species_params_(make_species_params(species_, c.size, c.seed, c.agents)) {
     validate_agents(agents, agents_, size_);  // the CPU backend's checks (backend.cpp)
     sort_every_ = env_int("PHYSARUM_CUDA_SORT_EVERY", 32, 0, 1024);
     if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
@@ -150,8 +153,9 @@ class CudaBackend final : public Backend {
     size_t scan_bytes = 0;
     PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const uint32_t*>(nullptr),
                                                   static_cast<uint32_t*>(nullptr), static_cast<int>(cells_)));
-    const uint64_t need =
-        2 * cells_ * sizeof(float) + 3 * cells_ * sizeof(uint32_t) + 2 * agents_ * 16 + scan_bytes;
+    // Fields and counts hold stride_ channels per cell; the sort's per-cell counts come on top with species.
+    const uint64_t need = 2 * cells_ * stride_ * sizeof(float) + 2 * cells_ * stride_ * sizeof(uint32_t) +
+                          cells_ * sizeof(uint32_t) * (channels_ > 1 ? 2 : 1) + 2 * agents_ * 16 + scan_bytes;
     size_t free_b = 0;
     size_t total_b = 0;
     PHYS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
@@ -163,23 +167,24 @@ class CudaBackend final : public Backend {
     // Any allocation that still fails throws; the buffers made so far free themselves.
     stream_ = Stream::create();
     for (int b = 0; b < 2; ++b) {
-      field_[b] = DeviceBuffer<float>(cells_, "the field");
-      counts_[b] = DeviceBuffer<uint32_t>(cells_, "the deposit counts");
+      field_[b] = DeviceBuffer<float>(cells_ * stride_, "the field");
+      counts_[b] = DeviceBuffer<uint32_t>(cells_ * stride_, "the deposit counts");
       x_[b] = DeviceBuffer<float>(agents_, "agent positions");
       y_[b] = DeviceBuffer<float>(agents_, "agent positions");
       theta_[b] = DeviceBuffer<float>(agents_, "agent headings");
       id_[b] = DeviceBuffer<uint32_t>(agents_, "agent ids");
     }
     offsets_ = DeviceBuffer<uint32_t>(cells_, "the sort offsets");
+    if (channels_ > 1) cell_counts_ = DeviceBuffer<uint32_t>(cells_, "the agents per cell");
     scan_temp_ = DeviceBuffer<unsigned char>(std::max<size_t>(scan_bytes, 1), "the scan scratch");
-    d_params_ = DeviceBuffer<rule::StepParams>(1, "the parameters");
+    d_species_ = DeviceBuffer<rule::SpeciesParams>(1, "the parameters");
     d_step_ = DeviceBuffer<uint32_t>(1, "the step index");
     for (int b = 0; b < 2; ++b) {
       PHYS_CUDA_CHECK(cudaMemsetAsync(field_[b].get(), 0, field_[b].bytes(), stream_.get()));
       PHYS_CUDA_CHECK(cudaMemsetAsync(counts_[b].get(), 0, counts_[b].bytes(), stream_.get()));
     }
     PHYS_CUDA_CHECK(cudaMemsetAsync(d_step_.get(), 0, sizeof(uint32_t), stream_.get()));
-    cuda::launch_set_params(stream_.get(), d_params_.get(), params_);
+    cuda::launch_set_species(stream_.get(), d_species_.get(), species_params_);
     for (auto& s : stage_) {
       for (auto& e : s.ev) e = Event::create();
     }
@@ -229,15 +234,50 @@ class CudaBackend final : public Backend {
   }
 
   void set_model(const ModelParams& m) override {
-    const rule::StepParams p = make_step_params(m, size_, seed_);  // validates: bad values change nothing
-    cuda::launch_set_params(stream_.get(), d_params_.get(), p);
-    params_ = p;
-    model_ = m;
+    SpeciesSet next = species_;
+    next.list[0].model = m;
+    set_species(next);
   }
 
-  void set_field(const std::vector<float>& values) override {
-    validate_field(values, size_);
-    PHYS_CUDA_CHECK(cudaMemcpyAsync(current_field(), values.data(), cells_ * sizeof(float),
+  void set_species(const SpeciesSet& s) override {
+    const SpeciesSet next = resolve_species(s, model_, species_.list[0].spawn);
+    if (next.count() != channels_) {
+      throw Error("set_species: " + std::to_string(next.count()) + " species where the run has " +
+                  std::to_string(channels_) + "; another number of species needs a new simulation");
+    }
+    const rule::SpeciesParams p = make_species_params(next, size_, seed_, agents_);  // validates first
+    cuda::launch_set_species(stream_.get(), d_species_.get(), p);
+    const bool weighted = !is_single_plain(next);
+    if (weighted != weighted_) {  // another kernel: the captured graphs name the old one
+      PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+      for (auto& g : graphs_) g = GraphExec();
+      weighted_ = weighted;
+    }
+    species_params_ = p;
+    species_ = next;
+    model_ = next.list[0].model;
+  }
+
+  void set_field(const std::vector<float>& values, int channel) override {
+    validate_field(values, size_, channel, channels_);
+    if (channels_ == 1) {
+      PHYS_CUDA_CHECK(cudaMemcpyAsync(current_field(), values.data(), cells_ * sizeof(float),
+                                      cudaMemcpyHostToDevice, stream_.get()));
+      PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+      return;
+    }
+    // Interleave on the host (one channel: into the current field, the others kept).
+    std::vector<float> all;
+    if (channel != kAllChannels) read_interleaved(all);
+    all.resize(cells_ * stride_, 0.0f);
+    const auto s = static_cast<size_t>(channels_);
+    for (size_t i = 0; i < cells_; ++i) {
+      for (size_t c = 0; c < s; ++c) {
+        if (channel != kAllChannels && c != static_cast<size_t>(channel)) continue;
+        all[i * stride_ + c] = values.size() == cells_ ? values[i] : values[c * cells_ + i];
+      }
+    }
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(current_field(), all.data(), all.size() * sizeof(float),
                                     cudaMemcpyHostToDevice, stream_.get()));
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
@@ -249,7 +289,7 @@ class CudaBackend final : public Backend {
   }
 
   void brush(const BrushStroke& b) override {
-    validate_brush(b, size_);
+    validate_brush(b, size_, channels_);
     const int w = size_.width;
     const int h = size_.height;
     const int cx = static_cast<int>(std::floor(b.x));
@@ -257,15 +297,25 @@ class CudaBackend final : public Backend {
     const int r = static_cast<int>(std::ceil(b.radius));
     const int box_w = static_cast<int>(std::min<int64_t>(2 * int64_t{r} + 1, w));
     const int box_h = static_cast<int>(std::min<int64_t>(2 * int64_t{r} + 1, h));
-    cuda::launch_brush(stream_.get(), current_field(), w, h, ((cx % w) + w) % w, ((cy % h) + h) % h, r, box_w,
-                       box_h, b.radius, b.amount);
+    const int c0 = b.channel == kAllChannels ? 0 : b.channel;
+    const int c1 = b.channel == kAllChannels ? channels_ : b.channel + 1;
+    for (int c = c0; c < c1; ++c) {
+      cuda::launch_brush(stream_.get(), current_field(), w, h, ((cx % w) + w) % w, ((cy % h) + h) % h, r,
+                         box_w, box_h, b.radius, b.amount, static_cast<int>(stride_), c);
+    }
   }
 
   void read_field(std::vector<float>& out) override {
-    out.resize(cells_);
-    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.data(), current_field(), cells_ * sizeof(float),
-                                    cudaMemcpyDeviceToHost, stream_.get()));
-    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    if (channels_ == 1) {
+      read_interleaved(out);
+      return;
+    }
+    std::vector<float> all;
+    read_interleaved(all);
+    const auto s = static_cast<size_t>(channels_);
+    out.resize(cells_ * s);
+    for (size_t c = 0; c < s; ++c)
+      for (size_t i = 0; i < cells_; ++i) out[c * cells_ + i] = all[i * stride_ + c];
   }
 
   AgentState read_agents() override {
@@ -307,7 +357,7 @@ class CudaBackend final : public Backend {
     harvest();
     PublishSample* s = free_slot(publish_);
     if (s != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(s->begin.get(), stream_.get()));
-    cuda::launch_publish(stream_.get(), current_field(), size_.width, size_.height,
+    cuda::launch_publish(stream_.get(), current_field(), size_.width, size_.height, channels_,
                          static_cast<cudaSurfaceObject_t>(surface_object));
     if (s != nullptr) {
       PHYS_CUDA_CHECK(cudaEventRecord(s->end.get(), stream_.get()));
@@ -318,6 +368,21 @@ class CudaBackend final : public Backend {
  private:
   AgentArrays agents(int b) { return {x_[b].get(), y_[b].get(), theta_[b].get(), id_[b].get()}; }
   float* current_field() { return field_[steps_ & 1U].get(); }
+
+  // The device field as it is stored: stride_ floats per cell.
+  void read_interleaved(std::vector<float>& out) {
+    out.resize(cells_ * stride_);
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.data(), current_field(), out.size() * sizeof(float),
+                                    cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  // What the sort scans: the agents per cell. One species: the counts the last step made (in the
+  // buffer the next field pass clears); several: a histogram of their own, since those counts are
+  // per channel.
+  uint32_t* cell_counts(uint64_t step) {
+    return channels_ > 1 ? cell_counts_.get() : counts_[(step + 1) & 1U].get();
+  }
 
   void upload_agents(const AgentState& a) {
     const size_t fb = agents_ * sizeof(float);
@@ -333,7 +398,11 @@ class CudaBackend final : public Backend {
   // Regroups the agents by cell, from the counts of their current positions (made by the last
   // step into the buffer the next field pass clears).
   void enqueue_sort(cudaStream_t s, uint64_t step) {
-    uint32_t* counts = counts_[(step + 1) & 1U].get();
+    uint32_t* counts = cell_counts(step);
+    if (channels_ > 1) {
+      PHYS_CUDA_CHECK(cudaMemsetAsync(counts, 0, cells_ * sizeof(uint32_t), s));
+      cuda::launch_histogram(s, agents(cur_), agents_, counts, size_.width, size_.height);
+    }
     size_t bytes = scan_temp_.bytes();
     PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.get(), bytes, counts, offsets_.get(),
                                                   static_cast<int>(cells_), s));
@@ -343,7 +412,7 @@ class CudaBackend final : public Backend {
   }
 
   void enqueue_counts_if_stale(uint64_t step) {
-    if (counts_valid_) return;
+    if (counts_valid_ || channels_ > 1) return;  // several species: the sort counts for itself
     uint32_t* counts = counts_[(step + 1) & 1U].get();
     PHYS_CUDA_CHECK(cudaMemsetAsync(counts, 0, cells_ * sizeof(uint32_t), stream_.get()));
     cuda::launch_histogram(stream_.get(), agents(cur_), agents_, counts, size_.width, size_.height);
@@ -352,10 +421,10 @@ class CudaBackend final : public Backend {
 
   void enqueue_step(cudaStream_t s, uint64_t step) {
     const unsigned p = step & 1U;
-    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_params_.get(),
-                        d_step_.get(), aggregate_);
+    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_species_.get(),
+                        d_step_.get(), aggregate_, channels_, weighted_);
     cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
-                       d_params_.get(), d_step_.get(), size_.width, size_.height);
+                       d_species_.get(), d_step_.get(), size_.width, size_.height, channels_);
   }
 
   bool sort_due() const { return sort_every_ > 0 && steps_ % static_cast<uint64_t>(sort_every_) == 0; }
@@ -368,11 +437,11 @@ class CudaBackend final : public Backend {
     if (sort) run_sort_graph();
     if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[1].get(), s));
     const unsigned p = steps_ & 1U;
-    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_params_.get(),
-                        d_step_.get(), aggregate_);
+    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_species_.get(),
+                        d_step_.get(), aggregate_, channels_, weighted_);
     if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[2].get(), s));
     cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
-                       d_params_.get(), d_step_.get(), size_.width, size_.height);
+                       d_species_.get(), d_step_.get(), size_.width, size_.height, channels_);
     if (sample != nullptr) {
       PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[3].get(), s));
       sample->pending = true;
@@ -447,7 +516,10 @@ class CudaBackend final : public Backend {
   std::string device_;
   size_t cells_;
   uint32_t seed_;
-  rule::StepParams params_;
+  int channels_;   // S
+  size_t stride_;  // floats per cell in the field and counts (S, or 4 for S = 3)
+  bool weighted_;  // false: one species with W = [[1]], today's agent kernel
+  rule::SpeciesParams species_params_;
   int sort_every_ = 32;
   int chunk_ = 32;
   bool aggregate_ = true;
@@ -458,8 +530,9 @@ class CudaBackend final : public Backend {
   std::array<DeviceBuffer<float>, 2> x_, y_, theta_;
   std::array<DeviceBuffer<uint32_t>, 2> id_;
   DeviceBuffer<uint32_t> offsets_;
+  DeviceBuffer<uint32_t> cell_counts_;  // several species: agents per cell, for the sort
   DeviceBuffer<unsigned char> scan_temp_;
-  DeviceBuffer<rule::StepParams> d_params_;
+  DeviceBuffer<rule::SpeciesParams> d_species_;
   DeviceBuffer<uint32_t> d_step_;
   int cur_ = 0;                // which agent buffer holds the agents
   bool counts_valid_ = false;  // the buffer the next field pass clears counts the current positions

@@ -30,23 +30,67 @@ __device__ __forceinline__ uint32_t aggregated_add(uint32_t* base, int cell) {
   return first + static_cast<uint32_t>(__popc(below));
 }
 
-template <bool Aggregate>
+// The S channels of one cell in one load: float, float2, or float4 (S = 3 is padded to 4).
+template <int S>
+struct Channels {
+  float v[S];
+};
+template <int S>
+__device__ __forceinline__ Channels<S> load_channels(const float* field, int cell) {
+  Channels<S> c;
+  if constexpr (S == 1) {
+    c.v[0] = __ldg(field + cell);
+  } else if constexpr (S == 2) {
+    const float2 f = __ldg(reinterpret_cast<const float2*>(field) + cell);
+    c.v[0] = f.x;
+    c.v[1] = f.y;
+  } else {
+    const float4 f = __ldg(reinterpret_cast<const float4*>(field) + cell);
+    c.v[0] = f.x;
+    c.v[1] = f.y;
+    c.v[2] = f.z;
+    if constexpr (S == 4) c.v[3] = f.w;
+  }
+  return c;
+}
+
+// Weighted = false: one species, W = [[1]], today's rule with no multiply (the single-species
+// path). Otherwise each agent senses through its species' row of W and counts into its own channel
+// (rule.hpp, docs/MODEL-species.md).
+template <int S, bool Weighted, bool Aggregate>
 __global__ void __launch_bounds__(kAgentBlock)
     agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
-                  const rule::StepParams* __restrict__ params, const uint32_t* __restrict__ step_ptr) {
+                  const rule::SpeciesParams* __restrict__ species, const uint32_t* __restrict__ step_ptr) {
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
   if (i >= n) return;
-  const rule::StepParams p = *params;
   const uint32_t step = *step_ptr;
+  const uint32_t id = a.id[i];
   rule::Agent ag{a.x[i], a.y[i], a.theta[i]};
-  const int cell = rule::step_agent(ag, a.id[i], step, p, [field](int c) { return __ldg(field + c); });
+  int slot = 0;
+  if constexpr (!Weighted) {
+    const rule::StepParams p = species->p[0];
+    slot = rule::step_agent(ag, id, step, p, [field](int c) { return __ldg(field + c); });
+  } else {
+    constexpr int kStride = channel_stride(S);
+    const int s = rule::species_of<S>(id, *species);
+    const rule::StepParams p = species->p[s];
+    float w[S];
+    for (int t = 0; t < S; ++t) w[t] = species->w[s][t];
+    const rule::SensorCells c = rule::sensor_cells(ag, p);
+    const Channels<S> fc = load_channels<S>(field, c.centre);
+    const Channels<S> fl = load_channels<S>(field, c.left);
+    const Channels<S> fr = load_channels<S>(field, c.right);
+    const float theta = rule::steer(ag.theta, rule::sensed<S>(fc.v, w), rule::sensed<S>(fl.v, w),
+                                    rule::sensed<S>(fr.v, w), id, step, p);
+    slot = rule::move(ag, theta, p) * kStride + s;
+  }
   a.x[i] = ag.x;
   a.y[i] = ag.y;
   a.theta[i] = ag.theta;
   if constexpr (Aggregate) {
-    (void)aggregated_add(counts, cell);
+    (void)aggregated_add(counts, slot);
   } else {
-    atomicAdd(counts + cell, 1U);
+    atomicAdd(counts + slot, 1U);
   }
 }
 
@@ -62,40 +106,48 @@ __device__ __forceinline__ int wrap_any(int v, int n) {
   return v >= n ? v % n : v;
 }
 
+// S channels, interleaved with stride channel_stride(S): the tile is done channel by channel, each
+// with its own species' deposit, decay and diffuse. S = 1 is the single-species kernel.
+template <int S>
 __global__ void __launch_bounds__(kTileX* kFieldRows)
     field_kernel(const float* __restrict__ fin, float* __restrict__ fout, const uint32_t* __restrict__ counts,
-                 uint32_t* __restrict__ clear, const rule::StepParams* __restrict__ params,
+                 uint32_t* __restrict__ clear, const rule::SpeciesParams* __restrict__ species,
                  uint32_t* step_ptr) {
+  constexpr int kStride = channel_stride(S);
   __shared__ float g[kTileY + 2][kTileX + 2];
   __shared__ float rs[kTileY + 2][kTileX];
-  const rule::StepParams p = *params;
-  const int w = p.width;
-  const int h = p.height;
+  const int w = species->p[0].width;
+  const int h = species->p[0].height;
   const int x0 = static_cast<int>(blockIdx.x) * kTileX;
   const int y0 = static_cast<int>(blockIdx.y) * kTileY;
   const int tx = static_cast<int>(threadIdx.x);
   const int ty = static_cast<int>(threadIdx.y);
 
-  for (int ly = ty; ly < kTileY + 2; ly += kFieldRows) {
-    const size_t row = static_cast<size_t>(wrap_any(y0 + ly - 1, h)) * static_cast<size_t>(w);
-    for (int lx = tx; lx < kTileX + 2; lx += kTileX) {
-      const size_t idx = row + static_cast<size_t>(wrap_any(x0 + lx - 1, w));
-      g[ly][lx] = rule::deposited(fin[idx], counts[idx], p.deposit);
+  for (int c = 0; c < S; ++c) {
+    const rule::StepParams p = species->p[c];
+    if (c > 0) __syncthreads();  // the previous channel is done with g and rs
+    for (int ly = ty; ly < kTileY + 2; ly += kFieldRows) {
+      const size_t row = static_cast<size_t>(wrap_any(y0 + ly - 1, h)) * static_cast<size_t>(w);
+      for (int lx = tx; lx < kTileX + 2; lx += kTileX) {
+        const size_t idx = (row + static_cast<size_t>(wrap_any(x0 + lx - 1, w))) * kStride + c;
+        g[ly][lx] = rule::deposited(fin[idx], counts[idx], p.deposit);
+      }
     }
-  }
-  __syncthreads();
-  for (int ly = ty; ly < kTileY + 2; ly += kFieldRows)
-    rs[ly][tx] = rule::row_sum(g[ly][tx], g[ly][tx + 1], g[ly][tx + 2]);
-  __syncthreads();
-  const int x = x0 + tx;
-  if (x < w) {
-    for (int ly = ty; ly < kTileY; ly += kFieldRows) {
-      const int y = y0 + ly;
-      if (y >= h) break;
-      const size_t idx = static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x);
-      fout[idx] =
-          rule::field_update(g[ly + 1][tx + 1], rule::sum9(rs[ly][tx], rs[ly + 1][tx], rs[ly + 2][tx]), p);
-      clear[idx] = 0U;
+    __syncthreads();
+    for (int ly = ty; ly < kTileY + 2; ly += kFieldRows)
+      rs[ly][tx] = rule::row_sum(g[ly][tx], g[ly][tx + 1], g[ly][tx + 2]);
+    __syncthreads();
+    const int x = x0 + tx;
+    if (x < w) {
+      for (int ly = ty; ly < kTileY; ly += kFieldRows) {
+        const int y = y0 + ly;
+        if (y >= h) break;
+        const size_t idx =
+            (static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)) * kStride;
+        fout[idx + c] =
+            rule::field_update(g[ly + 1][tx + 1], rule::sum9(rs[ly][tx], rs[ly + 1][tx], rs[ly + 2][tx]), p);
+        clear[idx + c] = 0U;  // S = 3: the padding (channel 3) stays 0 from the allocation on
+      }
     }
   }
   if (step_ptr != nullptr && blockIdx.x == 0 && blockIdx.y == 0 && tx == 0 && ty == 0) *step_ptr += 1U;
@@ -135,7 +187,7 @@ __global__ void order_by_id_kernel(AgentArrays from, AgentArrays to, uint64_t n)
 // (inner) from -r to r and may reach one cell several times when the box wraps onto itself; this
 // thread applies every offset that lands on its cell, in that same order.
 __global__ void brush_kernel(float* field, int width, int height, int cx, int cy, int r, int box_w, int box_h,
-                             float radius, float amount) {
+                             float radius, float amount, int stride, int channel) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int j = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (i >= box_w || j >= box_h) return;
@@ -144,7 +196,9 @@ __global__ void brush_kernel(float* field, int width, int height, int cx, int cy
   const int ty = box_h == height ? j : wrap_any(((cy - r + j) % height + height) % height, height);
   const int first_dx = -r + (((tx - cx + r) % width) + width) % width;
   const int first_dy = -r + (((ty - cy + r) % height) + height) % height;
-  const size_t idx = static_cast<size_t>(ty) * static_cast<size_t>(width) + static_cast<size_t>(tx);
+  const size_t idx = (static_cast<size_t>(ty) * static_cast<size_t>(width) + static_cast<size_t>(tx)) *
+                         static_cast<size_t>(stride) +
+                     static_cast<size_t>(channel);
   float f = field[idx];
   bool touched = false;
   for (int dy = first_dy; dy <= r; dy += height) {
@@ -157,41 +211,80 @@ __global__ void brush_kernel(float* field, int width, int height, int cx, int cy
   if (touched) field[idx] = f;
 }
 
-__global__ void publish_kernel(const float* __restrict__ field, int width, int height,
+// Several species (until the renderer blends channels): the sum of the channels, in order.
+__global__ void publish_kernel(const float* __restrict__ field, int width, int height, int channels,
                                cudaSurfaceObject_t surface) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= width || y >= height) return;
-  surf2Dwrite(field[static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)], surface,
-              x * static_cast<int>(sizeof(float)), y);
+  const int stride = channel_stride(channels);
+  const size_t idx = (static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) *
+                     static_cast<size_t>(stride);
+  float v = field[idx];
+  for (int c = 1; c < channels; ++c) v = rule::add(v, field[idx + static_cast<size_t>(c)]);
+  surf2Dwrite(v, surface, x * static_cast<int>(sizeof(float)), y);
 }
 
-__global__ void set_params_kernel(rule::StepParams* dst, rule::StepParams value) {
+__global__ void set_species_kernel(rule::SpeciesParams* dst, rule::SpeciesParams value) {
   *dst = value;
 }
 
 }  // namespace
 
-void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
-                   const rule::StepParams* params, const uint32_t* step, bool aggregate) {
-  if (n == 0) return;
+namespace {
+template <int S, bool Weighted>
+void agents_for(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
+                const rule::SpeciesParams* species, const uint32_t* step, bool aggregate) {
   if (aggregate) {
-    agents_kernel<true>
-        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, params, step);
+    agents_kernel<S, Weighted, true>
+        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step);
   } else {
-    agents_kernel<false>
-        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, params, step);
+    agents_kernel<S, Weighted, false>
+        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step);
+  }
+}
+}  // namespace
+
+void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
+                   const rule::SpeciesParams* species, const uint32_t* step, bool aggregate, int channels,
+                   bool weighted) {
+  if (n == 0) return;
+  switch (channels) {
+    case 1:
+      if (weighted) {
+        agents_for<1, true>(stream, a, n, field, counts, species, step, aggregate);
+      } else {
+        agents_for<1, false>(stream, a, n, field, counts, species, step, aggregate);
+      }
+      break;
+    case 2: agents_for<2, true>(stream, a, n, field, counts, species, step, aggregate); break;
+    case 3: agents_for<3, true>(stream, a, n, field, counts, species, step, aggregate); break;
+    default: agents_for<4, true>(stream, a, n, field, counts, species, step, aggregate); break;
   }
   PHYS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_field(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
-                  uint32_t* clear, const rule::StepParams* params, uint32_t* step, int width, int height) {
+                  uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width, int height,
+                  int channels) {
   if (width <= 0 || height <= 0) return;
   const dim3 grid(static_cast<unsigned>((width + kTileX - 1) / kTileX),
                   static_cast<unsigned>((height + kTileY - 1) / kTileY));
-  field_kernel<<<grid, dim3(kTileX, kFieldRows), 0, stream>>>(field_in, field_out, counts, clear, params,
-                                                              step);
+  const dim3 block(kTileX, kFieldRows);
+  switch (channels) {
+    case 1:
+      field_kernel<1><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
+      break;
+    case 2:
+      field_kernel<2><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
+      break;
+    case 3:
+      field_kernel<3><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
+      break;
+    default:
+      field_kernel<4><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
+      break;
+  }
   PHYS_CUDA_CHECK_LAUNCH();
 }
 
@@ -216,25 +309,26 @@ void launch_order_by_id(cudaStream_t stream, AgentArrays from, AgentArrays to, u
 }
 
 void launch_brush(cudaStream_t stream, float* field, int width, int height, int cx, int cy, int r, int box_w,
-                  int box_h, float radius, float amount) {
+                  int box_h, float radius, float amount, int stride, int channel) {
   if (box_w <= 0 || box_h <= 0) return;
   const dim3 block(16, 16);
   const dim3 grid(static_cast<unsigned>((box_w + 15) / 16), static_cast<unsigned>((box_h + 15) / 16));
-  brush_kernel<<<grid, block, 0, stream>>>(field, width, height, cx, cy, r, box_w, box_h, radius, amount);
+  brush_kernel<<<grid, block, 0, stream>>>(field, width, height, cx, cy, r, box_w, box_h, radius, amount,
+                                           stride, channel);
   PHYS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_publish(cudaStream_t stream, const float* field, int width, int height,
+void launch_publish(cudaStream_t stream, const float* field, int width, int height, int channels,
                     cudaSurfaceObject_t surface) {
   if (width <= 0 || height <= 0) return;
   const dim3 block(32, 8);
   const dim3 grid(static_cast<unsigned>((width + 31) / 32), static_cast<unsigned>((height + 7) / 8));
-  publish_kernel<<<grid, block, 0, stream>>>(field, width, height, surface);
+  publish_kernel<<<grid, block, 0, stream>>>(field, width, height, channels, surface);
   PHYS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_set_params(cudaStream_t stream, rule::StepParams* dst, const rule::StepParams& value) {
-  set_params_kernel<<<1, 1, 0, stream>>>(dst, value);
+void launch_set_species(cudaStream_t stream, rule::SpeciesParams* dst, const rule::SpeciesParams& value) {
+  set_species_kernel<<<1, 1, 0, stream>>>(dst, value);
   PHYS_CUDA_CHECK_LAUNCH();
 }
 

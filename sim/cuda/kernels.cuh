@@ -20,16 +20,26 @@ struct AgentArrays {
   uint32_t* id;
 };
 
-// Sense, steer, move and count one deposit per agent (atomicAdd into `counts`). The step index
-// is read from *step on the device so that a captured graph replays with advancing steps.
-// `aggregate`: combine the atomics of lanes that hit the same cell (helps once agents are sorted).
-void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
-                   const rule::StepParams* params, const uint32_t* step, bool aggregate);
+// Several species: `channels` (S) trail and count channels per cell, interleaved with this stride
+// (S = 3 is padded to 4 so that one float4 load reads a cell).
+__host__ __device__ constexpr int channel_stride(int channels) {
+  return channels == 3 ? 4 : channels;
+}
 
-// The fused field pass: G = deposited(F, counts), 3x3 wrapped sum of G from row sums, decay;
-// writes `field_out`, zeroes `clear` (the other count buffer) and advances *step by one.
+// Sense, steer, move and count one deposit per agent (atomicAdd into `counts`, into the agent's
+// species' channel). The step index is read from *step on the device so that a captured graph
+// replays with advancing steps. `aggregate`: combine the atomics of lanes that hit the same cell
+// (helps once agents are sorted). `weighted` = false (only with one channel): W = [[1]], today's
+// rule without a multiply.
+void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
+                   const rule::SpeciesParams* species, const uint32_t* step, bool aggregate, int channels,
+                   bool weighted);
+
+// The fused field pass, channel by channel: G = deposited(F, counts), 3x3 wrapped sum of G from row
+// sums, decay; writes `field_out`, zeroes `clear` (the other count buffer) and advances *step by one.
 void launch_field(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
-                  uint32_t* clear, const rule::StepParams* params, uint32_t* step, int width, int height);
+                  uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width, int height,
+                  int channels);
 
 // counts[cell of agent] += 1 for every agent (used when no step has counted the current positions).
 void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width,
@@ -46,15 +56,17 @@ void launch_order_by_id(cudaStream_t stream, AgentArrays from, AgentArrays to, u
 // The brush over the wrapped square of cells around the centre, exactly as the CPU applies it.
 // (cx, cy): the centre cell, already wrapped; r: the offset reach; box_w x box_h: the distinct cells
 // covered (min(2r+1, side) per axis).
+// `channel` of an interleaved field of `stride` floats per cell.
 void launch_brush(cudaStream_t stream, float* field, int width, int height, int cx, int cy, int r, int box_w,
-                  int box_h, float radius, float amount);
+                  int box_h, float radius, float amount, int stride, int channel);
 
-// Writes the field into an R32F 2D surface of the same size.
-void launch_publish(cudaStream_t stream, const float* field, int width, int height,
+// Writes the field into an R32F 2D surface of the same size (several channels: their sum, in order,
+// until the renderer blends the channels itself).
+void launch_publish(cudaStream_t stream, const float* field, int width, int height, int channels,
                     cudaSurfaceObject_t surface);
 
 // Replaces the device copy of the parameters in stream order (kernel arguments are copied at
 // launch, so the host struct may change right after).
-void launch_set_params(cudaStream_t stream, rule::StepParams* dst, const rule::StepParams& value);
+void launch_set_species(cudaStream_t stream, rule::SpeciesParams* dst, const rule::SpeciesParams& value);
 
 }  // namespace physarum::cuda

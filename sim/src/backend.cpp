@@ -29,6 +29,7 @@ SimConfig config_from(const Preset& p, int threads) {
   c.seed = p.run.seed;
   c.model = p.model;
   c.spawn = p.spawn;
+  c.species = p.species;
   c.threads = threads;
   return c;
 }
@@ -56,7 +57,7 @@ void validate_agents(const AgentState& a, uint64_t expected, Size size) {
   }
 }
 
-void validate_brush(const BrushStroke& b, Size size) {
+void validate_brush(const BrushStroke& b, Size size, int species) {
   const int max_radius = std::max(size.width, size.height);
   if (!std::isfinite(b.x) || !std::isfinite(b.y) || !std::isfinite(b.radius) || !std::isfinite(b.amount)) {
     throw Error("brush: position, radius and amount must be finite numbers");
@@ -70,16 +71,31 @@ void validate_brush(const BrushStroke& b, Size size) {
     throw Error("brush: radius " + std::to_string(b.radius) + " is out of range: allowed 0 to " +
                 std::to_string(max_radius) + " cells (the field's longer side)");
   }
+  if (b.channel != kAllChannels && (b.channel < 0 || b.channel >= species)) {
+    throw Error("brush: channel " + std::to_string(b.channel) + " does not exist (" +
+                std::to_string(species) + " species; -1 paints every channel)");
+  }
   if (std::fabs(b.amount) > kMaxAbsFieldValue) {
     throw Error("brush: amount " + std::to_string(b.amount) + " is out of range: allowed -1e30 to 1e30");
   }
 }
 
-void validate_field(const std::vector<float>& values, Size size) {
+void validate_field(const std::vector<float>& values, Size size, int channel, int species) {
   const size_t cells = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
-  if (values.size() != cells) {
+  if (channel != kAllChannels && (channel < 0 || channel >= species)) {
+    throw Error("set_field: channel " + std::to_string(channel) +
+                " does not exist: " + std::to_string(species) +
+                (species == 1 ? " species" : " species (channels 0 to " + std::to_string(species - 1) + ")"));
+  }
+  const bool planes =
+      channel == kAllChannels && species > 1 && values.size() == cells * static_cast<size_t>(species);
+  if (values.size() != cells && !planes) {
     throw Error("set_field: " + std::to_string(values.size()) + " values for a field of " +
-                std::to_string(cells));
+                std::to_string(cells) +
+                (channel == kAllChannels && species > 1
+                     ? " (or " + std::to_string(cells * static_cast<size_t>(species)) + " for all " +
+                           std::to_string(species) + " channels)"
+                     : std::string()));
   }
   // Bounded, not only finite: sums of nine neighbours must not overflow to infinity (and then to
   // NaN through 0 * inf), where CPU and GPU could differ.
@@ -109,7 +125,9 @@ double available_host_bytes() {
 void check_host_memory(const SimConfig& c, bool on_cpu) {
   const int threads = c.threads > 0 ? c.threads : default_threads();  // as the CPU backend counts them
   const double agents = static_cast<double>(c.agents);
-  const double cells = static_cast<double>(c.size.width) * static_cast<double>(c.size.height);
+  // Several species: S channels of field and counts per cell.
+  const double cells = static_cast<double>(c.size.width) * static_cast<double>(c.size.height) *
+                       static_cast<double>(c.species.count());
   double need = agents * 16.0;                                        // the spawned state (x, y, theta, id)
   if (on_cpu) need += agents * 16.0 + cells * (8.0 + 4.0 * threads);  // sort scratch, fields, counts
   const double have = available_host_bytes();
@@ -151,6 +169,7 @@ std::string cuda_device() {
 std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& config, std::string* note) {
   validate(config.model);
   validate(config.spawn);
+  validate(config.species);
   validate(RunParams{config.size, config.agents, config.seed});
   if (config.threads < 0 || config.threads > kMaxThreads) {
     throw Error("threads = " + std::to_string(config.threads) + " is out of range: allowed 0 (all) to " +
@@ -178,7 +197,8 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& confi
   }
 
   check_host_memory(config, !use_cuda);
-  AgentState agents = spawn_agents(config.spawn.mode, config.size, config.agents, config.seed);
+  AgentState agents = spawn_species(resolve_species(config.species, config.model, config.spawn.mode),
+                                    config.size, config.agents, config.seed);
   std::unique_ptr<Backend> backend;
 #if defined(PHYSARUM_HAS_CUDA)
   if (use_cuda) backend = make_cuda_backend(config, std::move(agents));

@@ -19,9 +19,11 @@ inline constexpr float kMaxAbsFieldValue = 1.0e30f;  // |field value| and |brush
 // Sizes, ids a permutation of 0..expected_count-1, 0 <= x < width, 0 <= y < height, |theta| <= 1e4.
 void validate_agents(const AgentState& agents, uint64_t expected_count, Size size);
 // Finite; |x|, |y| <= 1e6; 0 <= radius <= max(width, height); |amount| <= 1e30.
-void validate_brush(const BrushStroke& stroke, Size size);
-// width * height values, each finite with |v| <= 1e30.
-void validate_field(const std::vector<float>& values, Size size);
+// The channel is kAllChannels or 0..species-1.
+void validate_brush(const BrushStroke& stroke, Size size, int species);
+// width * height values (or species planes of them for kAllChannels), each finite with |v| <= 1e30;
+// the channel is kAllChannels or 0..species-1.
+void validate_field(const std::vector<float>& values, Size size, int channel, int species);
 
 std::unique_ptr<Backend> make_cpu_backend(const SimConfig& config, AgentState agents);
 

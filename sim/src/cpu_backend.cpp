@@ -120,16 +120,35 @@ void step_block(const AgentBlock& b, const float* field, uint32_t* counts, uint3
   for (int j = 0; j < b.count; ++j) ++counts[cell[j]];
 }
 
+// Several species, or one with W != [[1]]: each agent reads the S interleaved channels of its
+// sensor cells through its species' row of W and counts into its own channel (rule.hpp).
+template <int S>
+void step_block_species(const AgentBlock& b, const float* field, uint32_t* counts, uint32_t step,
+                        const rule::SpeciesParams& sp) {
+  for (int j = 0; j < b.count; ++j) {
+    const int s = rule::species_of<S>(b.id[j], sp);
+    rule::Agent a{b.x[j], b.y[j], b.theta[j]};
+    const int cell = rule::step_species_agent<S>(a, b.id[j], s, step, sp, field);
+    b.x[j] = a.x;
+    b.y[j] = a.y;
+    b.theta[j] = a.theta;
+    ++counts[static_cast<size_t>(cell) * S + static_cast<size_t>(s)];
+  }
+}
+
 class CpuBackend final : public Backend {
  public:
   CpuBackend(const SimConfig& c, AgentState agents)
       : Backend(c),
         threads_(c.threads > 0 ? c.threads : default_threads()),
         seed_(c.seed),
-        params_(make_step_params(c.model, c.size, c.seed)),
-        field_(cells(), 0.0f),
-        next_(cells(), 0.0f),
-        counts_(cells() * static_cast<size_t>(threads_), 0U) {
+        species_params_(make_species_params(species_, c.size, c.seed, c.agents)),
+        plain_(is_single_plain(species_)),
+        channels_(species_count()),
+        params_(species_params_.p[0]),
+        field_(cells() * channels(), 0.0f),
+        next_(cells() * channels(), 0.0f),
+        counts_(cells() * channels() * static_cast<size_t>(threads_), 0U) {
     validate_agents(agents, agents_, size_);
     agents_state_ = std::move(agents);  // moved, not copied: at 1e9 agents a copy is 16 GB more
   }
@@ -160,13 +179,42 @@ class CpuBackend final : public Backend {
   }
 
   void set_model(const ModelParams& m) override {
-    params_ = make_step_params(m, size_, seed_);  // validates first: a bad value changes nothing
-    model_ = m;
+    SpeciesSet next = species_;
+    next.list[0].model = m;
+    set_species(next);
   }
 
-  void set_field(const std::vector<float>& values) override {
-    validate_field(values, size_);
-    field_ = values;
+  void set_species(const SpeciesSet& s) override {
+    const SpeciesSet next = resolve_species(s, model_, species_.list[0].spawn);
+    if (next.count() != channels_) {
+      throw Error("set_species: " + std::to_string(next.count()) + " species where the run has " +
+                  std::to_string(channels_) + "; another number of species needs a new simulation");
+    }
+    species_params_ =
+        make_species_params(next, size_, seed_, agents_);  // validates: a bad value changes nothing
+    params_ = species_params_.p[0];
+    plain_ = is_single_plain(next);
+    species_ = next;
+    model_ = next.list[0].model;
+  }
+
+  void set_field(const std::vector<float>& values, int channel) override {
+    validate_field(values, size_, channel, channels_);
+    if (channels_ == 1) {
+      field_ = values;
+      return;
+    }
+    const size_t n = cells();
+    const auto s = channels();
+    if (channel != kAllChannels) {
+      for (size_t i = 0; i < n; ++i) field_[i * s + static_cast<size_t>(channel)] = values[i];
+    } else if (values.size() == n) {  // one plane into every channel
+      for (size_t i = 0; i < n; ++i)
+        std::fill_n(field_.begin() + static_cast<std::ptrdiff_t>(i * s), s, values[i]);
+    } else {  // S planes
+      for (size_t c = 0; c < s; ++c)
+        for (size_t i = 0; i < n; ++i) field_[i * s + c] = values[c * n + i];
+    }
   }
 
   void set_agents(const AgentState& a) override {
@@ -175,21 +223,34 @@ class CpuBackend final : public Backend {
   }
 
   void brush(const BrushStroke& b) override {
-    validate_brush(b, size_);
+    validate_brush(b, size_, channels_);
     const IeeeSubnormals ieee;
+    const auto s = channels();
+    const size_t c0 = b.channel == kAllChannels ? 0 : static_cast<size_t>(b.channel);
+    const size_t c1 = b.channel == kAllChannels ? s : c0 + 1;
     const int cx = static_cast<int>(std::floor(b.x));
     const int cy = static_cast<int>(std::floor(b.y));
     const int r = static_cast<int>(std::ceil(b.radius));
     for (int dy = -r; dy <= r; ++dy) {
       for (int dx = -r; dx <= r; ++dx) {
         if (!rule::brush_covers(dx, dy, b.radius)) continue;
-        const size_t i = index(cx + dx, cy + dy);
-        field_[i] = rule::brush_apply(field_[i], b.amount);
+        const size_t i = index(cx + dx, cy + dy) * s;
+        for (size_t c = c0; c < c1; ++c) field_[i + c] = rule::brush_apply(field_[i + c], b.amount);
       }
     }
   }
 
-  void read_field(std::vector<float>& out) override { out = field_; }
+  void read_field(std::vector<float>& out) override {
+    if (channels_ == 1) {
+      out = field_;
+      return;
+    }
+    const size_t n = cells();
+    const auto s = channels();
+    out.resize(n * s);
+    for (size_t c = 0; c < s; ++c)
+      for (size_t i = 0; i < n; ++i) out[c * n + i] = field_[i * s + c];
+  }
 
   AgentState read_agents() override {
     AgentState out = agents_state_;
@@ -210,6 +271,7 @@ class CpuBackend final : public Backend {
   StageTimings timings() override { return window_.average(); }
 
  private:
+  size_t channels() const { return static_cast<size_t>(channels_); }
   size_t cells() const { return static_cast<size_t>(size_.width) * static_cast<size_t>(size_.height); }
   // Toroidal index of any integer cell.
   size_t index(int x, int y) const {
@@ -244,6 +306,14 @@ class CpuBackend final : public Backend {
   }
 
   void move_agents() {
+    if (!plain_) {
+      switch (channels_) {
+        case 1: move_agents_species<1>(); return;
+        case 2: move_agents_species<2>(); return;
+        case 3: move_agents_species<3>(); return;
+        default: move_agents_species<4>(); return;
+      }
+    }
     const rule::StepParams p = params_;
     const auto step = static_cast<uint32_t>(steps_);
     const float* f = field_.data();
@@ -265,10 +335,31 @@ class CpuBackend final : public Backend {
     }
   }
 
+  template <int S>
+  void move_agents_species() {
+    const rule::SpeciesParams sp = species_params_;
+    const auto step = static_cast<uint32_t>(steps_);
+    const float* f = field_.data();
+    AgentState& a = agents_state_;
+    const auto n = static_cast<int64_t>(a.id.size());
+    const size_t stride = cells() * S;
+#pragma omp parallel num_threads(threads_)
+    {
+      const IeeeSubnormals ieee;
+      uint32_t* c = counts_.data() + stride * static_cast<size_t>(omp_get_thread_num());
+#pragma omp for schedule(static)
+      for (int64_t b0 = 0; b0 < n; b0 += kBlock) {
+        const AgentBlock block{a.x.data() + b0, a.y.data() + b0, a.theta.data() + b0, a.id.data() + b0,
+                               static_cast<int>(std::min<int64_t>(kBlock, n - b0))};
+        step_block_species<S>(block, f, c, step, sp);
+      }
+    }
+  }
+
   // Adds the other threads' counts into the first array (integer sums: exact in any order) and
   // clears each as it is read, ready for the next step (the first is cleared by update_field).
   void merge_counts() {
-    const size_t stride = cells();
+    const size_t stride = cells() * channels();
     const auto n = static_cast<int64_t>(stride);
     uint32_t* c = counts_.data();
 #pragma omp parallel for schedule(static) num_threads(threads_)
@@ -283,11 +374,16 @@ class CpuBackend final : public Backend {
     }
   }
 
-  // Row sums of G = F + C * deposit for row y, into rs (W values).
-  void row_sums(int y, float* g, float* rs) const {
+  // Row sums of G = F + C * deposit of channel c for row y, into rs (W values).
+  template <int S>
+  void row_sums(int y, int c, float* g, float* rs) const {
     const int w = size_.width;
-    const size_t base = static_cast<size_t>(y) * static_cast<size_t>(w);
-    for (int x = 0; x < w; ++x) g[x] = rule::deposited(field_[base + x], counts_[base + x], params_.deposit);
+    const size_t base = static_cast<size_t>(y) * static_cast<size_t>(w) * S + static_cast<size_t>(c);
+    const float deposit = species_params_.p[c].deposit;
+    for (int x = 0; x < w; ++x) {
+      const size_t i = base + static_cast<size_t>(x) * S;
+      g[x] = rule::deposited(field_[i], counts_[i], deposit);
+    }
     if (w == 1) {
       rs[0] = rule::row_sum(g[0], g[0], g[0]);
       return;
@@ -299,9 +395,21 @@ class CpuBackend final : public Backend {
 
   void update_field() {
     if (threads_ > 1) merge_counts();
+    switch (channels_) {
+      case 1: update_channels<1>(); break;
+      case 2: update_channels<2>(); break;
+      case 3: update_channels<3>(); break;
+      default: update_channels<4>(); break;
+    }
+    field_.swap(next_);
+  }
+
+  // Each channel with its own species' deposit, decay and diffuse; with S = 1 this is the
+  // single-species update, operation for operation.
+  template <int S>
+  void update_channels() {
     const int w = size_.width;
     const int h = size_.height;
-    const rule::StepParams p = params_;
 #pragma omp parallel num_threads(threads_)
     {
       const IeeeSubnormals ieee;
@@ -310,18 +418,21 @@ class CpuBackend final : public Backend {
       const int t = omp_get_thread_num();
       const int y0 = static_cast<int>(static_cast<int64_t>(h) * t / nt);
       const int y1 = static_cast<int>(static_cast<int64_t>(h) * (t + 1) / nt);
-      if (y0 < y1) {
-        std::vector<float> buf(static_cast<size_t>(w) * 5);
+      std::vector<float> buf(y0 < y1 ? static_cast<size_t>(w) * 5 : 0);
+      for (int c = 0; c < S && y0 < y1; ++c) {
+        const rule::StepParams p = species_params_.p[c];
         float* g = buf.data();
         float* g_centre = g + w;
         float* rs[3] = {g + 2 * w, g + 3 * w, g + 4 * w};
-        row_sums(rule::wrap_index(y0 - 1, h), g, rs[0]);
-        row_sums(y0, g_centre, rs[1]);
+        row_sums<S>(rule::wrap_index(y0 - 1, h), c, g, rs[0]);
+        row_sums<S>(y0, c, g_centre, rs[1]);
         for (int y = y0; y < y1; ++y) {
-          row_sums(rule::wrap_index(y + 1, h), g, rs[2]);
-          float* out = next_.data() + static_cast<size_t>(y) * static_cast<size_t>(w);
+          row_sums<S>(rule::wrap_index(y + 1, h), c, g, rs[2]);
+          float* out =
+              next_.data() + static_cast<size_t>(y) * static_cast<size_t>(w) * S + static_cast<size_t>(c);
           for (int x = 0; x < w; ++x)
-            out[x] = rule::field_update(g_centre[x], rule::sum9(rs[0][x], rs[1][x], rs[2][x]), p);
+            out[static_cast<size_t>(x) * S] =
+                rule::field_update(g_centre[x], rule::sum9(rs[0][x], rs[1][x], rs[2][x]), p);
           // Roll: the centre row's G comes from the row just summed.
           std::swap(rs[0], rs[1]);
           std::swap(rs[1], rs[2]);
@@ -332,16 +443,18 @@ class CpuBackend final : public Backend {
       // first array only once every band is done.
 #pragma omp barrier
       if (y0 < y1) {
-        uint32_t* c = counts_.data() + static_cast<size_t>(y0) * static_cast<size_t>(w);
-        std::fill(c, c + static_cast<size_t>(y1 - y0) * static_cast<size_t>(w), 0U);
+        uint32_t* c = counts_.data() + static_cast<size_t>(y0) * static_cast<size_t>(w) * S;
+        std::fill(c, c + static_cast<size_t>(y1 - y0) * static_cast<size_t>(w) * S, 0U);
       }
     }
-    field_.swap(next_);
   }
 
   int threads_;
   uint32_t seed_;
-  rule::StepParams params_;
+  rule::SpeciesParams species_params_;
+  bool plain_;               // one species, W = [[1]]: today's agent path, no multiply by W
+  int channels_;             // S: the field and the counts hold S interleaved channels
+  rule::StepParams params_;  // species 0's (the plain path's)
   std::vector<float> field_;
   std::vector<float> next_;
   std::vector<uint32_t> counts_;

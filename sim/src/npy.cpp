@@ -29,9 +29,10 @@ uint32_t swap32(uint32_t v) {
   return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
 }
 
-std::string header_text(int height, int width) {
-  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(height) + ", " +
-                     std::to_string(width) + "), }";
+std::string header_text(int height, int width, int planes) {
+  const std::string lead = planes > 1 ? std::to_string(planes) + ", " : std::string();  // (S, H, W)
+  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + lead + std::to_string(height) +
+                     ", " + std::to_string(width) + "), }";
   // magic (6) + version (2) + length (2) + dict + padding + '\n' is a multiple of 64.
   const size_t unpadded = kMagicLen + 2 + 2 + dict.size() + 1;
   dict.append((64 - unpadded % 64) % 64, ' ');
@@ -129,12 +130,12 @@ class HeaderParser {
 
 }  // namespace
 
-void write_npy(const std::filesystem::path& file, const float* data, int height, int width) {
-  if (height <= 0 || width <= 0) {
+void write_npy(const std::filesystem::path& file, const float* data, int height, int width, int planes) {
+  if (height <= 0 || width <= 0 || planes <= 0) {
     throw Error("cannot write '" + file.string() + "': shape (" + std::to_string(height) + ", " +
                 std::to_string(width) + ") is empty");
   }
-  const std::string dict = header_text(height, width);
+  const std::string dict = header_text(height, width, planes);
   std::string header(kMagic, kMagicLen);
   header += '\x01';
   header += '\x00';
@@ -146,7 +147,7 @@ void write_npy(const std::filesystem::path& file, const float* data, int height,
   // old file whole, and no copy of the field is made in memory.
   AtomicFileWriter out(file);
   out.write(header.data(), header.size());
-  const size_t count = static_cast<size_t>(height) * static_cast<size_t>(width);
+  const size_t count = static_cast<size_t>(height) * static_cast<size_t>(width) * static_cast<size_t>(planes);
   if constexpr (std::endian::native == std::endian::little) {
     out.write(data, count * 4);
   } else {

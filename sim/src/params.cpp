@@ -1,6 +1,7 @@
 #include "sim/params.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -83,10 +84,92 @@ void validate(const DisplayParams& d) {
 }
 
 void validate(const Preset& p) {
+  validate(p.species);
   validate(p.model);
   validate(p.spawn);
   validate(p.run);
   validate(p.display);
+}
+
+void validate(const SpeciesSet& set) {
+  const size_t n = set.list.size();
+  if (n == 0) {
+    if (!set.interaction.empty()) throw Error("interaction.matrix needs [[species]] tables");
+    return;
+  }
+  if (n > static_cast<size_t>(kMaxSpecies)) {
+    throw Error("species: " + std::to_string(n) + " species; allowed 1 to " + std::to_string(kMaxSpecies));
+  }
+  double shares = 0;
+  for (size_t s = 0; s < n; ++s) {
+    const Species& sp = set.list[s];
+    const std::string prefix = "species." + std::to_string(s) + ".";
+    try {
+      validate(sp.model);
+    } catch (const Error& e) {
+      // "model.decay = 2 is out of range..." -> "species.1.decay = 2 is out of range..."
+      std::string msg = e.what();
+      if (msg.rfind("model.", 0) == 0) msg.replace(0, 6, prefix);
+      throw Error(msg);
+    }
+    check_range((prefix + "share").c_str(), sp.share, 0.0, 1.0e6);
+    if (sp.colour > 0xffffffU) throw Error(prefix + "colour is not an RGB colour");
+    if (sp.spawn != SpawnMode::Random && sp.spawn != SpawnMode::Disc && sp.spawn != SpawnMode::Ring &&
+        sp.spawn != SpawnMode::Point) {
+      throw Error(prefix + "spawn is invalid");
+    }
+    shares += sp.share;
+  }
+  if (!(shares > 0)) throw Error("species: the shares sum to 0; at least one species needs a share > 0");
+  if (set.interaction.size() != n * n) {
+    throw Error("interaction.matrix must be " + std::to_string(n) + " x " + std::to_string(n) +
+                " (one row of " + std::to_string(n) + " numbers per species); it has " +
+                std::to_string(set.interaction.size()) + " numbers");
+  }
+  for (size_t i = 0; i < n * n; ++i) {
+    const std::string name =
+        "interaction.matrix[" + std::to_string(i / n) + "][" + std::to_string(i % n) + "]";
+    check_range(name.c_str(), set.interaction[i], -kMaxInteraction, kMaxInteraction);
+  }
+}
+
+SpeciesSet resolve_species(const SpeciesSet& s, const ModelParams& model, SpawnMode spawn) {
+  if (!s.list.empty()) return s;
+  SpeciesSet one;
+  Species sp;
+  sp.model = model;
+  sp.spawn = spawn;
+  one.list.push_back(sp);
+  one.interaction = {1.0f};
+  return one;
+}
+
+bool is_single_plain(const SpeciesSet& resolved) {
+  return resolved.list.size() == 1 && resolved.interaction.size() == 1 && resolved.interaction[0] == 1.0f;
+}
+
+rule::SpeciesParams make_species_params(const SpeciesSet& resolved, Size size, uint32_t seed,
+                                        uint64_t agents) {
+  validate(resolved);
+  if (resolved.list.empty()) throw Error("make_species_params: an unresolved (empty) species set");
+  rule::SpeciesParams sp{};
+  const size_t n = resolved.list.size();
+  sp.count = static_cast<int>(n);
+  // Cumulative shares in double, in order; the last end is exactly N (docs/MODEL-species.md).
+  double total = 0;
+  for (const Species& s : resolved.list) total += s.share;
+  double cumulative = 0;
+  for (size_t s = 0; s < static_cast<size_t>(kMaxSpecies); ++s) {
+    if (s < n) cumulative += resolved.list[s].share;
+    const double end = s + 1 >= n ? static_cast<double>(agents)
+                                  : std::floor(static_cast<double>(agents) * cumulative / total);
+    sp.end[s] = static_cast<uint32_t>(std::min(end, static_cast<double>(agents)));
+    sp.p[s] = make_step_params(resolved.list[std::min(s, n - 1)].model, size, seed);
+    for (size_t t = 0; t < static_cast<size_t>(kMaxSpecies); ++t) {
+      sp.w[s][t] = s < n && t < n ? resolved.interaction[s * n + t] : 0.0f;
+    }
+  }
+  return sp;
 }
 
 rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed) {
@@ -228,6 +311,24 @@ uint64_t parse_count(std::string_view s) {
   }
   if (n < 1) throw out_of_range();
   return n;
+}
+
+uint32_t parse_colour(std::string_view s) {
+  const auto bad = [&] { return Error("colour '" + std::string(s) + "' is not of the form \"#rrggbb\""); };
+  if (s.size() != 7 || s[0] != '#') throw bad();
+  uint32_t v = 0;
+  const auto r = std::from_chars(s.data() + 1, s.data() + s.size(), v, 16);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) throw bad();
+  for (char c : s.substr(1)) {
+    if (!std::isxdigit(static_cast<unsigned char>(c))) throw bad();  // from_chars takes no sign, but be sure
+  }
+  return v;
+}
+
+std::string format_colour(uint32_t rgb) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "#%06x", rgb & 0xffffffU);
+  return buf;
 }
 
 std::string format_size(Size s) {

@@ -25,6 +25,7 @@
 #include "sim/atomic_file.hpp"
 #include "sim/input_file.hpp"
 #include "toml_depth.hpp"
+#include "preset_species.hpp"
 
 namespace physarum {
 namespace {
@@ -424,12 +425,13 @@ Preset parse_preset(std::string_view toml_text, const std::string& source_name) 
   Preset p;
   for (const auto& [section_key, section_node] : doc) {
     const std::string section(section_key.str());
+    if (section == "species" || section == "interaction") continue;  // preset_species::read below
     const toml::table* table = section_node.as_table();
     const bool known = std::find(kSections.begin(), kSections.end(), section) != kSections.end();
     if (!known) {
-      fail_at(
-          source_name, section_node, section,
-          "unknown " + std::string(table ? "table" : "key") + " (known tables: " + known_sections() + ")");
+      fail_at(source_name, section_node, section,
+              "unknown " + std::string(table ? "table" : "key") + " (known tables: " + known_sections() +
+                  ", [[species]], [interaction])");
     }
     if (!table)
       fail_at(source_name, section_node, section, "must be a table, not " + node_type_name(section_node));
@@ -449,6 +451,8 @@ Preset parse_preset(std::string_view toml_text, const std::string& source_name) 
       }
     }
   }
+  preset_species::read(p, doc.get("species"), doc.get("interaction"), doc.get("model"), doc.get("spawn"),
+                       source_name);
   validate(p);
   return p;
 }
@@ -460,14 +464,17 @@ Preset load_preset(const std::filesystem::path& file) {
 
 std::string preset_to_toml(const Preset& p) {
   std::string out = "# physarum preset\n";
+  const bool several = !p.species.list.empty();  // then each [[species]] holds the model and spawn mode
   for (std::string_view section : kSections) {
+    if (several && section == "model") continue;
     out += "\n[" + std::string(section) + "]\n";
     for (const Field& f : fields()) {
       if (f.section != section) continue;
+      if (several && section == "spawn" && f.key == "mode") continue;
       out += std::string(f.key) + " = " + value_text(f.get(p)) + "\n";
     }
   }
-  return out;
+  return out + preset_species::to_toml(p);
 }
 
 void save_preset(const Preset& p, const std::filesystem::path& file) {
@@ -491,9 +498,17 @@ void apply_override(Preset& p, std::string_view assignment) {
   }
   const std::string_view section = name.substr(0, dot);
   const std::string_view key = name.substr(dot + 1);
+  if (section == "species" || section == "interaction") {
+    preset_species::apply_override(p, name, text, whole);
+    return;
+  }
+  if (!p.species.list.empty() && (section == "model" || name == "spawn.mode")) {
+    throw Error(whole + ": this preset has [[species]] tables; set species.N." +
+                std::string(section == "model" ? key : std::string_view("spawn")) + " instead");
+  }
   if (std::find(kSections.begin(), kSections.end(), section) == kSections.end()) {
     throw Error(whole + ": unknown section '" + std::string(section) +
-                "' (known: model, spawn, run, display)");
+                "' (known: model, spawn, run, display, species, interaction)");
   }
   const Field* f = find_field(section, key);
   if (!f) {

@@ -23,9 +23,10 @@ AgentState allocate(uint64_t count) {
   return a;
 }
 
-}  // namespace
-
-AgentState spawn_agents(SpawnMode mode, Size size, uint64_t count, uint32_t seed) {
+// Spawns every agent with the mode mode_of(id) (one mode for one species, the agent's species'
+// mode for several).
+template <class ModeOf>
+AgentState spawn_with(ModeOf mode_of, Size size, uint64_t count, uint32_t seed) {
   if (size.width < 1 || size.height < 1) throw Error("spawn: empty field");
   AgentState a = allocate(count);
   const float w = static_cast<float>(size.width);
@@ -45,7 +46,7 @@ AgentState spawn_agents(SpawnMode mode, Size size, uint64_t count, uint32_t seed
     float x = 0;
     float y = 0;
     float theta = mul(uc, rule::kTwoPi);
-    switch (mode) {
+    switch (mode_of(id)) {
       case SpawnMode::Random:
         x = mul(ua, w);
         y = mul(ub, h);
@@ -78,6 +79,21 @@ AgentState spawn_agents(SpawnMode mode, Size size, uint64_t count, uint32_t seed
     a.id[i] = id;
   }
   return a;
+}
+
+}  // namespace
+
+AgentState spawn_agents(SpawnMode mode, Size size, uint64_t count, uint32_t seed) {
+  return spawn_with([mode](uint32_t) { return mode; }, size, count, seed);
+}
+
+AgentState spawn_species(const SpeciesSet& resolved, Size size, uint64_t count, uint32_t seed) {
+  if (resolved.list.size() == 1) return spawn_agents(resolved.list[0].spawn, size, count, seed);
+  const rule::SpeciesParams sp = make_species_params(resolved, size, seed, count);
+  SpawnMode modes[kMaxSpecies] = {};
+  for (size_t s = 0; s < resolved.list.size(); ++s) modes[s] = resolved.list[s].spawn;
+  return spawn_with([&](uint32_t id) { return modes[rule::species_of<kMaxSpecies>(id, sp)]; }, size, count,
+                    seed);
 }
 
 AgentState spawn_from_image(const std::vector<float>& brightness, Size size, uint64_t count, uint32_t seed) {

@@ -38,7 +38,11 @@ struct BrushStroke {
   float y = 0;
   float radius = 10;
   float amount = 5;
+  int channel = -1;  // the species' channel it paints into; -1: every channel
 };
+
+// set_field/brush: every channel at once.
+inline constexpr int kAllChannels = -1;
 
 enum class BackendKind { Auto, Cpu, Cuda };
 BackendKind parse_backend_kind(const std::string& s);  // "auto" | "cpu" | "cuda"
@@ -49,7 +53,8 @@ struct SimConfig {
   uint32_t seed = 1;
   ModelParams model;
   SpawnParams spawn;
-  int threads = 0;  // CPU backend: 0 = default_threads(), else 1 to kMaxThreads
+  SpeciesSet species;  // empty: one species, `model` and `spawn.mode` (docs/MODEL-species.md)
+  int threads = 0;     // CPU backend: 0 = default_threads(), else 1 to kMaxThreads
 };
 
 // The most CPU backend threads a run may ask for (--threads and SimConfig::threads).
@@ -69,16 +74,25 @@ class Backend {
   Size size() const { return size_; }
   uint64_t agent_count() const { return agents_; }
   uint64_t steps_done() const { return steps_; }
-  const ModelParams& model() const { return model_; }
+  const ModelParams& model() const { return model_; }  // species 0's
+  int species_count() const { return static_cast<int>(species_.list.size()); }
+  const SpeciesSet& species() const { return species_; }  // resolved: never empty
 
   virtual void step(int n) = 0;
   // Live: takes effect at the next step, no reallocation. Throws Error on invalid params.
+  // With several species it sets species 0's model (set_species sets them all).
   virtual void set_model(const ModelParams& m) = 0;
-  // Replace the field with `values` (size().width * size().height, row-major).
-  virtual void set_field(const std::vector<float>& values) = 0;
+  // Live: every species' parameters, shares and the matrix. The number of species must stay the
+  // same (another count needs a new backend). Throws Error and changes nothing otherwise.
+  virtual void set_species(const SpeciesSet& s) = 0;
+  // Replace the field. channel = kAllChannels: `values` is one plane (W x H, row-major), copied into
+  // every channel, or species_count() planes (S, H, W). channel = c: one plane, into channel c.
+  virtual void set_field(const std::vector<float>& values, int channel) = 0;
+  void set_field(const std::vector<float>& values) { set_field(values, kAllChannels); }
   // Replace the agents (any order; ids must be a permutation of 0..N-1, N = agent_count()).
   virtual void set_agents(const AgentState& agents) = 0;
   virtual void brush(const BrushStroke& stroke) = 0;
+  // species_count() planes (S, H, W), planar; one species: (H, W) as ever.
   virtual void read_field(std::vector<float>& out) = 0;
   virtual AgentState read_agents() = 0;
   virtual StageTimings timings() = 0;
@@ -89,11 +103,16 @@ class Backend {
   virtual void publish(uint64_t surface_object) { (void)surface_object; }
 
  protected:
-  Backend(const SimConfig& c) : size_(c.size), agents_(c.agents), model_(c.model) {}
+  Backend(const SimConfig& c)
+      : size_(c.size),
+        agents_(c.agents),
+        model_(c.species.list.empty() ? c.model : c.species.list[0].model),
+        species_(resolve_species(c.species, c.model, c.spawn.mode)) {}
   Size size_;
   uint64_t agents_;
   uint64_t steps_ = 0;
   ModelParams model_;
+  SpeciesSet species_;
 };
 
 // Creates a backend with agents spawned by spawn_agents(config) and a zero field. Auto picks CUDA

@@ -8,7 +8,8 @@ namespace physarum {
 
 // Written through a temporary file renamed into place (sim/atomic_file.hpp): on any failure (a
 // full disk, a path that is a FIFO or a directory) it throws Error and an existing file is untouched.
-void write_npy(const std::filesystem::path& file, const float* data, int height, int width);
+// Shape (H, W), or (planes, H, W) for planes > 1 (one plane per species).
+void write_npy(const std::filesystem::path& file, const float* data, int height, int width, int planes = 1);
 
 struct NpyArray {
   int height = 0;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/rule.hpp"
 
@@ -77,11 +78,33 @@ struct DisplayParams {
   friend bool operator==(const DisplayParams&, const DisplayParams&) = default;
 };
 
+// Several species (docs/MODEL-species.md). Each has its own model (decay and diffuse are its
+// channel's), spawn mode, share of the agents and colour.
+inline constexpr int kMaxSpecies = rule::kMaxSpecies;
+inline constexpr float kMaxInteraction = 10.0f;  // |W[s][t]|
+struct Species {
+  std::string name = "species";
+  uint32_t colour = 0xffffffU;  // 0xRRGGBB
+  float share = 1.0f;           // >= 0; the shares of all species must sum to more than 0
+  ModelParams model;
+  SpawnMode spawn = SpawnMode::Random;
+  friend bool operator==(const Species&, const Species&) = default;
+};
+// The species of a run and the interaction matrix W (S x S, row-major: W[s][t] = interaction[s * S + t]).
+// An empty list means one species: the Preset's (or SimConfig's) model and spawn mode, W = [[1]].
+struct SpeciesSet {
+  std::vector<Species> list;
+  std::vector<float> interaction;
+  int count() const { return list.empty() ? 1 : static_cast<int>(list.size()); }
+  friend bool operator==(const SpeciesSet&, const SpeciesSet&) = default;
+};
+
 struct Preset {
   ModelParams model;
   SpawnParams spawn;
   RunParams run;
   DisplayParams display;
+  SpeciesSet species;  // empty: one species, `model` and `spawn.mode` (today's presets)
   friend bool operator==(const Preset&, const Preset&) = default;
 };
 
@@ -95,9 +118,21 @@ void validate(const SpawnParams& s);
 void validate(const RunParams& r);
 void validate(const DisplayParams& d);
 void validate(const Preset& p);
+// 1 to kMaxSpecies species, each model valid, shares >= 0 summing to > 0, W of S x S entries in
+// [-10, 10]. Messages name "species.N.key" or "interaction.matrix".
+void validate(const SpeciesSet& s);
+// The species list a run uses: `s` itself, or for an empty set the one species made of `model`
+// and `spawn` with W = [[1]].
+SpeciesSet resolve_species(const SpeciesSet& s, const ModelParams& model, SpawnMode spawn);
+// True when the set is one species with W = [[1]]: backends then take today's single-species path.
+bool is_single_plain(const SpeciesSet& resolved);
 
 // The kernels' view of the parameters (derived in one place so every backend agrees).
 rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed);
+// The same for every species of a resolved set, with the matrix and the species' id ranges for
+// `agents` agents (docs/MODEL-species.md). Validates first.
+rule::SpeciesParams make_species_params(const SpeciesSet& resolved, Size size, uint32_t seed,
+                                        uint64_t agents);
 
 // Text forms used by presets and the command line.
 std::string_view to_string(TurnRule r);
@@ -111,6 +146,8 @@ CaveMode parse_cave_mode(std::string_view s);
 Size parse_size(std::string_view s);       // "1920x1080"
 uint64_t parse_count(std::string_view s);  // "1000", "250K", "4M", "1.5M", "1G"
 std::string format_size(Size s);
-std::string format_count(uint64_t n);  // "2M", "250K", "1234"
+std::string format_count(uint64_t n);       // "2M", "250K", "1234"
+uint32_t parse_colour(std::string_view s);  // "#rrggbb"
+std::string format_colour(uint32_t rgb);    // "#rrggbb"
 
 }  // namespace physarum

@@ -263,4 +263,44 @@ PHYS_HD float brush_apply(float f, float amount) {
   return v > 0.0f ? v : 0.0f;
 }
 
+// --- Several species (docs/MODEL-species.md). Channels are interleaved: channel c of cell i is at
+// i * S + c. Each species has its own StepParams (its steering and its channel's update).
+constexpr int kMaxSpecies = 4;
+struct SpeciesParams {
+  int count;                          // S, 1..kMaxSpecies
+  uint32_t end[kMaxSpecies];          // ids [end[s-1], end[s]) are species s; end[S-1] = N
+  float w[kMaxSpecies][kMaxSpecies];  // interaction matrix, w[s][t] for s, t < S
+  StepParams p[kMaxSpecies];
+};
+
+// The species of an agent: a pure function of its id (S - 1 comparisons, no branches).
+template <int S>
+PHYS_HD int species_of(uint32_t id, const SpeciesParams& sp) {
+  int s = 0;
+  for (int k = 0; k < S - 1; ++k) s += id >= sp.end[k] ? 1 : 0;
+  return s;
+}
+
+// What species s senses at a cell whose S channels start at `f`: W[s][0] * F_0 first, then each
+// next term added in order, every operation correctly rounded. With S = 1 and W = [[1]] it is F_0.
+template <int S>
+PHYS_HD float sensed(const float* f, const float* w_row) {
+  float v = mul(w_row[0], f[0]);
+  for (int t = 1; t < S; ++t) v = add(v, mul(w_row[t], f[t]));
+  return v;
+}
+
+// One agent of species `s` steps through the interleaved field; returns the cell it deposits into
+// (the caller adds 1 to count channel s of that cell).
+template <int S>
+PHYS_HD int step_species_agent(Agent& a, uint32_t id, int s, uint32_t step, const SpeciesParams& sp,
+                               const float* field) {
+  const StepParams& p = sp.p[s];
+  const SensorCells c = sensor_cells(a, p);
+  const float* w = sp.w[s];
+  const float theta = steer(a.theta, sensed<S>(field + c.centre * S, w), sensed<S>(field + c.left * S, w),
+                            sensed<S>(field + c.right * S, w), id, step, p);
+  return move(a, theta, p);
+}
+
 }  // namespace physarum::rule
