@@ -26,7 +26,9 @@ class PublishThenFail final : public Backend {
   std::string name() const override { return inner_->name(); }
   void step(int n) override { inner_->step(n); }
   void set_model(const ModelParams& m) override { inner_->set_model(m); }
-  void set_field(const std::vector<float>& v) override { inner_->set_field(v); }
+  void set_species(const SpeciesSet& s) override { inner_->set_species(s); }
+  using Backend::set_field;
+  void set_field(const std::vector<float>& v, int channel) override { inner_->set_field(v, channel); }
   void set_agents(const AgentState& a) override { inner_->set_agents(a); }
   void brush(const BrushStroke& b) override { inner_->brush(b); }
   void read_field(std::vector<float>& out) override { inner_->read_field(out); }
