@@ -107,7 +107,8 @@ __device__ __forceinline__ int wrap_any(int v, int n) {
 }
 
 // S channels, interleaved with stride channel_stride(S): the tile is done channel by channel, each
-// with its own species' deposit, decay and diffuse. S = 1 is the single-species kernel.
+// with its own species' deposit, decay and diffuse. Launched for S = 1 (the single-species kernel);
+// several species take field_kernel_vec below.
 template <int S>
 __global__ void __launch_bounds__(kTileX* kFieldRows)
     field_kernel(const float* __restrict__ fin, float* __restrict__ fout, const uint32_t* __restrict__ counts,
@@ -148,6 +149,79 @@ __global__ void __launch_bounds__(kTileX* kFieldRows)
             rule::field_update(g[ly + 1][tx + 1], rule::sum9(rs[ly][tx], rs[ly + 1][tx], rs[ly + 2][tx]), p);
         clear[idx + c] = 0U;  // S = 3: the padding (channel 3) stays 0 from the allocation on
       }
+    }
+  }
+  if (step_ptr != nullptr && blockIdx.x == 0 && blockIdx.y == 0 && tx == 0 && ty == 0) *step_ptr += 1U;
+}
+
+// Several species in one pass: each cell's channels come in one vector load (float2, or float4
+// with S = 3 padded) with their counts (uint2/uint4), so every byte of the field is read and written
+// once per step, where a pass per channel read each sector S times. The arithmetic per channel is
+// the single-channel kernel's, in the same order, with that species' deposit, decay and diffuse.
+template <int K>
+struct alignas(4 * K) Lanes {
+  float v[K];
+};
+template <int K>
+struct alignas(4 * K) CountLanes {
+  uint32_t v[K];
+};
+
+template <int S>
+__global__ void __launch_bounds__(kTileX* kFieldRows)
+    field_kernel_vec(const float* __restrict__ fin, float* __restrict__ fout,
+                     const uint32_t* __restrict__ counts, uint32_t* __restrict__ clear,
+                     const rule::SpeciesParams* __restrict__ species, uint32_t* step_ptr) {
+  constexpr int K = channel_stride(S);
+  static_assert(K == 2 || K == 4, "the vector pass is for several species");
+  __shared__ Lanes<K> g[kTileY + 2][kTileX + 2];
+  __shared__ Lanes<K> rs[kTileY + 2][kTileX];
+  const int w = species->p[0].width;
+  const int h = species->p[0].height;
+  const int x0 = static_cast<int>(blockIdx.x) * kTileX;
+  const int y0 = static_cast<int>(blockIdx.y) * kTileY;
+  const int tx = static_cast<int>(threadIdx.x);
+  const int ty = static_cast<int>(threadIdx.y);
+  const auto* fin_v = reinterpret_cast<const Lanes<K>*>(fin);
+  const auto* counts_v = reinterpret_cast<const CountLanes<K>*>(counts);
+  float deposit[S];
+  for (int c = 0; c < S; ++c) deposit[c] = species->p[c].deposit;
+
+  for (int ly = ty; ly < kTileY + 2; ly += kFieldRows) {
+    const size_t row = static_cast<size_t>(wrap_any(y0 + ly - 1, h)) * static_cast<size_t>(w);
+    for (int lx = tx; lx < kTileX + 2; lx += kTileX) {
+      const size_t idx = row + static_cast<size_t>(wrap_any(x0 + lx - 1, w));
+      const Lanes<K> f = fin_v[idx];
+      const CountLanes<K> n = counts_v[idx];
+      Lanes<K> out{};
+      for (int c = 0; c < S; ++c) out.v[c] = rule::deposited(f.v[c], n.v[c], deposit[c]);
+      g[ly][lx] = out;
+    }
+  }
+  __syncthreads();
+  for (int ly = ty; ly < kTileY + 2; ly += kFieldRows) {
+    Lanes<K> r{};
+    for (int c = 0; c < S; ++c)
+      r.v[c] = rule::row_sum(g[ly][tx].v[c], g[ly][tx + 1].v[c], g[ly][tx + 2].v[c]);
+    rs[ly][tx] = r;
+  }
+  __syncthreads();
+  const int x = x0 + tx;
+  if (x < w) {
+    auto* fout_v = reinterpret_cast<Lanes<K>*>(fout);
+    auto* clear_v = reinterpret_cast<CountLanes<K>*>(clear);
+    for (int ly = ty; ly < kTileY; ly += kFieldRows) {
+      const int y = y0 + ly;
+      if (y >= h) break;
+      const size_t idx = static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x);
+      Lanes<K> out{};  // S = 3: the padding channel stays 0
+      for (int c = 0; c < S; ++c) {
+        out.v[c] = rule::field_update(g[ly + 1][tx + 1].v[c],
+                                      rule::sum9(rs[ly][tx].v[c], rs[ly + 1][tx].v[c], rs[ly + 2][tx].v[c]),
+                                      species->p[c]);
+      }
+      fout_v[idx] = out;
+      clear_v[idx] = CountLanes<K>{};
     }
   }
   if (step_ptr != nullptr && blockIdx.x == 0 && blockIdx.y == 0 && tx == 0 && ty == 0) *step_ptr += 1U;
@@ -276,13 +350,13 @@ void launch_field(cudaStream_t stream, const float* field_in, float* field_out, 
       field_kernel<1><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
       break;
     case 2:
-      field_kernel<2><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
+      field_kernel_vec<2><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
       break;
     case 3:
-      field_kernel<3><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
+      field_kernel_vec<3><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
       break;
     default:
-      field_kernel<4><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
+      field_kernel_vec<4><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
       break;
   }
   PHYS_CUDA_CHECK_LAUNCH();
