@@ -13,6 +13,7 @@
 
 #include "gl_support.hpp"
 #include "render/colormap.hpp"
+#include "render/cuda_interop.hpp"
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
 #include "sim/backend.hpp"
@@ -264,6 +265,59 @@ TEST(RenderSpecies, HeadlessRenderOfFourSpeciesMatchesCpuBlend) {
         render::channel_colours(resolve_species(p.species, p.model, p.spawn.mode)));
     EXPECT_LE(img.worst_against(cpu), 1);
     EXPECT_GE(img.distinct_colours(), 50u);
+  }
+}
+
+// The CUDA backend publishes every channel into the RGBA32F texture (channel c in component c,
+// unused ones 0), bit for bit what read_field returns; the renderer then draws through interop the
+// same picture as from a host copy.
+TEST(RenderSpeciesGpu, InteropPublishesEveryChannelBitForBit) {
+  if (!(cuda_built() && !cuda_device().empty())) GTEST_SKIP() << "no CUDA device";
+  std::string why;
+  auto egl = test::try_egl(true, why);
+  if (!egl) GTEST_SKIP() << "no EGL context on the NVIDIA device: " << why;
+  for (int species : {2, 3, 4}) {
+    SCOPED_TRACE(species);
+    SimConfig c;
+    c.size = {301, 171};
+    c.agents = 20000;
+    c.seed = 5;
+    c.species = species_set(species);
+    auto b = create_backend(BackendKind::Cuda, c);
+    b->step(50);
+    render::Texture tex = render::make_texture_2d(c.size.width, c.size.height, GL_RGBA32F);
+    {
+      render::CudaGlTexture interop(tex.get());
+      interop.publish(*b);
+    }
+    const size_t cells = static_cast<size_t>(c.size.width) * c.size.height;
+    std::vector<float> texels(cells * 4, -1.0f);
+    glGetTextureImage(tex.get(), 0, GL_RGBA, GL_FLOAT, static_cast<GLsizei>(texels.size() * sizeof(float)),
+                      texels.data());
+    ASSERT_NO_THROW(render::check_gl("glGetTextureImage"));
+    std::vector<float> planes;
+    b->read_field(planes);
+    ASSERT_EQ(planes.size(), cells * static_cast<size_t>(species));
+    size_t differ = 0;
+    for (size_t i = 0; i < cells; ++i) {
+      for (int k = 0; k < 4; ++k) {
+        const float want = k < species ? planes[static_cast<size_t>(k) * cells + i] : 0.0f;
+        differ += std::memcmp(&want, &texels[i * 4 + static_cast<size_t>(k)], sizeof(float)) != 0;
+      }
+    }
+    EXPECT_EQ(differ, 0u);
+
+    render::FieldRenderer r;
+    test::Fbo fbo(c.size.width, c.size.height);
+    const DisplayParams d = display(Blend::Additive);
+    r.update_field(*b, false);
+    EXPECT_TRUE(r.interop_active()) << r.interop_status();
+    r.draw(d, render::View{}, c.size.width, c.size.height);  // range from the compute shaders
+    const Image img{render::read_framebuffer_rgba(c.size.width, c.size.height)};
+    const auto cpu =
+        render::render_channels_to_rgba(planes, c.size.width, c.size.height, d, render::greyscale_palette(),
+                                        render::channel_colours(b->species()));
+    EXPECT_LE(img.worst_against(cpu), 1);
   }
 }
 
