@@ -25,7 +25,8 @@ std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, f
   const float radius = finite_in(brush.radius, 0.0f, longest, std::min(defaults.radius, longest));
   const float amount = erase ? -finite_in(brush.erase, 0.0f, kMaxBrushAmount, defaults.erase)
                              : finite_in(brush.strength, 0.0f, kMaxBrushAmount, defaults.strength);
-  return BrushStroke{fx, fy, radius, amount};
+  const int channel = brush.channel >= 0 && brush.channel < kMaxSpecies ? brush.channel : kAllChannels;
+  return BrushStroke{fx, fy, radius, amount, channel};
 }
 
 std::vector<BrushStroke> brush_segment(const BrushStroke& from, const BrushStroke& to) {
@@ -36,7 +37,7 @@ std::vector<BrushStroke> brush_segment(const BrushStroke& from, const BrushStrok
   out.reserve(static_cast<size_t>(dabs));
   for (int i = 1; i <= dabs; ++i) {
     const float t = static_cast<float>(i) / static_cast<float>(dabs);
-    out.push_back(BrushStroke{from.x + t * dx, from.y + t * dy, to.radius, to.amount});
+    out.push_back(BrushStroke{from.x + t * dx, from.y + t * dy, to.radius, to.amount, to.channel});
   }
   return out;
 }

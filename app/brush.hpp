@@ -11,9 +11,10 @@
 namespace physarum::app {
 
 struct BrushSettings {
-  float radius = 8.0f;    // cells
-  float strength = 5.0f;  // pheromone added per frame at each covered cell
-  float erase = 50.0f;    // pheromone removed per frame (right button)
+  float radius = 8.0f;         // cells
+  float strength = 5.0f;       // pheromone added per frame at each covered cell
+  float erase = 50.0f;         // pheromone removed per frame (right button)
+  int channel = kAllChannels;  // the species' channel it paints into, or every channel
 };
 
 // The largest amount one dab adds or removes: far above anything useful, far below the 1e30

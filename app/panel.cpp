@@ -280,6 +280,16 @@ void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   slider(st.brush.radius, limits::kBrushRadius, "%.1f cells", toasts, ImGuiSliderFlags_Logarithmic);
   slider(st.brush.strength, limits::kBrushStrength, "%.2f / frame", toasts, ImGuiSliderFlags_Logarithmic);
   slider(st.brush.erase, limits::kEraserStrength, "%.2f / frame", toasts, ImGuiSliderFlags_Logarithmic);
+  // Several species: which channel the brush paints into (index 0 of the combo: all of them).
+  const auto& species = core.backend().species().list;
+  if (species.size() > 1) {
+    std::string items = std::string("every species") + '\0';
+    for (const auto& s : species) items += s.name + '\0';
+    int choice = st.brush.channel + 1;
+    if (choice < 0 || choice > static_cast<int>(species.size())) choice = 0;
+    ImGui::Combo("paints into", &choice, items.c_str());
+    st.brush.channel = choice - 1;
+  }
 }
 
 void record_section(PanelState& st) {

@@ -8,10 +8,14 @@ ImageSeed prepare_image_seed(const std::filesystem::path& file, const Preset& pr
                              uint64_t agent_count, ImageFit fit) {
   validate(preset.spawn);  // the strength may have been typed into the panel: refuse NaN, inf, < 0
   ImageSeed seed;
-  seed.field = image_to_field(load_luma(file), field, 1.0f, fit);  // brightness in [0, 1]
+  // Several species: a colour image seeds channels 0, 1, 2 from its red, green, blue (sim/image.hpp).
+  const int channels = preset.species.count();
+  const LumaImage img = channels > 1 ? load_colour(file) : load_luma(file);
+  seed.field = image_to_field(img, field, 1.0f, fit);  // brightness in [0, 1]
   if (preset.spawn.agents_from_image) {
     seed.agents = spawn_from_image(seed.field, field, agent_count, preset.run.seed);
   }
+  if (channels > 1) seed.field = image_to_channels(img, field, 1.0f, fit, channels);
   for (float& v : seed.field) v *= preset.spawn.field_strength;
   return seed;
 }

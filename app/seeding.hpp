@@ -15,7 +15,8 @@ namespace physarum::app {
 
 // What an image seed puts into a simulation, computed before the backend is touched.
 struct ImageSeed {
-  std::vector<float> field;  // luminance * spawn.field_strength, resized to the field
+  std::vector<float> field;  // luminance * spawn.field_strength, resized; several species and a colour image:
+                             // S planes (R, G, B)
   AgentState agents;         // respawned agents when spawn.agents_from_image, else empty
 };
 // Loads and resizes the image and (if asked) spawns agents from it. Throws Error for a bad file

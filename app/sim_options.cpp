@@ -101,6 +101,7 @@ Preset resolve_preset(const SimOptions& o) {
     }
   }
   if (o.seed) p.run.seed = *o.seed;
+  if (!o.species.list.empty()) p.species = o.species;
   try {
     validate(p);
   } catch (const Error& e) {

@@ -26,6 +26,7 @@ struct SimOptions {
   std::string backend = "auto";    // auto | cpu | cuda
   int threads = 0;                 // CPU backend threads, 0 = all
   std::vector<std::string> sets;   // "section.key=value"
+  SpeciesSet species;              // non-empty: replaces the preset's species (the window's loaded preset)
 };
 
 void add_sim_options(CLI::App& cmd, SimOptions& o);

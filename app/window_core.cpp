@@ -66,6 +66,22 @@ void WindowCore::render(int fb_w, int fb_h) {
   renderer_.draw(preset.display, view, fb_w, fb_h);
 }
 
+namespace {
+// The preset's model, or with [[species]] every species' parameters, shares and matrix (live).
+void set_models(Backend& b, const Preset& p) {
+  if (p.species.list.empty()) {
+    b.set_model(p.model);
+  } else {
+    b.set_species(resolve_species(p.species, p.model, p.spawn.mode));
+  }
+}
+std::vector<SpawnMode> spawn_modes(const SpeciesSet& s) {
+  std::vector<SpawnMode> m;
+  for (const Species& sp : s.list) m.push_back(sp.spawn);
+  return m;
+}
+}  // namespace
+
 bool WindowCore::apply_model(const ModelParams& m) {
   try {
     sim_.backend->set_model(m);
@@ -86,7 +102,7 @@ void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
   o.sets.push_back("spawn.mode=" + std::string(to_string(spawn.mode)));
   try {
     Simulation next = make_simulation(o);
-    next.backend->set_model(preset.model);
+    set_models(*next.backend, preset);
     sim_ = std::move(next);
     preset.run = run;
     preset.spawn.mode = spawn.mode;
@@ -101,7 +117,10 @@ void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
 bool WindowCore::apply_preset(const Preset& p, const std::string& file) {
   try {
     validate(p);
-    const bool realloc = !(p.run == preset.run) || !(p.spawn == preset.spawn);
+    // Another number of species, or species that spawn elsewhere, need new agents and channels.
+    const bool realloc = !(p.run == preset.run) || !(p.spawn == preset.spawn) ||
+                         p.species.count() != sim_.backend->species_count() ||
+                         spawn_modes(p.species) != spawn_modes(preset.species);
     if (realloc) {
       // The new preset as it stands (the command line's overrides belonged to the old one): its
       // run and spawn values as overrides on the defaults, its model set below.
@@ -115,14 +134,15 @@ bool WindowCore::apply_preset(const Preset& p, const std::string& file) {
       o.sets = {"spawn.mode=" + std::string(to_string(p.spawn.mode)),
                 "spawn.field_strength=" + std::string(strength, end),
                 std::string("spawn.agents_from_image=") + (p.spawn.agents_from_image ? "true" : "false")};
+      o.species = p.species;
       Simulation next = make_simulation(o);
-      next.backend->set_model(p.model);
+      set_models(*next.backend, p);
       const bool resized = !(next.backend->size() == sim_.backend->size());
       sim_ = std::move(next);
       options_ = o;
       if (resized) view.reset();
     } else {
-      sim_.backend->set_model(p.model);
+      set_models(*sim_.backend, p);
     }
     preset = p;
     preset_file = file;

@@ -8,6 +8,8 @@ layout(local_size_x = 16, local_size_y = 16) in;
 layout(binding = 0) uniform sampler2D u_field;
 layout(binding = 3) uniform usampler2D u_source;
 layout(binding = 0, r8ui) uniform writeonly uimage2D u_dest;
+uniform int u_channels;      // the cave value (range.glsl): one species' field, or
+uniform int u_cave_channel;  // for several, the sum (-1) or one channel
 uniform int u_classify;  // 1: from the field; 0: one smoothing round from u_source
 
 void main() {
@@ -16,7 +18,7 @@ void main() {
   if (c.x >= size.x || c.y >= size.y) return;
   uint result;
   if (u_classify != 0) {
-    result = texelFetch(u_field, c, 0).r >= thresholds[0] ? 1u : 0u;
+    result = cave_value(texelFetch(u_field, c, 0), u_channels, u_cave_channel) >= thresholds[0] ? 1u : 0u;
   } else {
     uint floor_cells = 0u;
     for (int dy = -1; dy <= 1; ++dy) {

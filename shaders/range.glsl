@@ -10,7 +10,24 @@ layout(std430, binding = 0) buffer RangeBuf {
   float pad0;
   float pad1;
   float thresholds[16];  // cave levels, value space, ascending
+  // Several species: each channel's range (lo/hi above are then the cave value's).
+  uint channel_min_key[4];
+  uint channel_max_key[4];
+  float channel_lo[4];
+  float channel_inv_span[4];
 };
+
+// The value cave maps read: one species' field as it is; with several channels (RGBA, unused
+// ones 0) the chosen channel, or for cave_channel < 0 the sum in channel order (precise: no
+// reordering, so it is the CPU's sum bit for bit).
+float cave_value(vec4 f, int channels, int cave_channel) {
+  if (channels <= 1) return f.r;
+  if (cave_channel >= 0 && cave_channel < channels) return f[cave_channel];
+  precise float v = f.r + f.g;
+  if (channels > 2) v = v + f.b;
+  if (channels > 3) v = v + f.a;
+  return v;
+}
 
 const float kLogScale = 1000.0;
 const float kInvLogDenominator = 1.0 / log(1.0 + kLogScale);

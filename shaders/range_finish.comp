@@ -8,6 +8,8 @@ uniform int u_cave_mode;  // 0 off, 1 even, 3 binary (quantiles come from the ho
 uniform int u_levels;
 uniform int u_log;
 uniform float u_threshold;
+uniform int u_channels;  // several species: each channel's lo and 1 / span too
+uniform int u_auto_range;
 
 void main() {
   lo = from_order_key(min_key);
@@ -15,6 +17,12 @@ void main() {
   inv_span = hi > lo ? 1.0 / (hi - lo) : 0.0;
   float span = hi - lo;
   threshold_count = 0;
+  for (int c = 0; c < min(u_channels, 4) && u_channels > 1; ++c) {
+    float clo = u_auto_range != 0 ? from_order_key(channel_min_key[c]) : 0.0;
+    float chi = u_auto_range != 0 ? from_order_key(channel_max_key[c]) : 1.0;
+    channel_lo[c] = clo;
+    channel_inv_span[c] = chi > clo ? 1.0 / (chi - clo) : 0.0;
+  }
   if (u_cave_mode == 1) {
     // The host clamps levels already; bounded here too, so no value can write past thresholds[].
     int levels = clamp(u_levels, 2, thresholds.length() + 1);

@@ -60,14 +60,15 @@ TEST(PresetAssets, TheNamedOnesAreThere) {
   EXPECT_NE(cave.display.cave, CaveMode::Off);
 }
 
-// Clearly different presets differ in the model or the spawn, not only in colour.
+// Clearly different presets differ in the model, the spawn or the species, not only in colour.
 TEST(PresetAssets, NoTwoShareTheSameModelAndSpawn) {
   const auto files = shipped_presets();
   std::vector<Preset> presets;
   for (const fs::path& f : files) presets.push_back(load_preset(f));
   for (size_t i = 0; i < presets.size(); ++i) {
     for (size_t j = i + 1; j < presets.size(); ++j) {
-      EXPECT_FALSE(presets[i].model == presets[j].model && presets[i].spawn == presets[j].spawn)
+      EXPECT_FALSE(presets[i].model == presets[j].model && presets[i].spawn == presets[j].spawn &&
+                   presets[i].species == presets[j].species)
           << files[i].filename() << " and " << files[j].filename();
     }
   }

@@ -42,6 +42,8 @@ DisplayParams drawable_display(const DisplayParams& d) {
   out.threshold = finite_clamped(d.threshold, 0.0f, 1.0f, kDefaults.threshold);
   out.levels = std::clamp(d.levels, kMinLevels, kMaxLevels);
   out.smoothing = std::clamp(d.smoothing, 0, kMaxSmoothing);
+  if (d.blend != Blend::Additive && d.blend != Blend::Ink) out.blend = kDefaults.blend;
+  out.cave_channel = std::clamp(d.cave_channel, kCaveFromSum, kMaxSpecies - 1);
   return out;
 }
 
@@ -173,6 +175,98 @@ void map_field_to_rgba(const float* field, int width, int height, const DisplayP
       break;
     }
   }
+}
+
+ChannelColours channel_colours(const SpeciesSet& resolved) {
+  ChannelColours c;
+  c.count = std::clamp(static_cast<int>(resolved.list.size()), 1, kMaxSpecies);
+  for (int s = 0; s < c.count && s < static_cast<int>(resolved.list.size()); ++s) {
+    const uint32_t rgb = resolved.list[static_cast<size_t>(s)].colour;
+    c.rgb[s] = {static_cast<float>((rgb >> 16) & 0xff) / 255.0f,
+                static_cast<float>((rgb >> 8) & 0xff) / 255.0f, static_cast<float>(rgb & 0xff) / 255.0f};
+  }
+  return c;
+}
+
+int drawable_cave_channel(int cave_channel, int channels) {
+  return cave_channel >= 0 && cave_channel < channels ? cave_channel : kCaveFromSum;
+}
+
+std::vector<float> cave_values(const float* planes, int channels, size_t cells, int cave_channel) {
+  const int c = drawable_cave_channel(cave_channel, channels);
+  if (c >= 0)
+    return std::vector<float>(planes + static_cast<size_t>(c) * cells,
+                              planes + static_cast<size_t>(c + 1) * cells);
+  std::vector<float> sum(planes, planes + cells);
+  for (int k = 1; k < channels; ++k) {
+    const float* plane = planes + static_cast<size_t>(k) * cells;
+    for (size_t i = 0; i < cells; ++i) sum[i] += plane[i];  // channel order, as the shaders add
+  }
+  return sum;
+}
+
+DisplayRange compute_channels_range(const float* planes, int channels, size_t cells,
+                                    const DisplayParams& given) {
+  if (channels <= 1) return compute_display_range(planes, cells, given);
+  const DisplayParams d = drawable_display(given);
+  const std::vector<float> cave = cave_values(planes, channels, cells, d.cave_channel);
+  DisplayRange r = compute_display_range(cave.data(), cells, d);
+  for (int c = 0; c < channels && c < kMaxSpecies; ++c) {
+    const DisplayRange one = compute_display_range(planes + static_cast<size_t>(c) * cells, cells, d);
+    r.channel_lo[c] = one.lo;
+    r.channel_inv_span[c] = one.inv_span;
+  }
+  return r;
+}
+
+void blend_channels(const float* v, const DisplayParams& d, const DisplayRange& r,
+                    const ChannelColours& colours, uint8_t* rgba) {
+  const bool ink = d.blend == Blend::Ink;
+  std::array<float, 3> rgb{};
+  rgb.fill(ink ? 1.0f : 0.0f);
+  for (int c = 0; c < colours.count; ++c) {
+    DisplayRange one;
+    one.lo = r.channel_lo[c];
+    one.inv_span = r.channel_inv_span[c];
+    const float t = continuous_position(v[c], d, one);
+    for (int k = 0; k < 3; ++k) {
+      const float col = colours.rgb[c][k];
+      rgb[k] = ink ? rgb[k] * (1.0f * (1.0f - t) + col * t) : rgb[k] + t * col;
+    }
+  }
+  for (int k = 0; k < 3; ++k) rgba[k] = to_unorm8(rgb[k]);
+  rgba[3] = 255;
+}
+
+void map_channels_to_rgba(const float* planes, int width, int height, const DisplayParams& given,
+                          const DisplayRange& r, const Palette& p, const ChannelColours& colours,
+                          uint8_t* out) {
+  const DisplayParams d = drawable_display(given);
+  const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
+  if (colours.count <= 1) {
+    map_field_to_rgba(planes, width, height, d, r, p, out);
+    return;
+  }
+  if (d.cave != CaveMode::Off) {
+    const std::vector<float> cave = cave_values(planes, colours.count, n, d.cave_channel);
+    map_field_to_rgba(cave.data(), width, height, d, r, p, out);
+    return;
+  }
+  std::array<float, kMaxSpecies> v{};
+  for (size_t i = 0; i < n; ++i) {
+    for (int c = 0; c < colours.count; ++c) v[c] = planes[static_cast<size_t>(c) * n + i];
+    blend_channels(v.data(), d, r, colours, out + i * 4);
+  }
+}
+
+std::vector<uint8_t> render_channels_to_rgba(const std::vector<float>& planes, int width, int height,
+                                             const DisplayParams& d, const Palette& p,
+                                             const ChannelColours& colours) {
+  const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
+  std::vector<uint8_t> out(n * 4);
+  const DisplayRange r = compute_channels_range(planes.data(), colours.count, n, d);
+  map_channels_to_rgba(planes.data(), width, height, d, r, p, colours, out.data());
+  return out;
 }
 
 std::vector<uint8_t> render_field_to_rgba(const std::vector<float>& field, int width, int height,

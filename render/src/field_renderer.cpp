@@ -19,6 +19,11 @@ Texture make_nearest_texture(Size s, GLenum format) {
   return t;
 }
 
+// Bytes of the field texture's pixels: one float per cell, or four (RGBA) for several species.
+long long texture_bytes(Size s, bool rgba) {
+  return static_cast<long long>(s.width) * s.height * static_cast<long long>(sizeof(float)) * (rgba ? 4 : 1);
+}
+
 }  // namespace
 
 FieldRenderer::FieldRenderer()
@@ -42,38 +47,52 @@ void FieldRenderer::set_palette(const Palette& p) {
   glTextureSubImage2D(lut_tex_.get(), 0, 0, 0, kLutSize, 1, GL_RGBA, GL_UNSIGNED_BYTE, p.lut.data());
 }
 
-void FieldRenderer::allocate(Size size) {
-  if (size == size_ && field_tex_) return;
+void FieldRenderer::allocate(Size size, const ChannelColours& colours) {
+  const bool same_layout = (colours.count > 1) == (colours_.count > 1);
+  colours_ = colours;  // the colours may change at any time; the layout only with the count
+  if (size == size_ && field_tex_ && same_layout) return;
   interop_.reset();  // unregister before the texture it names goes away
-  field_tex_ = make_nearest_texture(size, GL_R32F);
+  const bool rgba = colours.count > 1;
+  field_tex_ = make_nearest_texture(size, rgba ? GL_RGBA32F : GL_R32F);
   cave_tex_[0] = make_nearest_texture(size, GL_R8UI);
   cave_tex_[1] = make_nearest_texture(size, GL_R8UI);
-  const long long bytes =
-      static_cast<long long>(size.width) * size.height * static_cast<long long>(sizeof(float));
-  pbo_ = make_buffer(bytes, nullptr, GL_STREAM_DRAW);
+  pbo_ = make_buffer(texture_bytes(size, rgba), nullptr, GL_STREAM_DRAW);
   size_ = size;
   host_current_ = false;
   have_host_range_ = false;
 }
 
-void FieldRenderer::upload_host_field(const float* data, Size size) {
-  allocate(size);
-  const long long bytes =
-      static_cast<long long>(size.width) * size.height * static_cast<long long>(sizeof(float));
+void FieldRenderer::upload_host_field(const float* data, Size size, const ChannelColours& colours) {
+  allocate(size, colours);
+  const bool rgba = colours_.count > 1;
+  const long long bytes = texture_bytes(size, rgba);
+  const size_t cells = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
+  const size_t channels = static_cast<size_t>(colours_.count);
+  const float* texels = data;
+  if (rgba) {
+    // Planar (S, H, W) to the texture's RGBA texels, unused channels 0.
+    interleaved_.assign(cells * 4, 0.0f);
+    for (size_t c = 0; c < channels; ++c) {
+      const float* plane = data + c * cells;
+      for (size_t i = 0; i < cells; ++i) interleaved_[i * 4 + c] = plane[i];
+    }
+    texels = interleaved_.data();
+  }
   // Orphan, fill, then let the texture copy from the buffer: the driver need not wait for last
   // frame's upload to finish before we write the next one.
   glNamedBufferData(pbo_.get(), bytes, nullptr, GL_STREAM_DRAW);
-  glNamedBufferSubData(pbo_.get(), 0, bytes, data);
+  glNamedBufferSubData(pbo_.get(), 0, bytes, texels);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_.get());
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glTextureSubImage2D(field_tex_.get(), 0, 0, 0, size.width, size.height, GL_RED, GL_FLOAT, nullptr);
+  glTextureSubImage2D(field_tex_.get(), 0, 0, 0, size.width, size.height, rgba ? GL_RGBA : GL_RED, GL_FLOAT,
+                      nullptr);
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-  if (data != host_.data()) host_.assign(data, data + static_cast<size_t>(size.width) * size.height);
+  if (data != host_.data()) host_.assign(data, data + cells * channels);
   host_current_ = true;
 }
 
 void FieldRenderer::update_field(Backend& backend, bool need_host_copy) {
-  allocate(backend.size());
+  allocate(backend.size(), channel_colours(backend.species()));
   host_current_ = false;
   if (backend.can_publish() && !interop_ && !interop_failed_) {
     try {
@@ -98,7 +117,7 @@ void FieldRenderer::update_field(Backend& backend, bool need_host_copy) {
   if (!interop_ || need_host_copy) {
     backend.read_field(host_);
     if (!interop_) {
-      upload_host_field(host_.data(), backend.size());
+      upload_host_field(host_.data(), backend.size(), colours_);
     } else {
       host_current_ = true;
     }
@@ -110,26 +129,34 @@ void FieldRenderer::upload_range(const DisplayRange& r) {
 }
 
 void FieldRenderer::compute_range(const DisplayParams& d) {
+  const size_t cells = static_cast<size_t>(size_.width) * static_cast<size_t>(size_.height);
+  const int channels = colours_.count;
   if (host_current_) {
-    last_host_range_ = compute_display_range(host_.data(), host_.size(), d);
+    last_host_range_ = compute_channels_range(host_.data(), channels, cells, d);
     last_host_range_display_ = d;
     have_host_range_ = true;
     upload_range(last_host_range_);
     return;
   }
   if (!d.auto_range && d.cave != CaveMode::Quantile) {
-    upload_range(compute_display_range(nullptr, 0, d));
+    upload_range(compute_channels_range(nullptr, channels, 0, d));
     return;
   }
   if (d.cave == CaveMode::Quantile) {
     // Quantiles need the whole field on the host; between host copies the last ones serve.
-    upload_range(have_host_range_ ? last_host_range_ : compute_display_range(nullptr, 0, d));
+    upload_range(have_host_range_ ? last_host_range_ : compute_channels_range(nullptr, channels, 0, d));
     return;
   }
-  const uint32_t keys[2] = {0xffffffffu, 0u};
-  glNamedBufferSubData(range_buf_.get(), 0, sizeof(keys), keys);
+  DisplayRange keys;  // the reduction's starting keys: min from the top, max from the bottom
+  keys.min_key = 0xffffffffu;
+  keys.max_key = 0u;
+  keys.channel_min_key.fill(0xffffffffu);
+  keys.channel_max_key.fill(0u);
+  upload_range(keys);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
   glBindTextureUnit(0, field_tex_.get());
+  set_uniform(minmax_prog_, "u_channels", channels);
+  set_uniform(minmax_prog_, "u_cave_channel", drawable_cave_channel(d.cave_channel, channels));
   glUseProgram(minmax_prog_.get());
   const auto groups = [](int n) { return static_cast<GLuint>(std::clamp((n + 15) / 16, 1, 32)); };
   glDispatchCompute(groups(size_.width), groups(size_.height), 1);
@@ -138,6 +165,8 @@ void FieldRenderer::compute_range(const DisplayParams& d) {
   set_uniform(finish_prog_, "u_levels", d.levels);
   set_uniform(finish_prog_, "u_log", d.mapping == Mapping::Log ? 1 : 0);
   set_uniform(finish_prog_, "u_threshold", d.threshold);
+  set_uniform(finish_prog_, "u_channels", channels);
+  set_uniform(finish_prog_, "u_auto_range", d.auto_range ? 1 : 0);
   glUseProgram(finish_prog_.get());
   glDispatchCompute(1, 1, 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT);
@@ -146,15 +175,18 @@ void FieldRenderer::compute_range(const DisplayParams& d) {
 bool FieldRenderer::has_host_range_for(const DisplayParams& given) const {
   const DisplayParams d = drawable_display(given);
   const DisplayParams& h = last_host_range_display_;
-  return have_host_range_ && h.cave == d.cave && h.levels == d.levels && h.auto_range == d.auto_range;
+  return have_host_range_ && h.cave == d.cave && h.levels == d.levels && h.auto_range == d.auto_range &&
+         h.cave_channel == d.cave_channel;
 }
 
-void FieldRenderer::build_binary_cave(int passes) {
+void FieldRenderer::build_binary_cave(int passes, int cave_channel) {
   passes = std::clamp(passes, 0, kMaxSmoothing);  // one dispatch per pass
   glBindTextureUnit(0, field_tex_.get());
   glUseProgram(cave_prog_.get());
   const GLuint gx = static_cast<GLuint>((size_.width + 15) / 16);
   const GLuint gy = static_cast<GLuint>((size_.height + 15) / 16);
+  set_uniform(cave_prog_, "u_channels", colours_.count);
+  set_uniform(cave_prog_, "u_cave_channel", drawable_cave_channel(cave_channel, colours_.count));
   set_uniform(cave_prog_, "u_classify", 1);
   glBindImageTexture(0, cave_tex_[0].get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R8UI);
   glDispatchCompute(gx, gy, 1);
@@ -210,7 +242,7 @@ void FieldRenderer::draw_field(const DisplayParams& given, const View& view, int
     if (new_range) {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
       compute_range(d);
-      if (d.cave == CaveMode::Binary) build_binary_cave(d.smoothing);
+      if (d.cave == CaveMode::Binary) build_binary_cave(d.smoothing, d.cave_channel);
     }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
     glBindTextureUnit(0, field_tex_.get());
@@ -227,6 +259,14 @@ void FieldRenderer::draw_field(const DisplayParams& given, const View& view, int
     set_uniform(p, "u_inv_gamma", 1.0f / d.gamma);
     set_uniform(p, "u_invert", d.invert ? 1 : 0);
     set_uniform(p, "u_background", kBackground[0], kBackground[1], kBackground[2]);
+    set_uniform(p, "u_channels", colours_.count);
+    set_uniform(p, "u_cave_channel", drawable_cave_channel(d.cave_channel, colours_.count));
+    set_uniform(p, "u_blend", d.blend == Blend::Ink ? 1 : 0);
+    for (int c = 0; c < kMaxSpecies; ++c) {
+      const std::string name = "u_colours[" + std::to_string(c) + "]";
+      const auto& rgb = colours_.rgb[static_cast<size_t>(c)];
+      set_uniform(p, name.c_str(), rgb[0], rgb[1], rgb[2]);
+    }
     glDisable(GL_BLEND);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_SCISSOR_TEST);

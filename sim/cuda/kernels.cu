@@ -285,18 +285,26 @@ __global__ void brush_kernel(float* field, int width, int height, int cx, int cy
   if (touched) field[idx] = f;
 }
 
-// Several species (until the renderer blends channels): the sum of the channels, in order.
-__global__ void publish_kernel(const float* __restrict__ field, int width, int height, int channels,
+// The field into the renderer's texture: one species as R32F; several as RGBA32F, channel c in
+// component c and the unused components 0 (the renderer blends the species' colours itself).
+template <int S>
+__global__ void publish_kernel(const float* __restrict__ field, int width, int height,
                                cudaSurfaceObject_t surface) {
   const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
   if (x >= width || y >= height) return;
-  const int stride = channel_stride(channels);
-  const size_t idx = (static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) *
-                     static_cast<size_t>(stride);
-  float v = field[idx];
-  for (int c = 1; c < channels; ++c) v = rule::add(v, field[idx + static_cast<size_t>(c)]);
-  surf2Dwrite(v, surface, x * static_cast<int>(sizeof(float)), y);
+  const size_t cell = static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x);
+  if constexpr (S == 1) {
+    surf2Dwrite(field[cell], surface, x * static_cast<int>(sizeof(float)), y);
+  } else if constexpr (S == 2) {
+    const float2 v = reinterpret_cast<const float2*>(field)[cell];
+    surf2Dwrite(make_float4(v.x, v.y, 0.0f, 0.0f), surface, x * static_cast<int>(sizeof(float4)), y);
+  } else {
+    // S = 3 has a stride of 4 whose padding channel is always 0.
+    const float4 v = reinterpret_cast<const float4*>(field)[cell];
+    surf2Dwrite(make_float4(v.x, v.y, v.z, S == 4 ? v.w : 0.0f), surface,
+                x * static_cast<int>(sizeof(float4)), y);
+  }
 }
 
 __global__ void set_species_kernel(rule::SpeciesParams* dst, rule::SpeciesParams value) {
@@ -397,7 +405,12 @@ void launch_publish(cudaStream_t stream, const float* field, int width, int heig
   if (width <= 0 || height <= 0) return;
   const dim3 block(32, 8);
   const dim3 grid(static_cast<unsigned>((width + 31) / 32), static_cast<unsigned>((height + 7) / 8));
-  publish_kernel<<<grid, block, 0, stream>>>(field, width, height, channels, surface);
+  switch (channels) {
+    case 1: publish_kernel<1><<<grid, block, 0, stream>>>(field, width, height, surface); break;
+    case 2: publish_kernel<2><<<grid, block, 0, stream>>>(field, width, height, surface); break;
+    case 3: publish_kernel<3><<<grid, block, 0, stream>>>(field, width, height, surface); break;
+    default: publish_kernel<4><<<grid, block, 0, stream>>>(field, width, height, surface); break;
+  }
   PHYS_CUDA_CHECK_LAUNCH();
 }
 

@@ -60,8 +60,8 @@ void launch_order_by_id(cudaStream_t stream, AgentArrays from, AgentArrays to, u
 void launch_brush(cudaStream_t stream, float* field, int width, int height, int cx, int cy, int r, int box_w,
                   int box_h, float radius, float amount, int stride, int channel);
 
-// Writes the field into an R32F 2D surface of the same size (several channels: their sum, in order,
-// until the renderer blends the channels itself).
+// Writes the field into a 2D surface of the same size: R32F for one channel, RGBA32F (channel c in
+// component c, unused components 0) for several; the renderer blends the species' colours.
 void launch_publish(cudaStream_t stream, const float* field, int width, int height, int channels,
                     cudaSurfaceObject_t surface);
 

@@ -39,6 +39,25 @@ void row_to_luma(const unsigned char* row, int width, int channels, int bytes_pe
   }
 }
 
+void row_to_rgb(const unsigned char* row, int width, int channels, int bytes_per_sample, float* out) {
+  const float scale = bytes_per_sample == 2 ? 1.0f / 65535.0f : 1.0f / 255.0f;
+  float c[4];
+  for (int x = 0; x < width; ++x) {
+    for (int k = 0; k < channels; ++k) {
+      const unsigned char* s = row + (static_cast<size_t>(x) * channels + k) * bytes_per_sample;
+      const unsigned v = bytes_per_sample == 2 ? (unsigned{s[0]} << 8) | s[1] : s[0];
+      c[k] = static_cast<float>(v) * scale;
+    }
+    float* o = out + static_cast<size_t>(x) * 3;
+    if (channels <= 2) {
+      o[0] = o[1] = o[2] = channels == 2 ? c[0] * c[1] : c[0];
+    } else {
+      const float alpha = channels == 4 ? c[3] : 1.0f;
+      for (int k = 0; k < 3; ++k) o[k] = c[k] * alpha;
+    }
+  }
+}
+
 void check_size(const std::string& name, long long w, long long h, double decoder_bytes) {
   // In double: a corrupt header's sides (up to 2^32 - 1 each) overflow a 64-bit product.
   const double pixels = static_cast<double>(w) * static_cast<double>(h);
@@ -71,12 +90,13 @@ void resize(const std::vector<float>& in, int iw, int ih, float* out, int ow, in
 
 }  // namespace
 
-LumaImage decode_luma(std::string_view bytes, const std::string& name) {
+namespace {
+LumaImage decode_any(std::string_view bytes, const std::string& name, bool colour) {
   static constexpr std::string_view kPng("\x89PNG\r\n\x1a\n", 8);
   static constexpr std::string_view kJpeg("\xff\xd8\xff", 3);
   if (bytes.empty()) throw Error(name + " is empty (0 bytes)");
-  if (bytes.substr(0, kPng.size()) == kPng) return image_detail::decode_png(bytes, name);
-  if (bytes.substr(0, kJpeg.size()) == kJpeg) return image_detail::decode_jpeg(bytes, name);
+  if (bytes.substr(0, kPng.size()) == kPng) return image_detail::decode_png(bytes, name, colour);
+  if (bytes.substr(0, kJpeg.size()) == kJpeg) return image_detail::decode_jpeg(bytes, name, colour);
   // Formats with a signature that were accepted once: say what the file is and what to do.
   const char* other = bytes.substr(0, 2) == "BM"                                 ? "a BMP"
                       : bytes.substr(0, 4) == "GIF8"                             ? "a GIF"
@@ -88,9 +108,49 @@ LumaImage decode_luma(std::string_view bytes, const std::string& name) {
   throw Error(name + " is not a PNG or JPEG file (no PNG or JPEG signature at its start); " + accepted);
 }
 
+}  // namespace
+
+LumaImage decode_luma(std::string_view bytes, const std::string& name) {
+  return decode_any(bytes, name, false);
+}
+LumaImage decode_colour(std::string_view bytes, const std::string& name) {
+  return decode_any(bytes, name, true);
+}
+
 LumaImage load_luma(const std::filesystem::path& file) {
   const std::string bytes = read_input_file(file, "image", kMaxImageFileBytes);
   return decode_luma(bytes, "image '" + file.string() + "'");
+}
+LumaImage load_colour(const std::filesystem::path& file) {
+  const std::string bytes = read_input_file(file, "image", kMaxImageFileBytes);
+  return decode_colour(bytes, "image '" + file.string() + "'");
+}
+
+bool is_grey(const LumaImage& img) {
+  for (size_t i = 0; i + 2 < img.rgb.size(); i += 3) {
+    if (img.rgb[i] != img.rgb[i + 1] || img.rgb[i] != img.rgb[i + 2]) return false;
+  }
+  return true;
+}
+
+std::vector<float> image_to_channels(const LumaImage& img, Size field, float strength, ImageFit fit,
+                                     int channels) {
+  if (channels <= 1 || img.rgb.empty() || is_grey(img)) return image_to_field(img, field, strength, fit);
+  const size_t pixels = static_cast<size_t>(img.width) * static_cast<size_t>(img.height);
+  if (img.rgb.size() != pixels * 3) throw Error("seed image is empty or inconsistent");
+  const size_t cells = static_cast<size_t>(field.width) * static_cast<size_t>(field.height);
+  std::vector<float> planes(cells * static_cast<size_t>(channels), 0.0f);
+  LumaImage one;  // one colour component as a plane, resized exactly as the luma is
+  one.width = img.width;
+  one.height = img.height;
+  one.luma.resize(pixels);
+  for (int c = 0; c < std::min(channels, 3); ++c) {
+    for (size_t i = 0; i < pixels; ++i) one.luma[i] = img.rgb[i * 3 + static_cast<size_t>(c)];
+    const std::vector<float> plane = image_to_field(one, field, strength, fit);
+    std::copy(plane.begin(), plane.end(),
+              planes.begin() + static_cast<ptrdiff_t>(cells * static_cast<size_t>(c)));
+  }
+  return planes;
 }
 
 std::vector<float> image_to_field(const LumaImage& img, Size field, float strength, ImageFit fit) {

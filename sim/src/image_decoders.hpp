@@ -19,12 +19,17 @@ float luma_of(const float* c, int channels);
 // into brightness values.
 void row_to_luma(const unsigned char* row, int width, int channels, int bytes_per_sample, float* out);
 
+// The same row as red, green and blue (3 floats a pixel, [0, 1]): grey samples go into all three,
+// alpha composites over black as for luma.
+void row_to_rgb(const unsigned char* row, int width, int channels, int bytes_per_sample, float* out);
+
 // Throws Error when width x height is over kMaxImagePixels, or when decoding needs more memory than
 // kImageMemoryBudget (`decoder_bytes` is the decoder's own, beside the 4-byte-per-pixel result).
 void check_size(const std::string& name, long long width, long long height, double decoder_bytes);
 
 // `name` is "image 'path'" for messages. Both throw Error for anything but a complete, valid file.
-LumaImage decode_png(std::string_view bytes, const std::string& name);
-LumaImage decode_jpeg(std::string_view bytes, const std::string& name);
+// With `colour` the image's `rgb` is filled too (beside `luma`).
+LumaImage decode_png(std::string_view bytes, const std::string& name, bool colour = false);
+LumaImage decode_jpeg(std::string_view bytes, const std::string& name, bool colour = false);
 
 }  // namespace physarum::image_detail

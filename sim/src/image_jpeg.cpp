@@ -72,7 +72,7 @@ bool start(JpegJob& job, size_t memory_limit) {
   return true;
 }
 
-bool read_rows(JpegJob& job, unsigned char* row, float* luma) {
+bool read_rows(JpegJob& job, unsigned char* row, float* luma, float* rgb) {
   if (setjmp(job.jump)) return false;
   const int w = static_cast<int>(job.cinfo.output_width);
   const int channels = job.cinfo.output_components;
@@ -84,6 +84,7 @@ bool read_rows(JpegJob& job, unsigned char* row, float* luma) {
       return false;
     }
     row_to_luma(row, w, channels, 1, luma + static_cast<size_t>(y) * w);
+    if (rgb) row_to_rgb(row, w, channels, 1, rgb + static_cast<size_t>(y) * w * 3);
   }
   jpeg_finish_decompress(&job.cinfo);  // reads to the end-of-image marker
   return true;
@@ -91,7 +92,7 @@ bool read_rows(JpegJob& job, unsigned char* row, float* luma) {
 
 }  // namespace
 
-LumaImage decode_jpeg(std::string_view bytes, const std::string& name) {
+LumaImage decode_jpeg(std::string_view bytes, const std::string& name, bool colour) {
   JpegJob job;
   job.cinfo.err = jpeg_std_error(&job.err);
   job.err.error_exit = on_error;
@@ -118,7 +119,8 @@ LumaImage decode_jpeg(std::string_view bytes, const std::string& name) {
   // A progressive file keeps every coefficient (2 bytes each, about 3 samples per pixel at most).
   const double coefficients = c.progressive_mode ? 2.0 * 3.0 * static_cast<double>(w) * h : 0.0;
   const double rows = 16.0 * 3.0 * 2.0 * static_cast<double>(w);  // a band of working rows
-  check_size(name, w, h, coefficients + rows);
+  const double rgb_bytes = colour ? 12.0 * static_cast<double>(w) * h : 0.0;
+  check_size(name, w, h, coefficients + rows + rgb_bytes);
   if (static_cast<double>(bytes.size()) < kMinBytesPerPixel * static_cast<double>(w) * h) {
     throw Error(name + " claims " + std::to_string(w) + "x" + std::to_string(h) +
                 " pixels, more than a JPEG of " + std::to_string(bytes.size()) +
@@ -131,7 +133,8 @@ LumaImage decode_jpeg(std::string_view bytes, const std::string& name) {
   img.height = static_cast<int>(c.output_height);
   img.luma.resize(static_cast<size_t>(c.output_width) * c.output_height);
   std::vector<unsigned char> row(static_cast<size_t>(c.output_width) * c.output_components);
-  if (!read_rows(job, row.data(), img.luma.data())) throw corrupt();
+  if (colour) img.rgb.resize(img.luma.size() * 3);
+  if (!read_rows(job, row.data(), img.luma.data(), colour ? img.rgb.data() : nullptr)) throw corrupt();
   return img;
 }
 

@@ -71,16 +71,20 @@ bool read_header(PngJob& job) {
 // Rows one at a time into `rows` (one row buffer, or the whole image when interlaced), each
 // finished row handed to the luma conversion; then the rest of the file up to IEND, so a file cut
 // after its pixel data is refused too.
-bool read_pixels(PngJob& job, unsigned char* rows, float* luma) {
+bool read_pixels(PngJob& job, unsigned char* rows, float* luma, float* rgb) {
   if (setjmp(png_jmpbuf(job.png))) return false;
   const bool whole = job.passes > 1;
   for (int pass = 0; pass < job.passes; ++pass) {
     for (png_uint_32 y = 0; y < job.height; ++y) {
       png_bytep row = rows + (whole ? y * job.rowbytes : 0);
       png_read_row(job.png, row, nullptr);
-      if (!whole)
+      if (!whole) {
         row_to_luma(row, static_cast<int>(job.width), job.channels, job.bytes_per_sample,
                     luma + static_cast<size_t>(y) * job.width);
+        if (rgb)
+          row_to_rgb(row, static_cast<int>(job.width), job.channels, job.bytes_per_sample,
+                     rgb + static_cast<size_t>(y) * job.width * 3);
+      }
     }
   }
   png_read_end(job.png, nullptr);
@@ -89,7 +93,7 @@ bool read_pixels(PngJob& job, unsigned char* rows, float* luma) {
 
 }  // namespace
 
-LumaImage decode_png(std::string_view bytes, const std::string& name) {
+LumaImage decode_png(std::string_view bytes, const std::string& name, bool colour) {
   // The size from IHDR first, by hand: libpng's own refusal of huge sides would not say "megapixels".
   const auto be32 = [&](size_t at) {
     const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
@@ -114,7 +118,8 @@ LumaImage decode_png(std::string_view bytes, const std::string& name) {
   }
   const bool whole = job.passes > 1;
   const double row_buffer = static_cast<double>(job.rowbytes) * (whole ? job.height : 1);
-  check_size(name, job.width, job.height, row_buffer);
+  const double rgb_bytes = colour ? 12.0 * job.width * static_cast<double>(job.height) : 0.0;
+  check_size(name, job.width, job.height, row_buffer + rgb_bytes);
   // Each row is stored behind a filter byte, interlaced passes a little more; all of it deflated.
   const double raw = static_cast<double>(job.height) * (static_cast<double>(job.rowbytes) + 1);
   if (raw > kMaxDeflateRatio * static_cast<double>(bytes.size()) + 4096) {
@@ -128,11 +133,15 @@ LumaImage decode_png(std::string_view bytes, const std::string& name) {
   img.height = static_cast<int>(job.height);
   img.luma.resize(static_cast<size_t>(job.width) * job.height);
   std::vector<unsigned char> rows(static_cast<size_t>(row_buffer));
-  if (!read_pixels(job, rows.data(), img.luma.data())) throw corrupt();
+  if (colour) img.rgb.resize(img.luma.size() * 3);
+  if (!read_pixels(job, rows.data(), img.luma.data(), colour ? img.rgb.data() : nullptr)) throw corrupt();
   if (whole) {
     for (png_uint_32 y = 0; y < job.height; ++y) {
       row_to_luma(rows.data() + y * job.rowbytes, img.width, job.channels, job.bytes_per_sample,
                   img.luma.data() + static_cast<size_t>(y) * job.width);
+      if (colour)
+        row_to_rgb(rows.data() + y * job.rowbytes, img.width, job.channels, job.bytes_per_sample,
+                   img.rgb.data() + static_cast<size_t>(y) * job.width * 3);
     }
   }
   return img;

@@ -81,6 +81,7 @@ void validate(const DisplayParams& d) {
   check_range("display.levels", d.levels, 2, 16);
   check_range("display.threshold", d.threshold, 0.0, 1.0);
   check_range("display.smoothing", d.smoothing, 0, 8);
+  check_range("display.cave_channel", d.cave_channel, kCaveFromSum, kMaxSpecies - 1);
 }
 
 void validate(const Preset& p) {
@@ -89,6 +90,11 @@ void validate(const Preset& p) {
   validate(p.spawn);
   validate(p.run);
   validate(p.display);
+  if (p.display.cave_channel >= p.species.count()) {
+    throw Error("display.cave_channel must be -1 (the sum) or a species' channel, 0 to " +
+                std::to_string(p.species.count() - 1) + " (got " + std::to_string(p.display.cave_channel) +
+                ")");
+  }
 }
 
 void validate(const SpeciesSet& set) {
@@ -237,6 +243,14 @@ Mapping parse_mapping(std::string_view s) {
   if (s == "linear") return Mapping::Linear;
   if (s == "log") return Mapping::Log;
   bad_choice("mapping", s, "linear, log");
+}
+std::string_view to_string(Blend b) {
+  return b == Blend::Ink ? "ink" : "additive";
+}
+Blend parse_blend(std::string_view s) {
+  if (s == "additive") return Blend::Additive;
+  if (s == "ink") return Blend::Ink;
+  bad_choice("blend", s, "additive, ink");
 }
 CaveMode parse_cave_mode(std::string_view s) {
   if (s == "off") return CaveMode::Off;

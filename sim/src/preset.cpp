@@ -22,10 +22,10 @@
 #include <optional>
 #include <variant>
 
+#include "preset_species.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/input_file.hpp"
 #include "toml_depth.hpp"
-#include "preset_species.hpp"
 
 namespace physarum {
 namespace {
@@ -211,6 +211,14 @@ const std::vector<Field>& fields() {
                    validate(p.display);
                  },
                  [](const Preset& p) { return Value{static_cast<int64_t>(p.display.smoothing)}; }});
+    f.push_back(enum_field("display", "blend", &DisplayParams::blend, &P::display,
+                           [](const std::string& s) { return parse_blend(s); }));
+    f.push_back({"display", "cave_channel", Kind::Int,
+                 [](Preset& p, const Value& v) {
+                   p.display.cave_channel = to_int(v, kCaveFromSum, kMaxSpecies - 1);
+                   validate(p.display);
+                 },
+                 [](const Preset& p) { return Value{static_cast<int64_t>(p.display.cave_channel)}; }});
     return f;
   }();
   return table;

@@ -46,8 +46,14 @@ struct DisplayRange {
   int32_t threshold_count = 0;
   float pad[2] = {0, 0};
   std::array<float, kMaxThresholds> thresholds{};  // ascending, value space
+  // Several species: each channel's own range (lo, hi, min/max keys as above); lo/hi and the
+  // thresholds above are then those of the cave value (the sum of the channels or one channel).
+  std::array<uint32_t, kMaxSpecies> channel_min_key{};
+  std::array<uint32_t, kMaxSpecies> channel_max_key{};
+  std::array<float, kMaxSpecies> channel_lo{};
+  std::array<float, kMaxSpecies> channel_inv_span{};
 };
-static_assert(sizeof(DisplayRange) == 32 + 4 * kMaxThresholds);
+static_assert(sizeof(DisplayRange) == 32 + 4 * kMaxThresholds + 16 * kMaxSpecies);
 
 // Mapped position of a linear position x (>= 0): linear or log. Also the cave levels' scale.
 float apply_mapping(float x, Mapping m);
@@ -68,6 +74,34 @@ void map_field_to_rgba(const float* field, int width, int height, const DisplayP
                        const DisplayRange& r, const Palette& p, uint8_t* out);
 std::vector<uint8_t> render_field_to_rgba(const std::vector<float>& field, int width, int height,
                                           const DisplayParams& d, const Palette& p);
+
+// ---- Several species: the field is S planes (S, H, W), one channel per species. ----
+// Cave off: each channel is placed in [0, 1] as one species' field would be (continuous_position
+// with that channel's own range), and the channels' colours combine: Additive sums t_c * colour_c
+// (clamped to 1) on black; Ink multiplies white paper by mix(1, colour_c, t_c) for every channel.
+// Cave maps colour the cave value (the sum of the channels in channel order, or one channel) with
+// the palette exactly as one species' field. With one channel every function below is the
+// single-field one above, pixel for pixel.
+struct ChannelColours {
+  int count = 1;
+  std::array<std::array<float, 3>, kMaxSpecies> rgb{};  // 0..1
+};
+ChannelColours channel_colours(const SpeciesSet& resolved);  // each species' colour
+// The channel the cave map reads: `cave_channel` when it names one of `channels`, else the sum (-1).
+int drawable_cave_channel(int cave_channel, int channels);
+// The cave value of every cell: channel `cave_channel`, or for -1 the sum in channel order.
+std::vector<float> cave_values(const float* planes, int channels, size_t cells, int cave_channel);
+// compute_display_range of the cave value, plus each channel's range (auto-range: its min and max).
+DisplayRange compute_channels_range(const float* planes, int channels, size_t cells, const DisplayParams& d);
+// RGB of one cell in cave-off mode from its channel values `v` (count of `colours`).
+void blend_channels(const float* v, const DisplayParams& d, const DisplayRange& r,
+                    const ChannelColours& colours, uint8_t* rgba);
+void map_channels_to_rgba(const float* planes, int width, int height, const DisplayParams& d,
+                          const DisplayRange& r, const Palette& p, const ChannelColours& colours,
+                          uint8_t* out);
+std::vector<uint8_t> render_channels_to_rgba(const std::vector<float>& planes, int width, int height,
+                                             const DisplayParams& d, const Palette& p,
+                                             const ChannelColours& colours);
 
 // Binary cave: 1 = floor (value >= threshold), 0 = wall; then `passes` rounds of 3x3 majority
 // (a cell is floor when at least 5 of the 9 cells around and including it are), wrapping.

@@ -24,9 +24,10 @@ inline bool gl_runs_on_cuda_device(const int* gl_devices, unsigned int count, in
 
 class CudaGlTexture {
  public:
-  // Registers the GL texture (2D, R32F) for surface load/store, after checking that the current
-  // GL context runs on the CUDA device the backend uses (kCudaDevice). Throws Error with the
-  // reason (no device, GL context on another GPU, remote desktop...); the caller falls back to a copy.
+  // Registers the GL texture (2D, R32F, or RGBA32F for several species) for surface load/store, after
+  // checking that the current GL context runs on the CUDA device the backend uses (kCudaDevice). Throws Error
+  // with the reason (no device, GL context on another GPU, remote desktop...); the caller falls back to a
+  // copy.
   explicit CudaGlTexture(unsigned int gl_texture);
   ~CudaGlTexture();  // unregisters; failures are logged, never thrown
   CudaGlTexture(const CudaGlTexture&) = delete;

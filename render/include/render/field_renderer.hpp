@@ -1,6 +1,7 @@
-// Draws the field: owns the R32F field texture (fed by CUDA-GL interop or through a pixel
-// buffer), the palette lookup texture, the display-range buffer and the programs. Needs a
-// current OpenGL 4.5 core context for its whole life.
+// Draws the field: owns the field texture (R32F for one species; RGBA32F with one channel per
+// species for several, unused channels 0; fed by CUDA-GL interop or through a pixel buffer), the palette
+// lookup texture, the display-range buffer and the programs. Needs a current OpenGL 4.5 core context for its
+// whole life.
 #pragma once
 
 #include <memory>
@@ -29,8 +30,9 @@ class FieldRenderer {
   // registration worked, else read to the host and uploaded through a pixel buffer. With
   // `need_host_copy` a host copy is made as well (quantile cave levels need the whole field).
   void update_field(Backend& backend, bool need_host_copy);
-  // The field from host memory (width * height floats, row-major).
-  void upload_host_field(const float* data, Size size);
+  // The field from host memory: colours.count planes (S, H, W), each width * height floats,
+  // row-major; one species (the default) is one plane, coloured by the palette.
+  void upload_host_field(const float* data, Size size, const ChannelColours& colours = {});
 
   // Computes the display range (on the host when this frame's field is there or none is needed,
   // else with a compute shader) and draws into the bound framebuffer's (0, 0, fb_w, fb_h).
@@ -41,6 +43,7 @@ class FieldRenderer {
   void draw_again(const DisplayParams& d, const View& view, int fb_w, int fb_h);
 
   Size field_size() const { return size_; }
+  int channels() const { return colours_.count; }
   bool interop_active() const { return interop_ != nullptr; }
   const std::string& interop_status() const { return interop_status_; }
   bool host_field_current() const { return host_current_; }
@@ -55,11 +58,11 @@ class FieldRenderer {
   double draw_ms() const { return draw_ms_; }
 
  private:
-  void allocate(Size size);
+  void allocate(Size size, const ChannelColours& colours);
   void upload_range(const DisplayRange& r);
   void compute_range(const DisplayParams& d);
   void draw_field(const DisplayParams& d, const View& view, int fb_w, int fb_h, bool new_range);
-  void build_binary_cave(int passes);
+  void build_binary_cave(int passes, int cave_channel);
 
   Program field_prog_, minmax_prog_, finish_prog_, cave_prog_;
   VertexArray vao_;
@@ -79,7 +82,9 @@ class FieldRenderer {
   std::unique_ptr<CudaGlTexture> interop_;
   bool interop_failed_ = false;
   std::string interop_status_ = "no field yet";
-  std::vector<float> host_;
+  ChannelColours colours_;
+  std::vector<float> host_;         // planar (S, H, W), as the backend reads it
+  std::vector<float> interleaved_;  // several species: the texture's RGBA layout, for upload
   bool host_current_ = false;
   bool have_host_range_ = false;
   DisplayRange last_host_range_;

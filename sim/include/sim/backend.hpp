@@ -97,8 +97,9 @@ class Backend {
   virtual AgentState read_agents() = 0;
   virtual StageTimings timings() = 0;
 
-  // Publishing into a GPU surface handed in by the renderer (a cudaSurfaceObject_t as 64 bits,
-  // an R32F 2D surface of size()). Only the CUDA backend can; the others say no.
+  // Publishing into a GPU surface handed in by the renderer (a cudaSurfaceObject_t as 64 bits, a
+  // 2D surface of size(): R32F for one species, RGBA32F with channel c in component c for several,
+  // unused components 0). Only the CUDA backend can; the others say no.
   virtual bool can_publish() const { return false; }
   virtual void publish(uint64_t surface_object) { (void)surface_object; }
 

@@ -64,6 +64,11 @@ struct RunParams {
 // How the field is coloured. Plain data: sim knows nothing of GL; render interprets it.
 enum class Mapping { Linear, Log };
 enum class CaveMode { Off, Even, Quantile, Binary };
+// Several species: how the channels' colours combine. Additive: light on black (each channel adds
+// its colour); Ink: inks on white paper (each channel multiplies the paper by its colour).
+enum class Blend { Additive, Ink };
+// cave_channel: the cave map of several species reads the sum of the channels, or one channel.
+inline constexpr int kCaveFromSum = -1;
 struct DisplayParams {
   std::string palette = "inferno";
   Mapping mapping = Mapping::Log;
@@ -72,9 +77,11 @@ struct DisplayParams {
   bool auto_range = true;
   bool invert = false;
   CaveMode cave = CaveMode::Off;
-  int levels = 5;          // 2..16
-  float threshold = 0.5f;  // binary cave: fraction of the range that is floor
-  int smoothing = 0;       // binary cave: passes of majority smoothing, 0..8
+  int levels = 5;                   // 2..16
+  float threshold = 0.5f;           // binary cave: fraction of the range that is floor
+  int smoothing = 0;                // binary cave: passes of majority smoothing, 0..8
+  Blend blend = Blend::Additive;    // several species, cave off: how the channels' colours combine
+  int cave_channel = kCaveFromSum;  // several species, cave maps: the sum (-1) or channel 0..3
   friend bool operator==(const DisplayParams&, const DisplayParams&) = default;
 };
 
@@ -139,10 +146,12 @@ std::string_view to_string(TurnRule r);
 std::string_view to_string(SpawnMode m);
 std::string_view to_string(Mapping m);
 std::string_view to_string(CaveMode m);
+std::string_view to_string(Blend b);
 TurnRule parse_turn_rule(std::string_view s);  // throws Error listing the choices
 SpawnMode parse_spawn_mode(std::string_view s);
 Mapping parse_mapping(std::string_view s);
 CaveMode parse_cave_mode(std::string_view s);
+Blend parse_blend(std::string_view s);
 Size parse_size(std::string_view s);       // "1920x1080"
 uint64_t parse_count(std::string_view s);  // "1000", "250K", "4M", "1.5M", "1G"
 std::string format_size(Size s);

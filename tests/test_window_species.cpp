@@ -1,0 +1,67 @@
+// The window loading a preset of several species: the new simulation has them all (not species 0
+// alone), a change of parameters or matrix goes in live, another number of species reallocates, the
+// panel's Apply (rebuild) keeps them, and the picture blends their colours.
+#include <gtest/gtest.h>
+
+#include "gl_support.hpp"
+#include "sim/preset.hpp"
+#include "window_core.hpp"
+
+namespace physarum::app {
+namespace {
+
+TEST(WindowSpecies, LoadingASpeciesPresetPassesEverySpeciesThrough) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  SimOptions o;
+  o.backend = "cpu";
+  o.threads = 1;
+  o.size = "64x48";
+  o.agents = "2K";
+  WindowCore core(o);
+  ASSERT_EQ(core.backend().species_count(), 1);
+  const std::string file = std::string(PHYSARUM_SOURCE_DIR) + "/assets/presets/braid.toml";
+  Preset p = load_preset(file);
+  p.run.size = {80, 48};
+  p.run.agents = 4000;
+  ASSERT_TRUE(core.apply_preset(p, file)) << core.message;
+  ASSERT_EQ(core.backend().species_count(), 4);
+  EXPECT_EQ(core.backend().species(), resolve_species(p.species, p.model, p.spawn.mode));
+
+  // The matrix and one species' decay change: live, the simulation goes on.
+  core.step();
+  const uint64_t steps = core.backend().steps_done();
+  Preset q = p;
+  q.species.interaction[1] = -2.0f;
+  q.species.list[2].model.decay = 0.2f;
+  ASSERT_TRUE(core.apply_preset(q, file)) << core.message;
+  EXPECT_EQ(core.backend().steps_done(), steps);
+  EXPECT_EQ(core.backend().species().interaction[1], -2.0f);
+  EXPECT_EQ(core.backend().species().list[2].model.decay, 0.2f);
+
+  // The panel's Apply with another size keeps the four species and their parameters.
+  RunParams run = q.run;
+  run.size = {72, 40};
+  core.rebuild(run, q.spawn);
+  EXPECT_TRUE(core.message.empty()) << core.message;
+  EXPECT_EQ(core.backend().size(), (Size{72, 40}));
+  EXPECT_EQ(core.backend().species(), resolve_species(q.species, q.model, q.spawn.mode));
+
+  // Drawn: the four channels in the texture, blended (many colours, not one palette ramp).
+  test::Fbo fbo(72, 40);
+  for (int i = 0; i < 20; ++i) core.step();
+  core.render(72, 40);
+  EXPECT_EQ(core.renderer().channels(), 4);
+
+  // Back to one species: reallocated with one channel.
+  Preset one = load_preset(std::string(PHYSARUM_SOURCE_DIR) + "/assets/presets/veins.toml");
+  one.run.size = {64, 48};
+  one.run.agents = 2000;
+  ASSERT_TRUE(core.apply_preset(one, "veins.toml")) << core.message;
+  EXPECT_EQ(core.backend().species_count(), 1);
+  EXPECT_EQ(core.backend().model(), one.model);
+}
+
+}  // namespace
+}  // namespace physarum::app
