@@ -7,7 +7,7 @@
 #include <fstream>
 #include <optional>
 
-#include "preset_library.hpp"
+#include "common/preset_library.hpp"
 #include "sim/data_dir.hpp"
 #include "sim/params.hpp"
 #include "test_support.hpp"

@@ -19,10 +19,10 @@
 #include <thread>
 #include <vector>
 
-#include "process.hpp"
-#include "recorder.hpp"
-#include "signals.hpp"
 #include "sim/params.hpp"
+#include "video/process.hpp"
+#include "video/recorder.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {

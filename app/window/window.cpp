@@ -1,6 +1,6 @@
 // The interactive window. The loop is DESIGN.md's fixed frame loop: poll, ImGui frame, panel,
 // input (only what ImGui does not want), sim steps, publish field, draw, ImGui draw, swap.
-#include "window.hpp"
+#include "window/window.hpp"
 
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -20,20 +20,20 @@
 #include <optional>
 #include <vector>
 
-#include "brush.hpp"
-#include "commands.hpp"
-#include "decimal_option.hpp"
-#include "panel.hpp"
-#include "process.hpp"
-#include "recorder.hpp"
+#include "cli/commands.hpp"
+#include "cli/decimal_option.hpp"
+#include "common/seeding.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/png.hpp"
-#include "seeding.hpp"
-#include "signals.hpp"
 #include "sim/backend.hpp"
-#include "window_core.hpp"
-#include "window_recording.hpp"
+#include "video/process.hpp"
+#include "video/recorder.hpp"
+#include "video/signals.hpp"
+#include "window/brush.hpp"
+#include "window/panel.hpp"
+#include "window/window_core.hpp"
+#include "window/window_recording.hpp"
 
 namespace physarum::app {
 namespace {

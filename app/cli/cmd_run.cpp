@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
-#include "decimal_option.hpp"
+#include "cli/commands.hpp"
+#include "cli/decimal_option.hpp"
+#include "cli/sim_options.hpp"
 #include "sim/npy.hpp"
-#include "sim_options.hpp"
 
 namespace physarum::app {
 namespace {

@@ -11,10 +11,10 @@
 #include <memory>
 #include <string>
 
-#include "async_readback.hpp"
-#include "recorder.hpp"
 #include "render/gl_objects.hpp"
-#include "window_core.hpp"
+#include "video/async_readback.hpp"
+#include "video/recorder.hpp"
+#include "window/window_core.hpp"
 
 namespace physarum::app {
 

@@ -1,4 +1,4 @@
-#include "window_core.hpp"
+#include "window/window_core.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -7,10 +7,10 @@
 #include <chrono>
 #include <string>
 
+#include "cli/sim_options.hpp"
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
 #include "render/view.hpp"
-#include "sim_options.hpp"
 
 namespace physarum::app {
 

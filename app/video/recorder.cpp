@@ -1,4 +1,4 @@
-#include "recorder.hpp"
+#include "video/recorder.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -19,8 +19,8 @@
 #include <sstream>
 #include <system_error>
 
-#include "process.hpp"
 #include "sim/params.hpp"
+#include "video/process.hpp"
 
 namespace physarum::app {
 

@@ -1,4 +1,4 @@
-#include "preset_library.hpp"
+#include "common/preset_library.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "decimal_option.hpp"
+#include "cli/decimal_option.hpp"
 
 #include <string>
 

@@ -1,25 +1,26 @@
 // The options every simulating command shares, and how they become a running simulation: preset
 // file (or defaults), then each --set, then --size/--agents/--seed; then the backend and the seed
 // image. Bad values on the command line are usage errors (exit 2); a bad file is a runtime error.
-#include "sim_options.hpp"
+#include "cli/sim_options.hpp"
 
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <limits>
 
-#include "commands.hpp"
-#include "decimal_option.hpp"
-#include "preset_library.hpp"
-#include "seeding.hpp"
+#include "cli/commands.hpp"
+#include "cli/decimal_option.hpp"
+#include "common/preset_library.hpp"
+#include "common/seeding.hpp"
 #include "sim/image.hpp"
 #include "sim/preset.hpp"
 
 namespace physarum::app {
 
 void add_sim_options(CLI::App& cmd, SimOptions& o) {
-  cmd.add_option("--preset", o.preset,
-                 "Preset: a shipped or saved preset's name (see 'physarum presets') or a TOML file (a regular "
-                 "file); default: the built-in parameters")
+  cmd.add_option(
+         "--preset", o.preset,
+         "Preset: a shipped or saved preset's name (see 'physarum presets') or a TOML file (a regular "
+         "file); default: the built-in parameters")
       ->type_name("NAME|FILE");
   cmd.add_option("--size", o.size, "Field size, e.g. 1920x1080 (overrides the preset and --set run.size)")
       ->type_name("WxH");

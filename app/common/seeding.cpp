@@ -1,4 +1,4 @@
-#include "seeding.hpp"
+#include "common/seeding.hpp"
 
 #include "sim/spawn.hpp"
 

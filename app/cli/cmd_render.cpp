@@ -12,19 +12,19 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
-#include "decimal_option.hpp"
-#include "process.hpp"
-#include "progress.hpp"
-#include "recorder.hpp"
+#include "cli/commands.hpp"
+#include "cli/decimal_option.hpp"
+#include "cli/sim_options.hpp"
 #include "render/egl_context.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/palette.hpp"
 #include "render/png.hpp"
-#include "signals.hpp"
 #include "sim/npy.hpp"
-#include "sim_options.hpp"
+#include "video/process.hpp"
+#include "video/progress.hpp"
+#include "video/recorder.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {

@@ -1,10 +1,10 @@
-#include "window_recording.hpp"
+#include "window/window_recording.hpp"
 
 #include <glad/gl.h>
 
 #include <cstdio>
 
-#include "process.hpp"
+#include "video/process.hpp"
 
 namespace physarum::app {
 

@@ -1,10 +1,10 @@
-#include "panel_values.hpp"
+#include "window/panel_values.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "toast.hpp"
-#include "window_core.hpp"
+#include "window/toast.hpp"
+#include "window/window_core.hpp"
 
 namespace physarum::app {
 

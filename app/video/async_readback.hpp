@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "frame_sink.hpp"
 #include "render/gl_objects.hpp"
+#include "video/frame_sink.hpp"
 
 namespace physarum::app {
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "brush.hpp"
-#include "preset_library.hpp"
-#include "toast.hpp"
-#include "window_core.hpp"
-#include "window_recording.hpp"
+#include "common/preset_library.hpp"
+#include "window/brush.hpp"
+#include "window/toast.hpp"
+#include "window/window_core.hpp"
+#include "window/window_recording.hpp"
 
 namespace physarum::app {
 

@@ -1,4 +1,4 @@
-#include "panel.hpp"
+#include "window/panel.hpp"
 
 #include <imgui.h>
 #include <imgui_internal.h>  // ErrorCheckEndFrameRecover
@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <string>
 
-#include "panel_values.hpp"
 #include "sim/preset.hpp"
+#include "window/panel_values.hpp"
 
 namespace physarum::app {
 namespace {

@@ -4,7 +4,7 @@
 #include <exception>
 #include <string>
 
-#include "commands.hpp"
+#include "cli/commands.hpp"
 #include "sim/backend.hpp"
 #include "sim/params.hpp"
 

@@ -1,4 +1,4 @@
-#include "process.hpp"
+#include "video/process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

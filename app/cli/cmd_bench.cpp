@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
-#include "decimal_option.hpp"
+#include "cli/commands.hpp"
+#include "cli/decimal_option.hpp"
 #include "sim/backend.hpp"
 #include "sim/cuda_info.hpp"
 #include "sim/params.hpp"

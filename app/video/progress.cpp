@@ -1,4 +1,4 @@
-#include "progress.hpp"
+#include "video/progress.hpp"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "async_readback.hpp"
+#include "video/async_readback.hpp"
 
 #include <glad/gl.h>
 

@@ -1,4 +1,4 @@
-#include "toast.hpp"
+#include "window/toast.hpp"
 
 #include <imgui.h>
 

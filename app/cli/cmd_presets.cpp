@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <string>
 
-#include "commands.hpp"
-#include "preset_library.hpp"
+#include "cli/commands.hpp"
+#include "common/preset_library.hpp"
 #include "sim/params.hpp"
 
 namespace physarum::app {

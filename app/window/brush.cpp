@@ -1,4 +1,4 @@
-#include "brush.hpp"
+#include "window/brush.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -25,8 +25,8 @@
 #include <thread>
 #include <vector>
 
-#include "frame_sink.hpp"
-#include "signals.hpp"
+#include "video/frame_sink.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 

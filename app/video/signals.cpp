@@ -1,4 +1,4 @@
-#include "signals.hpp"
+#include "video/signals.hpp"
 
 #include <signal.h>
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "sim_options.hpp"
+#include "cli/sim_options.hpp"
 
 namespace physarum::app {
 
