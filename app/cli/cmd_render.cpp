@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -107,89 +108,104 @@ struct Target {
   Target& operator=(const Target&) = delete;
 };
 
-int run_render(const RenderOptions& o) {
+struct Outputs {
   std::vector<std::string> pngs, npys, videos;
-  for (const auto& f : o.outs) {
+};
+
+Outputs sorted_outputs(const std::vector<std::string>& outs) {
+  Outputs r;
+  for (const auto& f : outs) {
     switch (out_kind(f)) {
-      case OutKind::Png: pngs.push_back(f); break;
-      case OutKind::Npy: npys.push_back(f); break;
-      case OutKind::Video: videos.push_back(f); break;
+      case OutKind::Png: r.pngs.push_back(f); break;
+      case OutKind::Npy: r.npys.push_back(f); break;
+      case OutKind::Video: r.videos.push_back(f); break;
     }
     check_output_dir(f);
   }
-  // No ffmpeg, or a video size no encoder here takes: say so before any simulation work.
-  const Preset resolved = resolve_preset(o.sim);
-  Size out_size = resolved.run.size;
+  return r;
+}
+
+// The output size and the video encoder, checked before any simulation work: no ffmpeg, or a
+// video size no encoder here takes.
+struct OutputPlan {
+  Size size;
+  std::string encoder = "auto";
+};
+
+OutputPlan plan_output(const RenderOptions& o, const std::vector<std::string>& videos) {
+  OutputPlan plan{resolve_preset(o.sim).run.size};
   if (!o.resolution.empty()) {
     try {
-      out_size = parse_size(o.resolution);
+      plan.size = parse_size(o.resolution);
     } catch (const Error& e) {
       throw UsageError("--resolution " + o.resolution + ": " + e.what());
     }
   }
-  std::string video_encoder = "auto";
-  if (!videos.empty()) {
-    (void)pick_h264_encoder();  // no ffmpeg: its own message
-    try {
-      video_encoder = encoder_for_size(out_size.width, out_size.height);
-    } catch (const Error& e) {
-      throw UsageError(std::string("--out ") + videos.front() + ": " + e.what() +
-                       (o.resolution.empty() ? "; choose a smaller --resolution" : ""));
+  if (videos.empty()) return plan;
+  (void)pick_h264_encoder();  // no ffmpeg: its own message
+  try {
+    plan.encoder = encoder_for_size(plan.size.width, plan.size.height);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--out ") + videos.front() + ": " + e.what() +
+                     (o.resolution.empty() ? "; choose a smaller --resolution" : ""));
+  }
+  const int w = plan.size.width, h = plan.size.height;
+  if ((w | h) & 1) {
+    std::fprintf(stderr,
+                 "physarum render: the video is %dx%d (H.264 needs even sides: the last %s cropped)\n",
+                 w & ~1, h & ~1,
+                 (w & 1) && (h & 1) ? "column and row are"
+                 : (w & 1)          ? "column is"
+                                    : "row is");
+  }
+  return plan;
+}
+
+const render::Palette& palette_named(const render::PaletteSet& palettes, const std::string& name) {
+  const size_t pi = palettes.index_of(name);
+  if (palettes.palettes[pi].name == name) return palettes.palettes[pi];
+  std::string names;
+  for (const auto& p : palettes.palettes) names += " " + p.name;
+  throw Error("no palette named '" + name + "' in " + render::palette_dir().string() +
+              "; there are:" + names);
+}
+
+// The simulation drawn offscreen, its frames fed to the recorders.
+class HeadlessRender {
+ public:
+  HeadlessRender(const RenderOptions& o, Simulation& sim, Size out)
+      : o_(o), sim_(sim), b_(*sim.backend), out_(out), egl_(b_.can_publish()) {
+    std::fprintf(stderr, "physarum render: %s; %s\n", b_.name().c_str(), egl_.description().c_str());
+    renderer_.set_palette(
+        palette_named(render::load_palettes(render::palette_dir()), sim.preset.display.palette));
+    target_.emplace(out.width, out.height);
+  }
+
+  void open_recorders(const std::vector<std::string>& videos, const std::string& encoder, uint64_t every) {
+    for (const auto& v : videos) {
+      RecorderOptions ro;
+      ro.output = v;
+      ro.width = out_.width;
+      ro.height = out_.height;
+      ro.fps = o_.fps;
+      ro.policy = RingPolicy::Wait;
+      ro.bottom_up = true;  // glReadPixels rows, passed as they are
+      ro.encoder = encoder;
+      ro.comment = video_comment(o_, sim_.preset, every, out_, v);
+      recorders_.push_back(std::make_unique<Recorder>(ro));
     }
-    if ((out_size.width | out_size.height) & 1) {
-      std::fprintf(stderr,
-                   "physarum render: the video is %dx%d (H.264 needs even sides: the last %s cropped)\n",
-                   out_size.width & ~1, out_size.height & ~1,
-                   (out_size.width & 1) && (out_size.height & 1) ? "column and row are"
-                   : (out_size.width & 1)                        ? "column is"
-                                                                 : "row is");
-    }
   }
-  install_signal_handlers();
+  bool recording() const { return !recorders_.empty(); }
 
-  Simulation sim = make_simulation(o.sim);
-  Backend& b = *sim.backend;
-  if (o.resolution.empty()) out_size = b.size();
-
-  render::EglContext egl(b.can_publish());
-  std::fprintf(stderr, "physarum render: %s; %s\n", b.name().c_str(), egl.description().c_str());
-  render::FieldRenderer renderer;
-  const render::PaletteSet palettes = render::load_palettes(render::palette_dir());
-  const size_t pi = palettes.index_of(sim.preset.display.palette);
-  if (palettes.palettes[pi].name != sim.preset.display.palette) {
-    std::string names;
-    for (const auto& p : palettes.palettes) names += " " + p.name;
-    throw Error("no palette named '" + sim.preset.display.palette + "' in " + render::palette_dir().string() +
-                "; there are:" + names);
-  }
-  renderer.set_palette(palettes.palettes[pi]);
-  Target target(out_size.width, out_size.height);
-  const render::View view;
-
-  const uint64_t every = o.every > 0 ? static_cast<uint64_t>(o.every) : std::max<uint64_t>(1, o.steps / 300);
-  std::vector<std::unique_ptr<Recorder>> recorders;
-  for (const auto& v : videos) {
-    RecorderOptions ro;
-    ro.output = v;
-    ro.width = out_size.width;
-    ro.height = out_size.height;
-    ro.fps = o.fps;
-    ro.policy = RingPolicy::Wait;
-    ro.bottom_up = true;  // glReadPixels rows, passed as they are
-    ro.encoder = video_encoder;
-    ro.comment = video_comment(o, sim.preset, every, out_size, v);
-    recorders.push_back(std::make_unique<Recorder>(ro));
-  }
   // False when a stop request (Ctrl-C) ended the wait for the encoder.
-  const auto write_frame = [&](bool host_range) -> bool {
-    renderer.update_field(b, host_range);
-    renderer.draw(sim.preset.display, view, out_size.width, out_size.height);
-    std::vector<uint8_t> rgba(static_cast<size_t>(out_size.width) * out_size.height * 4);
+  bool write_frame(bool host_range) {
+    draw(host_range);
+    std::vector<uint8_t> rgba(static_cast<size_t>(out_.width) * out_.height * 4);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, out_size.width, out_size.height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    glReadPixels(0, 0, out_.width, out_.height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
     render::check_gl("reading a video frame");
-    for (auto& r : recorders) {
-      if (!r->write_rgba(rgba.data(), out_size.width, out_size.height)) {
+    for (auto& r : recorders_) {
+      if (!r->write_rgba(rgba.data(), out_.width, out_.height)) {
         if (stop_requested()) return false;  // Ctrl-C ended the wait for the encoder: the loop stops
         // The recorder's message is whole (ffmpeg's reason included) once it has stopped.
         (void)r->stop();
@@ -197,54 +213,57 @@ int run_render(const RenderOptions& o) {
       }
     }
     return true;
-  };
+  }
+
+  void draw(bool host_range) {
+    renderer_.update_field(b_, host_range);
+    renderer_.draw(sim_.preset.display, render::View{}, out_.width, out_.height);
+  }
+
   // Stops the videos cleanly; a failed one is an error.
-  const auto finish_videos = [&] {
-    for (auto& r : recorders) {
+  void finish_videos() {
+    for (auto& r : recorders_) {
       if (!r->stop()) throw Error("recording " + r->output().string() + " failed: " + r->error());
     }
-  };
+  }
 
+  const std::vector<float>& host_field() const { return renderer_.host_field(); }
+
+ private:
+  const RenderOptions& o_;
+  Simulation& sim_;
+  Backend& b_;
+  Size out_;
+  render::EglContext egl_;
+  render::FieldRenderer renderer_;
+  std::optional<Target> target_;
+  std::vector<std::unique_ptr<Recorder>> recorders_;
+};
+
+// Steps the simulation, a video frame every `every` steps. Returns the steps done (fewer after
+// Ctrl-C) and counts the frames written.
+uint64_t run_steps(const RenderOptions& o, Simulation& sim, HeadlessRender& out, uint64_t every,
+                   uint64_t& frames) {
   ProgressBar progress(o.steps, !o.quiet);
-  uint64_t done = 0, frames = 0;
+  uint64_t done = 0;
   // Small chunks keep the progress bar and Ctrl-C responsive; a video needs a frame every `every`.
-  const uint64_t chunk_max = recorders.empty() ? 64 : std::min<uint64_t>(every, 64);
-  while (done < o.steps) {
-    if (stop_requested()) {
-      progress.finish();
-      if (!recorders.empty()) {
-        std::fprintf(stderr, "physarum render: finishing the video (Ctrl-C again ends at once)\n");
-      }
-      finish_videos();
-      const int sig = stop_signal();
-      std::fprintf(stderr, "physarum render: stopped by signal %d after %llu steps; %llu video frames kept\n",
-                   sig, static_cast<unsigned long long>(done), static_cast<unsigned long long>(frames));
-      return exit_code_for_signal(sig);
-    }
+  const uint64_t chunk_max = out.recording() ? std::min<uint64_t>(every, 64) : 64;
+  while (done < o.steps && !stop_requested()) {
     const uint64_t to_frame = every - done % every;
     const uint64_t chunk = std::min({chunk_max, to_frame, o.steps - done});
-    b.step(static_cast<int>(chunk));
+    sim.backend->step(static_cast<int>(chunk));
     done += chunk;
-    if (!recorders.empty() && done < o.steps && done % every == 0) {
+    if (out.recording() && done < o.steps && done % every == 0) {
       // Quantile cave levels come only from a host copy (with interop the field is on the GPU).
-      if (write_frame(sim.preset.display.cave == CaveMode::Quantile)) ++frames;
+      if (out.write_frame(sim.preset.display.cave == CaveMode::Quantile)) ++frames;
     }
     progress.update(done, frames);
   }
   progress.finish();
-  // The last frame's range comes from a host copy, exactly as the CPU colouring computes it.
-  if (!recorders.empty()) {
-    if (write_frame(true)) ++frames;
-  } else {
-    renderer.update_field(b, true);
-    renderer.draw(sim.preset.display, view, out_size.width, out_size.height);
-  }
-  const auto rgba = render::read_framebuffer_rgba(out_size.width, out_size.height);
-  render::check_gl("rendering headless");
-  finish_videos();
-  for (const auto& f : pngs) render::write_png_rgba(f, rgba.data(), out_size.width, out_size.height);
-  const auto& field = renderer.host_field();
-  for (const auto& f : npys) write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
+  return done;
+}
+
+void say_written(const RenderOptions& o, const Backend& b, uint64_t done, uint64_t frames) {
   for (const auto& f : o.outs) {
     if (out_kind(f) == OutKind::Video) {
       std::printf("physarum render: wrote %s (%llu frames at %d fps)\n", f.c_str(),
@@ -256,6 +275,45 @@ int run_render(const RenderOptions& o) {
   std::printf("physarum render: %llu steps of %s agents on %dx%d with %s\n",
               static_cast<unsigned long long>(done), format_count(b.agent_count()).c_str(), b.size().width,
               b.size().height, b.name().c_str());
+}
+
+int run_render(const RenderOptions& o) {
+  const Outputs outs = sorted_outputs(o.outs);
+  OutputPlan plan = plan_output(o, outs.videos);
+  install_signal_handlers();
+
+  Simulation sim = make_simulation(o.sim);
+  Backend& b = *sim.backend;
+  if (o.resolution.empty()) plan.size = b.size();
+  HeadlessRender out(o, sim, plan.size);
+  const uint64_t every = o.every > 0 ? static_cast<uint64_t>(o.every) : std::max<uint64_t>(1, o.steps / 300);
+  out.open_recorders(outs.videos, plan.encoder, every);
+
+  uint64_t frames = 0;
+  const uint64_t done = run_steps(o, sim, out, every, frames);
+  if (stop_requested()) {
+    if (out.recording())
+      std::fprintf(stderr, "physarum render: finishing the video (Ctrl-C again ends at once)\n");
+    out.finish_videos();
+    const int sig = stop_signal();
+    std::fprintf(stderr, "physarum render: stopped by signal %d after %llu steps; %llu video frames kept\n",
+                 sig, static_cast<unsigned long long>(done), static_cast<unsigned long long>(frames));
+    return exit_code_for_signal(sig);
+  }
+  // The last frame's range comes from a host copy, exactly as the CPU colouring computes it.
+  if (!out.recording()) {
+    out.draw(true);
+  } else if (out.write_frame(true)) {
+    ++frames;
+  }
+  const auto rgba = render::read_framebuffer_rgba(plan.size.width, plan.size.height);
+  render::check_gl("rendering headless");
+  out.finish_videos();
+  for (const auto& f : outs.pngs) render::write_png_rgba(f, rgba.data(), plan.size.width, plan.size.height);
+  const auto& field = out.host_field();
+  for (const auto& f : outs.npys)
+    write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
+  say_written(o, b, done, frames);
   return kExitOk;
 }
 

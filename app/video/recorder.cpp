@@ -132,6 +132,22 @@ std::string pick_h264_encoder(const std::string& ffmpeg) {
 }
 
 Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
+  const std::filesystem::path absolute = checked_output();
+  const std::string ffmpeg = resolve_ffmpeg(options_.ffmpeg);
+  encoder_ = encoder_for_size(video_w_, video_h_, options_.encoder, ffmpeg);
+  if (encoder_ != "libx264" && encoder_ != "h264_nvenc") {
+    throw Error("unknown video encoder '" + encoder_ + "' (choose auto, libx264 or h264_nvenc)");
+  }
+  watch_free_space(absolute.parent_path());
+  argv_ = ffmpeg_argv(ffmpeg, absolute);
+  allocate_ring();  // first: nothing to clean up if memory runs out
+  start_ffmpeg(open_log());
+  start_writer();
+  register_open(this);
+}
+
+// Refuses what cannot be recorded before anything starts; returns the output's absolute path.
+std::filesystem::path Recorder::checked_output() {
   video_w_ = options_.width & ~1;
   video_h_ = options_.height & ~1;
   if (video_w_ < 2 || video_h_ < 2 || options_.width > 16384 || options_.height > 16384) {
@@ -155,11 +171,11 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
   if (std::filesystem::is_directory(absolute, ec)) {
     throw Error("cannot record to " + options_.output.string() + ": it is a directory");
   }
-  const std::string ffmpeg = resolve_ffmpeg(options_.ffmpeg);
-  encoder_ = encoder_for_size(video_w_, video_h_, options_.encoder, ffmpeg);
-  if (encoder_ != "libx264" && encoder_ != "h264_nvenc") {
-    throw Error("unknown video encoder '" + encoder_ + "' (choose auto, libx264 or h264_nvenc)");
-  }
+  return absolute;
+}
+
+// The free space on the output's disk, checked now and while recording (RecorderOptions::free_space).
+void Recorder::watch_free_space(const std::filesystem::path& dir) {
   if (options_.free_space) {
     // as given
   } else {
@@ -174,35 +190,41 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
                 " MB free on its disk (a recording stops at " +
                 std::to_string(options_.min_free_bytes >> 20) + " MB)");
   }
+}
 
-  argv_ = {ffmpeg,
-           "-hide_banner",
-           "-loglevel",
-           "error",
-           "-nostats",
-           "-nostdin",
-           "-y",
-           "-f",
-           "rawvideo",
-           "-pix_fmt",
-           "rgba",
-           "-s",
-           std::to_string(video_w_) + "x" + std::to_string(video_h_),
-           "-r",
-           std::to_string(options_.fps),
-           "-i",
-           "pipe:0",
-           "-an"};
-  for (const std::string& a : encoder_args(encoder_, options_.policy)) argv_.push_back(a);
+std::vector<std::string> Recorder::ffmpeg_argv(const std::string& ffmpeg,
+                                               const std::filesystem::path& absolute) const {
+  std::vector<std::string> argv = {ffmpeg,
+                                   "-hide_banner",
+                                   "-loglevel",
+                                   "error",
+                                   "-nostats",
+                                   "-nostdin",
+                                   "-y",
+                                   "-f",
+                                   "rawvideo",
+                                   "-pix_fmt",
+                                   "rgba",
+                                   "-s",
+                                   std::to_string(video_w_) + "x" + std::to_string(video_h_),
+                                   "-r",
+                                   std::to_string(options_.fps),
+                                   "-i",
+                                   "pipe:0",
+                                   "-an"};
+  for (const std::string& a : encoder_args(encoder_, options_.policy)) argv.push_back(a);
   // Fragmented MP4 with a fragment a second: a file cut short by a crash, a kill or a full disk
   // still plays up to its last whole fragment (a plain MP4 needs its index, written last).
-  argv_.insert(argv_.end(), {"-r", std::to_string(options_.fps), "-movflags",
-                             "+frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "1000000"});
-  if (!options_.comment.empty()) argv_.insert(argv_.end(), {"-metadata", "comment=" + options_.comment});
+  argv.insert(argv.end(), {"-r", std::to_string(options_.fps), "-movflags",
+                           "+frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "1000000"});
+  if (!options_.comment.empty()) argv.insert(argv.end(), {"-metadata", "comment=" + options_.comment});
   // MP4 whatever the extension says, so the flags above always apply.
-  argv_.insert(argv_.end(), {"-f", "mp4", "file:" + absolute.string()});
+  argv.insert(argv.end(), {"-f", "mp4", "file:" + absolute.string()});
 
-  // The ring first: nothing to clean up if memory runs out.
+  return argv;
+}
+
+void Recorder::allocate_ring() {
   frame_bytes_ = static_cast<size_t>(video_w_) * static_cast<size_t>(video_h_) * 4;
   const int slots = std::clamp(options_.ring_slots, 1, 64);
   slots_.resize(static_cast<size_t>(slots));
@@ -211,8 +233,11 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
     slots_[static_cast<size_t>(i)].resize(frame_bytes_);
     free_slots_.push_back(i);
   }
+}
 
-  // ffmpeg's messages go to a log, read back when something fails.
+// ffmpeg's messages go to a log, read back when something fails. Returns its descriptor, or -1.
+int Recorder::open_log() {
+  std::error_code ec;
   int log_fd = -1;
   if (options_.log_file.empty()) {
     std::string tmpl = (std::filesystem::temp_directory_path(ec) / "physarum-ffmpeg-XXXXXX.log").string();
@@ -226,6 +251,12 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
     if (log_fd >= 0) log_path_ = options_.log_file;
   }
 
+  return log_fd;
+}
+
+// Spawns ffmpeg reading frames from a pipe; closes log_fd (ffmpeg holds its own copy).
+void Recorder::start_ffmpeg(int log_fd) {
+  std::error_code ec;
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
     if (log_fd >= 0) ::close(log_fd);
@@ -245,7 +276,10 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
   pipe_fd_ = fds[1];
   // Non-blocking: the writer waits in poll() with a deadline, never in write().
   ::fcntl(pipe_fd_, F_SETFL, ::fcntl(pipe_fd_, F_GETFL) | O_NONBLOCK);
+}
 
+void Recorder::start_writer() {
+  std::error_code ec;
   try {
     writer_ = std::thread([this] { writer_loop(); });
   } catch (const std::system_error& e) {
@@ -258,7 +292,6 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
     if (remove_log_) std::filesystem::remove(log_path_, ec);
     throw Error(std::string("cannot start the recording's writer thread: ") + e.what());
   }
-  register_open(this);
 }
 
 Recorder::~Recorder() {
@@ -432,9 +465,18 @@ void Recorder::writer_loop() {
   for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
   pthread_sigmask(SIG_BLOCK, &block, nullptr);
 
-  std::string problem;     // why the writer stopped early
-  bool low_space = false;  // a clean stop before the disk is full
-  bool abandoned = false;  // stop_limit ran out with frames still queued
+  WriterEnd end = write_queued_frames();
+  if (end.problem.empty() && !end.abandoned) write_last_frame_again();
+  // Closing the pipe is ffmpeg's end of input: it flushes the encoder and ends the MP4.
+  ::close(pipe_fd_);
+  pipe_fd_ = -1;
+  end.status = end_ffmpeg(&end.killed);
+  finish_writer(end);
+}
+
+// Writes the frames as they are queued, until stop() has drained the queue or writing fails.
+Recorder::WriterEnd Recorder::write_queued_frames() {
+  WriterEnd end;
   auto next_space_check = Clock::now();
   for (;;) {
     int slot = -1;
@@ -449,96 +491,104 @@ void Recorder::writer_loop() {
     }
     if (Clock::now() >= next_space_check) {
       next_space_check = Clock::now() + std::chrono::milliseconds(500);
-      const uint64_t free = free_bytes();
-      if (free < options_.min_free_bytes) {
-        low_space = true;
-        problem = "stopped before the disk is full: " + std::to_string(free >> 20) +
-                  " MB left on the disk of " + options_.output.string() + " (a recording stops at " +
-                  std::to_string(options_.min_free_bytes >> 20) + " MB)";
-      }
+      end.problem = low_space_problem();
+      end.low_space = !end.problem.empty();
     }
     int err = 0;
     WriteResult result = WriteResult::Ok;
     uint64_t done = 0;
-    while (!low_space && done < repeats && result == WriteResult::Ok) {
+    while (!end.low_space && done < repeats && result == WriteResult::Ok) {
       result = write_to_ffmpeg(slots_[static_cast<size_t>(slot)].data(), frame_bytes_, &err);
       if (result == WriteResult::Ok) ++done;
     }
-    {
-      std::lock_guard lock(mutex_);
-      free_slots_.push_back(slot);
-      last_slot_ = slot;
-      video_frames_ += done;
-      if (done == repeats) {
-        ++written_;
-      } else {
-        ++dropped_;
-      }
-      if (result == WriteResult::Abandoned) {
-        abandoned = true;
-      } else if (result == WriteResult::Stalled) {
-        problem = "ffmpeg took no data for " + seconds_text(options_.stall_limit) + " after " +
+    const bool stop_writing = account_frame(slot, done == repeats, done, result, err, end);
+    cv_.notify_all();
+    if (stop_writing) break;
+  }
+  return end;
+}
+
+// Empty while the disk has room; else why the recording stops.
+std::string Recorder::low_space_problem() const {
+  const uint64_t free = free_bytes();
+  if (free >= options_.min_free_bytes) return {};
+  return "stopped before the disk is full: " + std::to_string(free >> 20) + " MB left on the disk of " +
+         options_.output.string() + " (a recording stops at " +
+         std::to_string(options_.min_free_bytes >> 20) + " MB)";
+}
+
+// Counts a slot written (or not) and frees it; on a failure drops what is still queued. Returns
+// true when the writer must stop.
+bool Recorder::account_frame(int slot, bool whole, uint64_t video_frames, WriteResult result, int err,
+                             WriterEnd& end) {
+  std::lock_guard lock(mutex_);
+  free_slots_.push_back(slot);
+  last_slot_ = slot;
+  video_frames_ += video_frames;
+  if (whole) {
+    ++written_;
+  } else {
+    ++dropped_;
+  }
+  if (result == WriteResult::Abandoned) {
+    end.abandoned = true;
+  } else if (result == WriteResult::Stalled) {
+    end.problem = "ffmpeg took no data for " + seconds_text(options_.stall_limit) + " after " +
                   frames_text(written_) + " (stalled)";
-      } else if (result == WriteResult::Failed) {
-        problem = err == EPIPE
+  } else if (result == WriteResult::Failed) {
+    end.problem = err == EPIPE
                       ? "ffmpeg stopped taking frames after " + frames_text(written_)
                       : "writing to ffmpeg failed after " + frames_text(written_) + ": " + std::strerror(err);
-      }
-      if (!problem.empty() || abandoned) {
-        failing_ = true;  // no more frames are taken; error_ is set below, with ffmpeg's reason
-        // Frames still queued will never be written.
-        dropped_ += queued_.size();
-        for (int q : queued_) free_slots_.push_back(q);
-        queued_.clear();
-      }
-    }
-    cv_.notify_all();
-    if (!problem.empty() || abandoned) break;
   }
+  if (end.problem.empty() && !end.abandoned) return false;
+  failing_ = true;  // no more frames are taken; error_ is set by finish_writer, with ffmpeg's reason
+  // Frames still queued will never be written.
+  dropped_ += queued_.size();
+  for (int q : queued_) free_slots_.push_back(q);
+  queued_.clear();
+  return true;
+}
 
-  // RealTime with a start: the last frame stays on until stop(), as it did on the screen.
-  if (problem.empty() && !abandoned) {
-    uint64_t tail = 0;
-    int slot = -1;
-    {
-      std::lock_guard lock(mutex_);
-      tail = tail_repeats_;
-      slot = last_slot_;
-    }
-    int err = 0;
-    for (uint64_t i = 0; slot >= 0 && i < tail; ++i) {
-      if (write_to_ffmpeg(slots_[static_cast<size_t>(slot)].data(), frame_bytes_, &err) != WriteResult::Ok)
-        break;
-      std::lock_guard lock(mutex_);
-      ++video_frames_;
-    }
+// RealTime with a start: the last frame stays on until stop(), as it did on the screen.
+void Recorder::write_last_frame_again() {
+  uint64_t tail = 0;
+  int slot = -1;
+  {
+    std::lock_guard lock(mutex_);
+    tail = tail_repeats_;
+    slot = last_slot_;
   }
+  int err = 0;
+  for (uint64_t i = 0; slot >= 0 && i < tail; ++i) {
+    if (write_to_ffmpeg(slots_[static_cast<size_t>(slot)].data(), frame_bytes_, &err) != WriteResult::Ok)
+      break;
+    std::lock_guard lock(mutex_);
+    ++video_frames_;
+  }
+}
 
-  // Closing the pipe is ffmpeg's end of input: it flushes the encoder and ends the MP4.
-  ::close(pipe_fd_);
-  pipe_fd_ = -1;
-  bool killed = false;
-  const int status = end_ffmpeg(&killed);
+// ffmpeg has been reaped: the error, with ffmpeg's own last words, and the final state.
+void Recorder::finish_writer(const WriterEnd& end) {
   const std::string tail = log_tail();
   {
     std::lock_guard lock(mutex_);
     // Frames that arrived while the writer was ending.
     dropped_ += queued_.size();
     queued_.clear();
-    std::string what = problem;
-    if (abandoned) {
+    std::string what = end.problem;
+    if (end.abandoned) {
       what = "ffmpeg did not take the last frames within " + seconds_text(options_.stop_limit) + " of stop";
     }
-    if (killed) {
+    if (end.killed) {
       what += std::string(what.empty() ? "" : "; ") + "ffmpeg did not finish in time and was ended (" +
-              describe_wait_status(status) + ")";
-    } else if (!wait_status_ok(status)) {
-      what += std::string(what.empty() ? "" : "; ") + "ffmpeg " + describe_wait_status(status);
+              describe_wait_status(end.status) + ")";
+    } else if (!wait_status_ok(end.status)) {
+      what += std::string(what.empty() ? "" : "; ") + "ffmpeg " + describe_wait_status(end.status);
     }
     if (!what.empty()) {
       if (!tail.empty()) what += "; ffmpeg said: " + tail;
-      if (!low_space && !killed && status != -1 && WIFEXITED(status) && !wait_status_ok(status) &&
-          tail.empty()) {
+      if (!end.low_space && !end.killed && end.status != -1 && WIFEXITED(end.status) &&
+          !wait_status_ok(end.status) && tail.empty()) {
         what += " (full disk or unwritable file " + options_.output.string() + "?)";
       }
       what += "; " + options_.output.string() + " keeps what was written before (" + frames_text(written_) +
@@ -546,7 +596,7 @@ void Recorder::writer_loop() {
       error_ = what;
     }
     failing_ = !error_.empty();
-    clean_exit_ = wait_status_ok(status) && error_.empty();
+    clean_exit_ = wait_status_ok(end.status) && error_.empty();
     writer_done_ = true;
   }
   cv_.notify_all();

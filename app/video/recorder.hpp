@@ -138,8 +138,32 @@ class Recorder final : public FrameSink, private Finalisable {
 
  private:
   enum class WriteResult { Ok, Failed, Stalled, Abandoned };
+  struct WriterEnd {
+    std::string problem;     // why the writer stopped early
+    bool low_space = false;  // a clean stop before the disk is full
+    bool abandoned = false;  // stop_limit ran out with frames still queued
+    bool killed = false;     // ffmpeg did not end by itself
+    int status = 0;          // ffmpeg's wait status
+  };
+  // The constructor's steps, in order.
+  std::filesystem::path checked_output();
+  void watch_free_space(const std::filesystem::path& dir);
+  std::vector<std::string> ffmpeg_argv(const std::string& ffmpeg,
+                                       const std::filesystem::path& absolute) const;
+  void allocate_ring();
+  int open_log();
+  void start_ffmpeg(int log_fd);
+  void start_writer();
+
   void finalise() noexcept override;
+  // The writer thread: write_queued_frames, write_last_frame_again, end ffmpeg, finish_writer.
   void writer_loop();
+  WriterEnd write_queued_frames();
+  std::string low_space_problem() const;
+  bool account_frame(int slot, bool whole, uint64_t video_frames, WriteResult result, int err,
+                     WriterEnd& end);
+  void write_last_frame_again();
+  void finish_writer(const WriterEnd& end);
   WriteResult write_to_ffmpeg(const uint8_t* data, size_t size, int* err);
   bool past_stop_deadline();
   int end_ffmpeg(bool* killed);  // waits for ffmpeg by its deadline, then ends it

@@ -78,9 +78,9 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::SameLine();
   if (ImGui::Button("Reset (Backspace)")) guarded(toasts, "reset", [&] { core.reset(); });
   slider(core.steps_per_frame, limits::kStepsPerFrame);
-  if (ImGui::Checkbox("vsync", &st.vsync)) st.vsync_changed = true;
+  if (ImGui::Checkbox("vsync", &st.vsync)) st.actions.push_back(PanelAction::ApplyVsync);
   ImGui::SameLine();
-  if (ImGui::Button("Fullscreen (F11)")) st.fullscreen_request = true;
+  if (ImGui::Button("Fullscreen (F11)")) st.actions.push_back(PanelAction::ToggleFullscreen);
 
   if (!ImGui::TreeNode("Size, agents, seed, spawn (reallocates)")) return;
   input(st.width, limits::kWidth, 64, 256);
@@ -292,9 +292,10 @@ void record_section(PanelState& st) {
     ImGui::Combo("timing", &st.record_pacing, pacings, 2);
     ImGui::InputTextWithHint("file", "physarum-<date>-<time>.mp4", st.record_path, sizeof st.record_path);
   }
-  if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)")) st.record_toggle = true;
+  if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)"))
+    st.actions.push_back(PanelAction::ToggleRecording);
   ImGui::SameLine();
-  if (ImGui::Button("Screenshot (F12)")) st.screenshot_request = true;
+  if (ImGui::Button("Screenshot (F12)")) st.actions.push_back(PanelAction::Screenshot);
   if (r.active || r.rec.finished || !r.rec.error.empty()) {
     if (r.active) {
       ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "REC");

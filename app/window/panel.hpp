@@ -15,7 +15,18 @@
 
 namespace physarum::app {
 
+// What the panel and the function keys ask of the window, which acts on it at one place in the
+// frame (drained in order, once a frame).
+enum class PanelAction {
+  ToggleRecording,  // start with the Record settings below, or stop
+  Screenshot,       // the window, panel included, to physarum-<date>-<time>.png
+  ToggleFullscreen,
+  ApplyVsync,  // `vsync` below changed
+};
+
 struct PanelState {
+  std::vector<PanelAction> actions;  // pushed by the panel and the keys; drained by the window's frame
+
   // Edits to size/agents/seed/spawn wait here until "Apply" (they reallocate).
   bool initialised = false;
   int width = 0, height = 0;
@@ -23,8 +34,6 @@ struct PanelState {
   int seed = 0;
   int spawn_mode = 0;
   bool vsync = true;
-  bool fullscreen_request = false;  // set by the panel; the window acts on it
-  bool vsync_changed = false;
   float ui_ms = 0;  // measured by the window: building + drawing the panel last frame
   bool visible = true;
 
@@ -38,9 +47,7 @@ struct PanelState {
   int preset_selected = -1;
   char save_name[65] = "my-preset";
 
-  // Recording and screenshots: the panel asks, the window acts.
-  bool record_toggle = false;
-  bool screenshot_request = false;
+  // Recording and screenshots: the panel asks (actions above), the window acts.
   int record_source = 0;  // RecordSource
   int record_fps = 60;
   int record_pacing = 0;       // 0: real time, 1: every frame (Pacing)

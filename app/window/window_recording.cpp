@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <cstdio>
+#include <ctime>
 
 #include "video/process.hpp"
 
@@ -102,6 +103,25 @@ std::string WindowRecording::stop() {
   return msg;
 }
 
+RecordingNote WindowRecording::toggle(const RecordingSettings& settings, const WindowCore& core, int fb_w,
+                                      int fb_h) {
+  if (active()) return finish();
+  const std::string file =
+      settings.file.empty() ? timestamped_name(".mp4") : unused_path(settings.file).string();
+  try {
+    start(file, settings.source, settings.fps, settings.pacing, core, fb_w, fb_h);
+  } catch (const std::exception& e) {
+    return {std::string("cannot record: ") + e.what(), true};
+  }
+  return {"recording to " + file, false};
+}
+
+RecordingNote WindowRecording::finish() {
+  if (!active()) return {};
+  std::string msg = stop();
+  return {std::move(msg), !final_status_.error.empty()};
+}
+
 RecordingStatus WindowRecording::status() const {
   RecordingStatus s;
   s.active = recorder_ != nullptr;
@@ -127,6 +147,15 @@ std::filesystem::path unused_path(const std::filesystem::path& path) {
     if (!std::filesystem::exists(candidate, ec)) return candidate;
   }
   return path;
+}
+
+std::string timestamped_name(const char* extension) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  return unused_path(std::string("physarum-") + stamp + extension).string();
 }
 
 std::string format_bytes(uint64_t bytes) {

@@ -30,6 +30,20 @@ struct RecordingStatus {
   double speed() const { return rec.duration_s > 0 && rec.wall_s > 0 ? rec.wall_s / rec.duration_s : 1.0; }
 };
 
+// What the panel's Record section chose.
+struct RecordingSettings {
+  std::string file;  // as typed; empty: physarum-<date>-<time>.mp4 in the current directory
+  RecordSource source = RecordSource::Field;
+  int fps = 60;
+  Pacing pacing = Pacing::RealTime;
+};
+
+// A recording started, stopped or failed: what to tell the user.
+struct RecordingNote {
+  std::string message;  // empty: nothing happened
+  bool error = false;
+};
+
 class WindowRecording {
  public:
   WindowRecording() = default;
@@ -49,6 +63,11 @@ class WindowRecording {
   std::string poll();
   // Finishes the file. Returns a message for the user (written, or why it failed).
   std::string stop();
+  // F9 and the Record button: stops the running recording, or starts one with `settings` in a file
+  // that does not exist yet (a typed name is kept for the next F9 too: -2, -3...). Never throws.
+  RecordingNote toggle(const RecordingSettings& settings, const WindowCore& core, int fb_w, int fb_h);
+  // When the window closes: stops a running recording; an empty note when none ran.
+  RecordingNote finish();
 
   bool active() const { return recorder_ != nullptr; }
   RecordSource source() const { return source_; }
@@ -72,6 +91,9 @@ class WindowRecording {
 // `path` when nothing is there, else the first free of path-2.ext, path-3.ext, ... (up to 999):
 // a new recording or screenshot never overwrites an earlier one.
 std::filesystem::path unused_path(const std::filesystem::path& path);
+
+// "physarum-20250101-120000.png" in the current directory, through unused_path.
+std::string timestamped_name(const char* extension);
 
 // "12.3 MB", "512 KB".
 std::string format_bytes(uint64_t bytes);
