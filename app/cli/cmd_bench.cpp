@@ -18,6 +18,7 @@
 #include "cli/decimal_option.hpp"
 #include "sim/backend.hpp"
 #include "sim/cuda_info.hpp"
+#include "sim/elapsed.hpp"
 #include "sim/params.hpp"
 
 namespace physarum::app {
@@ -99,7 +100,7 @@ double timed_ms_per_step(Backend& b, int steps) {
   const auto t0 = Clock::now();
   b.step(steps);
   finish(b);
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count() / steps;
+  return ms_since(t0) / steps;
 }
 
 // Per-stage times from single steps, each timed stage by stage by the backend: 256 of them, so the

@@ -21,6 +21,7 @@
 #include "render/gl_objects.hpp"
 #include "render/palette.hpp"
 #include "render/png.hpp"
+#include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
 #include "video/process.hpp"
 #include "video/progress.hpp"
@@ -49,17 +50,6 @@ OutKind out_kind(const std::string& file) {
   if (ext == ".npy") return OutKind::Npy;
   if (ext == ".mp4") return OutKind::Video;
   throw UsageError("--out " + file + ": the extension must be .png, .npy or .mp4");
-}
-
-// Refuses an output whose directory is missing before any work is done.
-void check_output_dir(const std::string& file) {
-  const std::filesystem::path p(file);
-  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) {
-    throw Error("--out " + file + ": the directory '" + dir.string() + "' does not exist");
-  }
-  if (std::filesystem::is_directory(p, ec)) throw Error("--out " + file + ": is a directory");
 }
 
 // The video's comment tag: what was run and the command that makes the same video again, quoted
@@ -120,7 +110,7 @@ Outputs sorted_outputs(const std::vector<std::string>& outs) {
       case OutKind::Npy: r.npys.push_back(f); break;
       case OutKind::Video: r.videos.push_back(f); break;
     }
-    check_output_dir(f);
+    check_writable_target(f);  // before any work is done
   }
   return r;
 }

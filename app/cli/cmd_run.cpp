@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/sim_options.hpp"
+#include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
 
 namespace physarum::app {
@@ -27,14 +28,7 @@ struct RunOptions {
 
 int run(const RunOptions& r) {
   // Refuse an output path that cannot work before spending time on the run.
-  const std::filesystem::path out(r.out);
-  const std::filesystem::path dir =
-      out.parent_path().empty() ? std::filesystem::path(".") : out.parent_path();
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) {
-    throw Error("--out " + r.out + ": the directory '" + dir.string() + "' does not exist");
-  }
-  if (std::filesystem::is_directory(out, ec)) throw Error("--out " + r.out + ": is a directory");
+  check_writable_target(r.out);
 
   Simulation sim = make_simulation(r.sim);
   Backend& b = *sim.backend;
@@ -54,7 +48,7 @@ int run(const RunOptions& r) {
     sum += v;
   }
   const Size size = b.size();
-  write_npy(out, field.data(), size.height, size.width, b.species_count());  // (S, H, W) for several
+  write_npy(r.out, field.data(), size.height, size.width, b.species_count());  // (S, H, W) for several
 
   const double steps_per_s = seconds > 0 ? r.steps / seconds : 0;
   const double agent_steps_per_s = steps_per_s * static_cast<double>(b.agent_count());

@@ -19,7 +19,9 @@
 #include <sstream>
 #include <system_error>
 
+#include "sim/atomic_file.hpp"
 #include "sim/params.hpp"
+#include "sim/write_all.hpp"
 #include "video/process.hpp"
 
 namespace physarum::app {
@@ -163,14 +165,8 @@ std::filesystem::path Recorder::checked_output() {
   // protocol: it gets the absolute path behind its file: prefix, which it takes as a plain name.
   const std::filesystem::path absolute = std::filesystem::absolute(options_.output, ec);
   if (ec) throw Error("cannot record to " + options_.output.string() + ": " + ec.message());
-  const std::filesystem::path dir = absolute.parent_path();
-  if (!std::filesystem::is_directory(dir, ec)) {
-    throw Error("cannot record to " + options_.output.string() + ": directory " + dir.string() +
-                " does not exist");
-  }
-  if (std::filesystem::is_directory(absolute, ec)) {
-    throw Error("cannot record to " + options_.output.string() + ": it is a directory");
-  }
+  // A FIFO would block ffmpeg, and the window with it; a device (/dev/null) takes a stream.
+  check_writable_target(absolute, "record to", WritableTarget::RegularFileOrDevice);
   return absolute;
 }
 
@@ -420,16 +416,16 @@ bool Recorder::past_stop_deadline() {
 Recorder::WriteResult Recorder::write_to_ffmpeg(const uint8_t* data, size_t size, int* err) {
   auto last_progress = Clock::now();
   while (size > 0) {
-    const ssize_t n = ::write(pipe_fd_, data, size);
+    int e = 0;
+    const size_t n = write_all(pipe_fd_, data, size, &e);  // until the pipe is full (EAGAIN)
     if (n > 0) {
       data += n;
-      size -= static_cast<size_t>(n);
+      size -= n;
       last_progress = Clock::now();
-      continue;
     }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-      *err = errno;
+    if (size == 0) break;
+    if (e != EAGAIN && e != EWOULDBLOCK) {
+      *err = e;
       return WriteResult::Failed;
     }
     if (past_stop_deadline()) return WriteResult::Abandoned;

@@ -25,6 +25,7 @@
 #include "render/gl_objects.hpp"
 #include "render/png.hpp"
 #include "sim/backend.hpp"
+#include "sim/elapsed.hpp"
 #include "video/process.hpp"
 #include "video/recorder.hpp"
 #include "video/signals.hpp"
@@ -37,10 +38,6 @@ namespace physarum::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 // GLFW init/terminate and the window as owned resources, destroyed in reverse order.
 struct GlfwLibrary {

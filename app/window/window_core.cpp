@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "sim/elapsed.hpp"
+
 namespace physarum::app {
 
 void PerfHistory::push(float step_ms, float draw_ms, float ui_ms, float frame_ms) {
@@ -43,7 +45,7 @@ void WindowCore::step() {
   const auto t0 = std::chrono::steady_clock::now();
   if (n > 0) sim_.backend->step(n);
   const auto t1 = std::chrono::steady_clock::now();
-  sim_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  sim_ms = ms_between(t0, t1);
   rate_steps_ += static_cast<uint64_t>(n);
   const double elapsed = std::chrono::duration<double>(t1 - rate_start_).count();
   if (elapsed >= 0.5) {  // a rate over half a second reads steadily
