@@ -29,6 +29,7 @@
 #include "video/process.hpp"
 #include "video/recorder.hpp"
 #include "video/signals.hpp"
+#include "window/glfw_session.hpp"
 #include "window/input.hpp"
 #include "window/panel.hpp"
 #include "window/window_core.hpp"
@@ -38,67 +39,6 @@ namespace physarum::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// GLFW init/terminate and the window as owned resources, destroyed in reverse order.
-struct GlfwLibrary {
-  bool ok = false;
-  GlfwLibrary() { ok = glfwInit() == GLFW_TRUE; }
-  ~GlfwLibrary() {
-    if (ok) glfwTerminate();
-  }
-};
-struct WindowDeleter {
-  void operator()(GLFWwindow* w) const { glfwDestroyWindow(w); }
-};
-struct ImGuiSession {
-  ImGuiSession(GLFWwindow* w, float scale) {
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini files left in the user's folders
-    ImGui::StyleColorsDark();
-    ImGui::GetStyle().ScaleAllSizes(scale);
-    ImGui::GetIO().FontGlobalScale = scale;
-    ImGui_ImplGlfw_InitForOpenGL(w, true);
-    ImGui_ImplOpenGL3_Init("#version 450 core");
-  }
-  ~ImGuiSession() {
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
-    ImGui::DestroyContext();
-  }
-};
-
-void no_display(const char* why) {
-  std::fprintf(stderr,
-               "physarum: cannot open a window: %s.\n"
-               "  Headless, without a display: physarum render --steps 500 --out physarum.png\n"
-               "  (see 'physarum render --help'; 'make run' does this for you).\n",
-               why);
-}
-
-std::string glfw_error() {
-  const char* d = nullptr;
-  glfwGetError(&d);
-  return d ? d : "unknown GLFW error";
-}
-
-struct Fullscreen {
-  bool on = false;
-  int x = 0, y = 0, w = 0, h = 0;
-  void toggle(GLFWwindow* win) {
-    if (!on) {
-      glfwGetWindowPos(win, &x, &y);
-      glfwGetWindowSize(win, &w, &h);
-      GLFWmonitor* m = glfwGetPrimaryMonitor();
-      const GLFWvidmode* mode = m ? glfwGetVideoMode(m) : nullptr;
-      if (!mode) return;
-      glfwSetWindowMonitor(win, m, 0, 0, mode->width, mode->height, mode->refreshRate);
-    } else {
-      glfwSetWindowMonitor(win, nullptr, x, y, w, h, 0);
-    }
-    on = !on;
-  }
-};
 
 bool has_display() {
   const char* display = std::getenv("DISPLAY");
@@ -133,49 +73,6 @@ std::future<void> probe_encoder_in_background(const WindowOptions& o) {
       // F9 will report it.
     }
   });
-}
-
-// Window size: as asked, else the field's aspect at up to 1280x800 screen units.
-Size window_size(const WindowOptions& o, Size f) {
-  if (!o.size_window.empty()) return parse_size(o.size_window);
-  const float fit = std::min(1280.0f / static_cast<float>(f.width), 800.0f / static_cast<float>(f.height));
-  if (fit > 1.0f) return {1280, 800};
-  return {std::max(640, static_cast<int>(static_cast<float>(f.width) * fit)),
-          std::max(480, static_cast<int>(static_cast<float>(f.height) * fit))};
-}
-
-// An OpenGL 4.5 core window with its context current and the GL functions loaded; null (told
-// on stderr) when there is none to be had.
-std::unique_ptr<GLFWwindow, WindowDeleter> open_window(const WindowOptions& o, Size field) {
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-  glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
-#if !defined(NDEBUG)
-  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
-#endif
-  const Size size = window_size(o, field);
-  std::unique_ptr<GLFWwindow, WindowDeleter> window(
-      glfwCreateWindow(size.width, size.height, "physarum", nullptr, nullptr));
-  if (!window) {
-    no_display(("cannot create an OpenGL 4.5 core window: " + glfw_error()).c_str());
-    return window;
-  }
-  glfwMakeContextCurrent(window.get());
-  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
-    throw Error("cannot load the OpenGL 4.5 functions");
-  }
-  render::enable_gl_debug_output();
-  glfwSwapInterval(o.vsync ? 1 : 0);
-  return window;
-}
-
-float content_scale(GLFWwindow* win) {
-  float x = 1.0f, y = 1.0f;
-  glfwGetWindowContentScale(win, &x, &y);
-  return std::max(1.0f, x);
 }
 
 void save_screenshot(const std::string& file, int fb_w, int fb_h) {
@@ -383,7 +280,7 @@ int run_window(const WindowOptions& o) {
     no_display(("GLFW cannot initialise: " + glfw_error()).c_str());
     return kExitRuntime;
   }
-  const auto window = open_window(o, preset.run.size);
+  const WindowPtr window = open_window(window_size(o.size_window, preset.run.size), o.vsync);
   if (!window) return kExitRuntime;
   int status = kExitOk;
   {
