@@ -124,6 +124,32 @@ TEST(AtomicWrite, AFailureMidwayKeepsTheOldFileAndLeavesNoTemporary) {
   EXPECT_EQ(entries(dir), std::vector<std::string>{"a.bin"});
 }
 
+// The check the subcommands and the recorder make before any work: the same refusals as the
+// writer's, plus a folder that does not exist; a new name or an existing file passes.
+TEST(CheckWritableTarget, RefusesAMissingFolderAndWhatIsNotARegularFile) {
+  const auto dir = temp_dir();
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+  std::filesystem::create_directory(dir / "folder");
+  std::filesystem::create_symlink(dir / "nothing", dir / "dangling");
+  const std::vector<std::pair<std::filesystem::path, std::string>> refused{
+      {dir / "fifo", "it exists and is a FIFO"},
+      {dir / "folder", "it exists and is a directory"},
+      {"/dev/null", "it exists and is a device"},
+      {dir / "dangling", "it is a symbolic link to nothing"},
+      {dir / "no-such-folder" / "a.npy",
+       "the folder '" + (dir / "no-such-folder").string() + "' does not exist"}};
+  for (const auto& [path, why] : refused) {
+    const std::string msg = error_of([&] { check_writable_target(path, "render to"); });
+    EXPECT_NE(msg.find("cannot render to '" + path.string() + "': " + why), std::string::npos) << msg;
+  }
+  write_file_atomically(dir / "existing", "x");
+  EXPECT_NO_THROW(check_writable_target(dir / "existing"));
+  EXPECT_NO_THROW(check_writable_target("/dev/null", "record to", WritableTarget::RegularFileOrDevice));
+  EXPECT_THROW(check_writable_target(dir / "fifo", "record to", WritableTarget::RegularFileOrDevice), Error);
+  EXPECT_NO_THROW(check_writable_target(dir / "new.png"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "new.png"));  // a check only: nothing is created
+}
+
 TEST(AtomicWrite, RefusesAnExistingPathThatIsNotARegularFile) {
   const auto dir = temp_dir();
   ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);

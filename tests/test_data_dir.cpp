@@ -1,5 +1,5 @@
 // Where the program finds its data, and --preset by name: the rules of sim/data_dir.hpp and
-// app/preset_library.hpp, checked against real folders (the build tree's share/physarum links
+// app/common/preset_library.hpp, checked against real folders (the build tree's share/physarum links
 // and scratch folders made here).
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <optional>
 
-#include "preset_library.hpp"
+#include "common/preset_library.hpp"
 #include "sim/data_dir.hpp"
 #include "sim/params.hpp"
 #include "test_support.hpp"

@@ -14,17 +14,17 @@
 #include <string>
 #include <vector>
 
-#include "brush.hpp"
+#include "common/seeding.hpp"
 #include "gl_support.hpp"
-#include "panel.hpp"
-#include "panel_values.hpp"
 #include "render/field_renderer.hpp"
 #include "render/png.hpp"
-#include "seeding.hpp"
 #include "sim/backend.hpp"
 #include "test_support.hpp"
-#include "toast.hpp"
-#include "window_core.hpp"
+#include "window/brush.hpp"
+#include "window/panel.hpp"
+#include "window/panel_values.hpp"
+#include "window/toast.hpp"
+#include "window/window_core.hpp"
 
 namespace physarum::app {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <chrono>
 
-#include "process.hpp"
+#include "video/process.hpp"
 
 namespace physarum::app {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "progress.hpp"
+#include "video/progress.hpp"
 
 namespace physarum::app {
 namespace {

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,10 +20,10 @@
 #include <thread>
 #include <vector>
 
-#include "process.hpp"
-#include "recorder.hpp"
-#include "signals.hpp"
 #include "sim/params.hpp"
+#include "video/process.hpp"
+#include "video/recorder.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {
@@ -243,6 +244,25 @@ TEST(Recorder, BadArgumentsAreRefused) {
   o.encoder = "mpeg2";
   EXPECT_THROW(Recorder{o}, Error);
   EXPECT_FALSE(fs::exists(dir / "a.mp4"));
+}
+
+// A FIFO (or a directory) as the output is refused before ffmpeg starts: ffmpeg would block opening
+// a FIFO no one reads, and the window's F9 with it. Needs no ffmpeg: nothing is spawned.
+TEST(Recorder, RefusesAFifoOrDirectoryOutputBeforeStartingFfmpeg) {
+  const fs::path dir = test_dir() / "special-outputs";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "folder.mp4");
+  ASSERT_EQ(::mkfifo((dir / "fifo.mp4").c_str(), 0600), 0);
+  for (const auto& [name, kind] : {std::pair{"fifo.mp4", "a FIFO"}, std::pair{"folder.mp4", "a directory"}}) {
+    std::string msg;
+    try {
+      Recorder rec(options_for(dir / name, 320, 180, RingPolicy::Wait));
+    } catch (const Error& e) {
+      msg = e.what();
+    }
+    EXPECT_NE(msg.find(std::string("it exists and is ") + kind), std::string::npos) << name << ": " << msg;
+  }
+  EXPECT_TRUE(fs::is_fifo(dir / "fifo.mp4"));
 }
 
 // Killed mid-recording, ffmpeg leaves no reason of its own: the message gives its end (signal 9).

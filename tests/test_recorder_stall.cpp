@@ -18,10 +18,10 @@
 #include <thread>
 #include <vector>
 
-#include "process.hpp"
-#include "recorder.hpp"
-#include "signals.hpp"
 #include "test_support.hpp"
+#include "video/process.hpp"
+#include "video/recorder.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {

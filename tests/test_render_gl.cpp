@@ -14,7 +14,7 @@
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "sim/backend.hpp"
-#include "window_core.hpp"
+#include "window/window_core.hpp"
 
 namespace {
 

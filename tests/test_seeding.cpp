@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "brush.hpp"
-#include "preset_library.hpp"
-#include "seeding.hpp"
+#include "common/preset_library.hpp"
+#include "common/seeding.hpp"
 #include "sim/backend.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
+#include "window/brush.hpp"
 
 namespace physarum::app {
 namespace {

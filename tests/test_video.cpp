@@ -13,8 +13,8 @@
 #include <sstream>
 #include <thread>
 
-#include "process.hpp"
 #include "test_support.hpp"
+#include "video/process.hpp"
 #include "xvfb.hpp"
 
 namespace physarum::app {

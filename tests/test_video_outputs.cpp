@@ -18,8 +18,8 @@
 #include <thread>
 #include <vector>
 
-#include "process.hpp"
 #include "test_support.hpp"
+#include "video/process.hpp"
 #include "xvfb.hpp"
 
 namespace physarum::app {

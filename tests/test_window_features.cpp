@@ -7,15 +7,15 @@
 #include <cstring>
 #include <memory>
 
-#include "async_readback.hpp"
 #include "gl_support.hpp"
-#include "process.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
-#include "window_core.hpp"
-#include "window_recording.hpp"
+#include "video/async_readback.hpp"
+#include "video/process.hpp"
+#include "window/window_core.hpp"
+#include "window/window_recording.hpp"
 
 namespace physarum::app {
 namespace {

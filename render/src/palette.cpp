@@ -10,16 +10,10 @@
 #include "sim/data_dir.hpp"
 #include "sim/input_file.hpp"
 #include "sim/params.hpp"
+#include "sim/text.hpp"
 
 namespace physarum::render {
 namespace {
-
-std::string trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return {};
-  const auto e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
-}
 
 bool parse_hex_color(const std::string& tok, ColorStop& c) {
   if (tok.size() != 7 || tok[0] != '#') return false;
@@ -78,7 +72,7 @@ Palette parse_palette(std::string_view text, const std::string& name, const std:
     ++line_no;
     // A line starting with '#' is a comment; so is anything after the colour (it must start
     // with '#'): "0.5 #ff0000 # red" is a stop with a comment.
-    const std::string line = trim(raw);
+    const std::string line(trim(raw, " \t\r"));  // \r: a file saved with CRLF line ends
     if (line.empty() || line[0] == '#') continue;
     std::istringstream ls(line);
     std::vector<std::string> tok;
@@ -133,7 +127,9 @@ Palette greyscale_palette() {
   return p;
 }
 
-std::filesystem::path palette_dir() { return data_dir(DataKind::palettes); }
+std::filesystem::path palette_dir() {
+  return data_dir(DataKind::palettes);
+}
 
 size_t PaletteSet::index_of(std::string_view name) const {
   for (size_t i = 0; i < palettes.size(); ++i) {

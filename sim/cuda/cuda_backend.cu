@@ -18,7 +18,6 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -26,6 +25,7 @@
 #include "cuda_check.cuh"
 #include "event_query.hpp"
 #include "kernels.cuh"
+#include "moving_average.hpp"
 #include "sim/cuda_info.hpp"
 
 namespace physarum {
@@ -105,31 +105,6 @@ double elapsed_ms(const Event& a, const Event& b) {
   PHYS_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
   return ms;
 }
-
-// A moving window of the most recent values.
-class Window {
- public:
-  explicit Window(size_t cap) : cap_(cap) {}
-  void add(double v, double weight = 1) {
-    v_.push_back({v, weight});
-    if (v_.size() > cap_) v_.pop_front();
-  }
-  double sum() const {
-    double s = 0;
-    for (const auto& e : v_) s += e.first;
-    return s;
-  }
-  double weight() const {
-    double s = 0;
-    for (const auto& e : v_) s += e.second;
-    return s;
-  }
-  double mean() const { return weight() > 0 ? sum() / weight() : 0.0; }
-
- private:
-  size_t cap_;
-  std::deque<std::pair<double, double>> v_;
-};
 
 class CudaBackend final : public Backend {
  public:
@@ -240,11 +215,7 @@ class CudaBackend final : public Backend {
   }
 
   void set_species(const SpeciesSet& s) override {
-    const SpeciesSet next = resolve_species(s, model_, species_.list[0].spawn);
-    if (next.count() != channels_) {
-      throw Error("set_species: " + std::to_string(next.count()) + " species where the run has " +
-                  std::to_string(channels_) + "; another number of species needs a new simulation");
-    }
+    const SpeciesSet next = resolve_species_change(s, model_, species_.list[0].spawn, channels_);
     const rule::SpeciesParams p = make_species_params(next, size_, seed_, agents_);  // validates first
     cuda::launch_set_species(stream_.get(), d_species_.get(), p);
     const bool weighted = !is_single_plain(next);
@@ -347,7 +318,7 @@ class CudaBackend final : public Backend {
     t.sort_ms = sort_every_ > 0 ? sort_ms_.mean() / sort_every_ : 0.0;
     t.publish_ms = publish_ms_.mean();
     t.step_ms = step_ms_.mean();
-    t.samples = static_cast<int>(step_ms_.weight());
+    t.samples = static_cast<int>(step_ms_.units());
     return t;
   }
 
@@ -542,7 +513,7 @@ class CudaBackend final : public Backend {
   std::array<StageSample, 8> stage_;
   std::array<BatchSample, 8> batch_;
   std::array<PublishSample, 4> publish_;
-  Window agents_ms_{64}, field_ms_{64}, sort_ms_{8}, publish_ms_{64}, step_ms_{16};
+  MovingAverage agents_ms_{64}, field_ms_{64}, sort_ms_{8}, publish_ms_{64}, step_ms_{16};
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "sim/params.hpp"
+#include "sim/write_all.hpp"
 
 namespace physarum {
 namespace {
@@ -26,7 +27,41 @@ std::string temp_suffix(int attempt) {
   return buf;
 }
 
+// What a target that exists but is not a regular file is, for messages.
+const char* special_file_kind(mode_t mode) {
+  return S_ISDIR(mode)                      ? "a directory"
+         : S_ISFIFO(mode)                   ? "a FIFO"
+         : (S_ISCHR(mode) || S_ISBLK(mode)) ? "a device"
+         : S_ISSOCK(mode)                   ? "a socket"
+                                            : "a special file";
+}
+
+std::string not_regular_message(const std::string& action, const std::string& shown, mode_t mode) {
+  return "cannot " + action + " '" + shown + "': it exists and is " + special_file_kind(mode) +
+         ", not a regular file; choose another name";
+}
+
 }  // namespace
+
+void check_writable_target(const std::filesystem::path& target, const std::string& action,
+                           WritableTarget kind) {
+  const std::string shown = target.string();
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0) {
+    const bool device_ok = kind == WritableTarget::RegularFileOrDevice && S_ISCHR(st.st_mode);
+    if (!S_ISREG(st.st_mode) && !device_ok) throw Error(not_regular_message(action, shown, st.st_mode));
+    return;
+  }
+  if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    throw Error("cannot " + action + " '" + shown + "': it is a symbolic link to nothing");
+  }
+  const std::filesystem::path dir =
+      target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw Error("cannot " + action + " '" + shown + "': the folder '" + dir.string() + "' does not exist");
+  }
+}
 
 AtomicFileWriter::AtomicFileWriter(std::filesystem::path target, std::string action)
     : target_(std::move(target)), action_(std::move(action)), shown_(target_.string()) {
@@ -40,15 +75,7 @@ AtomicFileWriter::AtomicFileWriter(std::filesystem::path target, std::string act
     target_ = resolved;
     exists = ::stat(target_.c_str(), &st) == 0;
   }
-  if (exists && !S_ISREG(st.st_mode)) {
-    const char* kind = S_ISDIR(st.st_mode)                            ? "a directory"
-                       : S_ISFIFO(st.st_mode)                         ? "a FIFO"
-                       : (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) ? "a device"
-                       : S_ISSOCK(st.st_mode)                         ? "a socket"
-                                                                      : "a special file";
-    throw Error("cannot " + action_ + " '" + shown_ + "': it exists and is " + kind +
-                ", not a regular file; choose another name");
-  }
+  if (exists && !S_ISREG(st.st_mode)) throw Error(not_regular_message(action_, shown_, st.st_mode));
   const std::filesystem::path dir =
       target_.has_parent_path() ? target_.parent_path() : std::filesystem::path(".");
   std::string base(1, '.');  // hidden (built piecewise: GCC 12 -Wrestrict)
@@ -85,17 +112,9 @@ void AtomicFileWriter::fail(const std::string& what, int err) {
 
 void AtomicFileWriter::write(const void* data, size_t n) {
   if (fd_ < 0) throw Error("cannot " + action_ + " '" + shown_ + "': the file was already closed");
-  const auto* p = static_cast<const char*>(data);
-  while (n > 0) {
-    const ssize_t w = ::write(fd_, p, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      fail("write failed", errno);
-    }
-    if (w == 0) fail("write made no progress", EIO);
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
+  int err = 0;
+  (void)write_all(fd_, data, n, &err);
+  if (err != 0) fail("write failed", err);
 }
 
 void AtomicFileWriter::commit() {

@@ -80,6 +80,16 @@ void validate_brush(const BrushStroke& b, Size size, int species) {
   }
 }
 
+SpeciesSet resolve_species_change(const SpeciesSet& s, const ModelParams& model, SpawnMode spawn,
+                                  int channels) {
+  SpeciesSet next = resolve_species(s, model, spawn);
+  if (next.count() != channels) {
+    throw Error("set_species: " + std::to_string(next.count()) + " species where the run has " +
+                std::to_string(channels) + "; another number of species needs a new simulation");
+  }
+  return next;
+}
+
 void validate_field(const std::vector<float>& values, Size size, int channel, int species) {
   const size_t cells = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
   if (channel != kAllChannels && (channel < 0 || channel >= species)) {

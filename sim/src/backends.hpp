@@ -24,6 +24,10 @@ void validate_brush(const BrushStroke& stroke, Size size, int species);
 // width * height values (or species planes of them for kAllChannels), each finite with |v| <= 1e30;
 // the channel is kAllChannels or 0..species-1.
 void validate_field(const std::vector<float>& values, Size size, int channel, int species);
+// set_species on a running backend: `s` resolved against the run's model and spawn mode (as at
+// the start), refused when it has another number of species than the run's `channels`.
+SpeciesSet resolve_species_change(const SpeciesSet& s, const ModelParams& model, SpawnMode spawn,
+                                  int channels);
 
 std::unique_ptr<Backend> make_cpu_backend(const SimConfig& config, AgentState agents);
 

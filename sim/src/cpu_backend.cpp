@@ -13,16 +13,14 @@
 #include <string>
 
 #include "backends.hpp"
+#include "moving_average.hpp"
+#include "sim/elapsed.hpp"
 #include "sim/rule.hpp"
-#include "stage_window.hpp"
 
 namespace physarum {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 // The agent stage runs over blocks of kBlock agents, stage by stage: sensor cells of the whole block
 // (vectorised), their field reads (independent loads, in flight together), steer and move
@@ -170,7 +168,7 @@ class CpuBackend final : public Backend {
       move_agents();
       const auto t1 = Clock::now();
       update_field();
-      t.agents_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+      t.agents_ms = ms_between(t0, t1);
       t.field_ms = ms_since(t1);
       t.step_ms = t.sort_ms + t.agents_ms + t.field_ms;
       window_.add(t);
@@ -185,11 +183,7 @@ class CpuBackend final : public Backend {
   }
 
   void set_species(const SpeciesSet& s) override {
-    const SpeciesSet next = resolve_species(s, model_, species_.list[0].spawn);
-    if (next.count() != channels_) {
-      throw Error("set_species: " + std::to_string(next.count()) + " species where the run has " +
-                  std::to_string(channels_) + "; another number of species needs a new simulation");
-    }
+    const SpeciesSet next = resolve_species_change(s, model_, species_.list[0].spawn, channels_);
     species_params_ =
         make_species_params(next, size_, seed_, agents_);  // validates: a bad value changes nothing
     params_ = species_params_.p[0];
@@ -460,7 +454,7 @@ class CpuBackend final : public Backend {
   std::vector<uint32_t> counts_;
   AgentState agents_state_;
   AgentState sorted_;  // scratch for sort_agents_by_row
-  StageWindow window_;
+  StageAverages window_;
 };
 
 }  // namespace

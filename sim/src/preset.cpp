@@ -25,7 +25,9 @@
 #include "preset_species.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/input_file.hpp"
+#include "sim/text.hpp"
 #include "toml_depth.hpp"
+#include "toml_text.hpp"
 
 namespace physarum {
 namespace {
@@ -297,53 +299,11 @@ std::optional<Value> value_of(const toml::node& n, Kind kind) {
               message);
 }
 
-// Shortest text that reads back as exactly the same float (through a double, as toml++ and
-// apply_override read it); falls back to the double's shortest form in the rare case it does not.
-std::string float_text(float f) {
-  std::array<char, 64> buf{};
-  auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), f);
-  std::string s(buf.data(), end);
-  double back = 0;
-  std::from_chars(s.data(), s.data() + s.size(), back);
-  if (static_cast<float>(back) != f) {
-    auto [end2, ec2] = std::to_chars(buf.data(), buf.data() + buf.size(), static_cast<double>(f));
-    s.assign(buf.data(), end2);
-  }
-  // TOML needs a '.' or an exponent to read a float.
-  if (s.find_first_of(".eE") == std::string::npos && s.find_first_of("ni") == std::string::npos) s += ".0";
-  return s;
-}
-
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\u%04x", u);
-      out += esc;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 std::string value_text(const Value& v) {
-  if (const auto* d = std::get_if<double>(&v)) return float_text(static_cast<float>(*d));
+  if (const auto* d = std::get_if<double>(&v)) return toml_float(static_cast<float>(*d));
   if (const auto* i = std::get_if<int64_t>(&v)) return std::to_string(*i);
   if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
-  return quote(std::get<std::string>(v));
-}
-
-std::string_view trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return {};
-  const auto e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
+  return toml_quote(std::get<std::string>(v));
 }
 
 // TOML files are UTF-8: a string that is not would be saved into a preset that cannot be read back

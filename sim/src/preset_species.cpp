@@ -8,6 +8,8 @@
 #include <sstream>
 #include <vector>
 
+#include "toml_text.hpp"
+
 namespace physarum::preset_species {
 namespace {
 
@@ -21,42 +23,9 @@ struct Key {
   std::function<std::string(const Species&)> text;
 };
 
-std::string float_text(float f) {
-  // Shortest text that reads back as the same float; TOML needs a '.' or an exponent.
-  std::array<char, 64> buf{};
-  auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), f);
-  std::string s(buf.data(), end);
-  double back = 0;  // presets are read through a double: fall back to the double's digits if needed
-  std::from_chars(s.data(), s.data() + s.size(), back);
-  if (static_cast<float>(back) != f) {
-    auto [end2, ec2] = std::to_chars(buf.data(), buf.data() + buf.size(), static_cast<double>(f));
-    s.assign(buf.data(), end2);
-  }
-  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
-  return s;
-}
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\u%04x", u);
-      out += esc;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 Key model_number(std::string_view name, float ModelParams::*member) {
   return {name, true, [member](Species& s, float v) { s.model.*member = v; }, nullptr,
-          [member](const Species& s) { return float_text(s.model.*member); }};
+          [member](const Species& s) { return toml_float(s.model.*member); }};
 }
 
 const std::vector<Key>& keys() {
@@ -66,13 +35,13 @@ const std::vector<Key>& keys() {
          if (v.empty() || v.size() > 64) throw Error("must be 1 to 64 characters");
          s.name = v;
        },
-       [](const Species& s) { return quoted(s.name); }},
+       [](const Species& s) { return toml_quote(s.name); }},
       {"colour", false, nullptr, [](Species& s, const std::string& v) { s.colour = parse_colour(v); },
-       [](const Species& s) { return quoted(format_colour(s.colour)); }},
+       [](const Species& s) { return toml_quote(format_colour(s.colour)); }},
       {"share", true, [](Species& s, float v) { s.share = v; }, nullptr,
-       [](const Species& s) { return float_text(s.share); }},
+       [](const Species& s) { return toml_float(s.share); }},
       {"spawn", false, nullptr, [](Species& s, const std::string& v) { s.spawn = parse_spawn_mode(v); },
-       [](const Species& s) { return quoted(std::string(to_string(s.spawn))); }},
+       [](const Species& s) { return toml_quote(std::string(to_string(s.spawn))); }},
       model_number("sensor_angle_deg", &ModelParams::sensor_angle_deg),
       model_number("rotation_angle_deg", &ModelParams::rotation_angle_deg),
       model_number("sensor_distance", &ModelParams::sensor_distance),
@@ -82,7 +51,7 @@ const std::vector<Key>& keys() {
       model_number("diffuse", &ModelParams::diffuse),
       {"turn_rule", false, nullptr,
        [](Species& s, const std::string& v) { s.model.turn_rule = parse_turn_rule(v); },
-       [](const Species& s) { return quoted(std::string(to_string(s.model.turn_rule))); }},
+       [](const Species& s) { return toml_quote(std::string(to_string(s.model.turn_rule))); }},
       model_number("jitter", &ModelParams::jitter),
   };
   return table;
@@ -274,7 +243,7 @@ std::string to_toml(const Preset& p) {
   out += "\n[interaction]\nmatrix = [";
   for (size_t r = 0; r < n; ++r) {
     out += r == 0 ? "[" : ", [";
-    for (size_t c = 0; c < n; ++c) out += (c == 0 ? "" : ", ") + float_text(p.species.interaction[r * n + c]);
+    for (size_t c = 0; c < n; ++c) out += (c == 0 ? "" : ", ") + toml_float(p.species.interaction[r * n + c]);
     out += "]";
   }
   return out + "]\n";

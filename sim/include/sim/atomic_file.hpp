@@ -44,6 +44,19 @@ class AtomicFileWriter {
   int fd_ = -1;
 };
 
+// What check_writable_target lets through besides a regular file (or a new name).
+enum class WritableTarget {
+  RegularFile,          // files written whole (AtomicFileWriter): --out of run and render
+  RegularFileOrDevice,  // a stream (the recorder's ffmpeg): /dev/null will do
+};
+
+// Refuses, before any work is done, a target that cannot be written: its folder does not exist, or
+// it exists and is not a regular file (a directory, a FIFO, a device unless `kind` allows one; a
+// link is followed). The subcommands' --out files and the recorder's output go through it. Throws
+// Error "cannot <action> '<target>': <why>".
+void check_writable_target(const std::filesystem::path& target, const std::string& action = "write",
+                           WritableTarget kind = WritableTarget::RegularFile);
+
 // The whole of `bytes` through an AtomicFileWriter.
 void write_file_atomically(const std::filesystem::path& file, std::string_view bytes,
                            const std::string& action = "write");

@@ -1,0 +1,314 @@
+// `physarum bench`: steady-state speed of a backend. For each case: warm up (agents crowd onto
+// trails), time a run of steps, then sample per-stage times; report ms/step, steps/s, G agent-steps/s,
+// per-stage ms and the effective bandwidth against the streaming bound (24 B per agent + 12 B per
+// cell per step) over the copy bandwidth measured in the same run.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/decimal_option.hpp"
+#include "sim/backend.hpp"
+#include "sim/cuda_info.hpp"
+#include "sim/elapsed.hpp"
+#include "sim/params.hpp"
+
+namespace physarum::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct BenchOptions {
+  std::string backend = "auto";
+  std::string size;
+  std::string agents;
+  std::optional<int> steps;
+  int warmup = 300;
+  bool json = false;
+  std::string sweep;  // "", steps, size, agents
+  uint32_t seed = 1;
+  int threads = 0;  // CPU backend; 0 = all
+  int species = 1;  // 1..kMaxSpecies
+};
+
+struct Case {
+  Size size;
+  uint64_t agents;
+  int species = 1;
+};
+
+struct Row {
+  std::string backend;
+  Case c;
+  int warmup = 0;
+  int steps = 0;
+  uint64_t from_step = 0;  // --sweep steps: the window of steps this row timed
+  double ms_per_step = 0;
+  StageTimings stages;
+  double copy_gbs = 0;
+};
+
+constexpr double kBytesPerAgent = 24.0;
+constexpr double kBytesPerCell = 12.0;
+
+bool is_cuda(const Backend& b) {
+  return b.name().rfind("cuda", 0) == 0;
+}
+
+// Waits for queued device work; the CPU backend is synchronous already.
+void finish(const Backend& b) {
+#if defined(PHYSARUM_HAS_CUDA)
+  if (is_cuda(b)) cuda_synchronize();
+#else
+  (void)b;
+#endif
+}
+
+// Host memcpy bandwidth (read + write), the CPU backend's counterpart of a device copy.
+double host_copy_gbs() {
+  const size_t bytes = size_t{256} << 20;
+  std::vector<char> a(bytes, 1), b(bytes, 0);
+  double best = 1e30;
+  for (int rep = 0; rep < 5; ++rep) {
+    const auto t0 = Clock::now();
+    std::memcpy(b.data(), a.data(), bytes);
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+    a[static_cast<size_t>(rep)] = b[static_cast<size_t>(rep) + 1];  // keep the copies observable
+  }
+  return 2.0 * static_cast<double>(bytes) / best / 1e9;
+}
+
+double copy_bandwidth_gbs(bool cuda) {
+#if defined(PHYSARUM_HAS_CUDA)
+  if (cuda) return measure_copy_bandwidth_gbs();
+#else
+  (void)cuda;
+#endif
+  return host_copy_gbs();
+}
+
+double timed_ms_per_step(Backend& b, int steps) {
+  finish(b);
+  const auto t0 = Clock::now();
+  b.step(steps);
+  finish(b);
+  return ms_since(t0) / steps;
+}
+
+// Per-stage times from single steps, each timed stage by stage by the backend: 256 of them, so the
+// backend's windows (the last 64 steps, the last 8 reorderings) hold only steady-state samples.
+StageTimings sample_stages(Backend& b) {
+  for (int i = 0; i < 256; ++i) {
+    b.step(1);
+    finish(b);
+  }
+  return b.timings();
+}
+
+void print_header() {
+  std::printf("%-28s %11s %6s %2s %9s %9s %10s %8s %8s %8s %9s %7s\n", "backend", "size", "agents", "sp",
+              "ms/step", "steps/s", "Gagent-st/s", "agents", "field", "sort", "GB/s", "%bound");
+}
+
+void print_row(const Row& r, bool json) {
+  const double cells = static_cast<double>(r.c.size.width) * r.c.size.height;
+  const double n = static_cast<double>(r.c.agents);
+  // Each species has its own channel of field and counts to stream.
+  const double bytes = kBytesPerAgent * n + kBytesPerCell * cells * r.c.species;
+  const double eff = bytes / (r.ms_per_step * 1e-3) / 1e9;
+  const double pct = r.copy_gbs > 0 ? 100.0 * eff / r.copy_gbs : 0.0;
+  const double sps = 1000.0 / r.ms_per_step;
+  const double gas = n * sps / 1e9;
+  if (json) {
+    std::printf(
+        "{\"backend\":\"%s\",\"width\":%d,\"height\":%d,\"agents\":%llu,\"warmup\":%d,\"steps\":%d,\"from_"
+        "step\":%llu,"
+        "\"ms_per_step\":%.5f,\"steps_per_s\":%.2f,\"gagent_steps_per_s\":%.3f,\"agents_ms\":%.5f,\"field_"
+        "ms\":%.5f,"
+        "\"sort_ms\":%.5f,\"stage_samples\":%d,\"effective_gbs\":%.1f,\"copy_gbs\":%.1f,\"pct_of_streaming_"
+        "bound\":%.1f,\"species\":%d}"
+        "\n",
+        r.backend.c_str(), r.c.size.width, r.c.size.height, static_cast<unsigned long long>(r.c.agents),
+        r.warmup, r.steps, static_cast<unsigned long long>(r.from_step), r.ms_per_step, sps, gas,
+        r.stages.agents_ms, r.stages.field_ms, r.stages.sort_ms, r.stages.samples, eff, r.copy_gbs, pct,
+        r.c.species);
+  } else {
+    std::printf("%-28s %11s %6s %2d %9.4f %9.1f %10.3f %8.4f %8.4f %8.4f %9.1f %6.1f%%\n", r.backend.c_str(),
+                format_size(r.c.size).c_str(), format_count(r.c.agents).c_str(), r.c.species, r.ms_per_step,
+                sps, gas, r.stages.agents_ms, r.stages.field_ms, r.stages.sort_ms, eff, pct);
+  }
+  std::fflush(stdout);
+}
+
+std::unique_ptr<Backend> make(const BenchOptions& o, const Case& c, std::string* note) {
+  SimConfig cfg;
+  cfg.size = c.size;
+  cfg.agents = c.agents;
+  cfg.seed = o.seed;
+  cfg.threads = o.threads;
+  if (c.species > 1) {
+    // Equal shares; each follows its own trail and avoids the others' (colonies carving territories).
+    const auto n = static_cast<size_t>(c.species);
+    cfg.species.list.resize(n);
+    for (size_t s = 0; s < n; ++s)
+      for (size_t t = 0; t < n; ++t) cfg.species.interaction.push_back(s == t ? 1.0f : -0.5f);
+  }
+  return create_backend(parse_backend_kind(o.backend), cfg, note);
+}
+
+// One case: warm-up, a timed run, stage samples. Returns false (and says why) when it cannot run.
+bool run_case(const BenchOptions& o, const Case& c, int steps, double& copy_gbs, bool& said_note) {
+  std::unique_ptr<Backend> b;
+  std::string note;
+  try {
+    b = make(o, c, &note);
+  } catch (const OutOfMemoryError& e) {  // this size does not fit: say so and go on with the next
+    std::fprintf(stderr, "physarum bench: skipping %s with %s agents: %s\n", format_size(c.size).c_str(),
+                 format_count(c.agents).c_str(), e.what());
+    return false;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "physarum bench: skipping %s with %s agents: out of host memory\n",
+                 format_size(c.size).c_str(), format_count(c.agents).c_str());
+    return false;
+  }
+  if (!said_note) {
+    std::fprintf(stderr, "physarum bench: %s\n", note.c_str());
+    said_note = true;
+    if (!o.json) print_header();
+  }
+  if (copy_gbs == 0) {
+    // Only the %-of-bound column needs it: a probe that fails (its 2 GiB do not fit next to a large
+    // case) leaves that column 0 instead of ending the benchmark. -1: do not try again.
+    try {
+      copy_gbs = copy_bandwidth_gbs(is_cuda(*b));
+    } catch (const Error& e) {  // OutOfMemoryError included
+      std::fprintf(stderr, "physarum bench: copy bandwidth not measured (%s); %%bound shows 0\n", e.what());
+      copy_gbs = -1;
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr,
+                   "physarum bench: copy bandwidth not measured (out of host memory); %%bound shows 0\n");
+      copy_gbs = -1;
+    }
+  }
+  Row r;
+  r.backend = b->name();
+  r.c = c;
+  r.warmup = o.warmup;
+  r.copy_gbs = std::max(copy_gbs, 0.0);
+  if (o.sweep == "steps") {
+    // Time per step as the run goes on: from the random start to the steady state.
+    const int window = std::max(1, steps / 20);
+    for (int done = 0; done < steps; done += window) {
+      r.from_step = b->steps_done();
+      r.steps = std::min(window, steps - done);
+      r.ms_per_step = timed_ms_per_step(*b, r.steps);
+      print_row(r, o.json);
+    }
+    return true;
+  }
+  if (o.warmup > 0) b->step(o.warmup);
+  r.from_step = b->steps_done();
+  r.steps = steps;
+  r.ms_per_step = timed_ms_per_step(*b, steps);
+  r.stages = sample_stages(*b);
+  print_row(r, o.json);
+  return true;
+}
+
+std::vector<Case> cases_for(const BenchOptions& o, bool cpu) {
+  const bool have_size = !o.size.empty();
+  const bool have_agents = !o.agents.empty();
+  const Size size = have_size ? parse_size(o.size) : Size{3840, 2160};
+  const uint64_t agents = have_agents ? parse_count(o.agents) : 10'000'000;
+  const int sp = o.species;
+  if (o.sweep == "size") {
+    std::vector<Case> v;
+    const uint64_t n = have_agents ? agents : 4'000'000;
+    for (Size s : {Size{512, 512}, Size{1024, 1024}, Size{2048, 2048}, Size{3840, 2160}, Size{4096, 4096},
+                   Size{8192, 8192}}) {
+      v.push_back({s, n, sp});
+    }
+    return v;
+  }
+  if (o.sweep == "agents") {
+    std::vector<Case> v;
+    for (uint64_t n : {1'000'000ULL, 2'000'000ULL, 5'000'000ULL, 10'000'000ULL, 20'000'000ULL, 50'000'000ULL,
+                       100'000'000ULL}) {
+      v.push_back({size, n, sp});
+    }
+    return v;
+  }
+  if (o.sweep == "steps" || have_size || have_agents) return {{size, agents, sp}};
+  std::vector<Case> v = {{{1024, 1024}, 1'000'000, sp},
+                         {{2048, 2048}, 4'000'000, sp},
+                         {{3840, 2160}, 10'000'000, sp},
+                         {{4096, 4096}, 16'000'000, sp}};
+  if (sp == 1) v.push_back({{3840, 2160}, 10'000'000, 4});  // four species beside one, same size and agents
+  if (!cpu) v.push_back({{3840, 2160}, 100'000'000, sp});   // skipped, saying so, when memory does not allow
+  return v;
+}
+
+}  // namespace
+
+CommandFn add_bench_command(CLI::App& app) {
+  auto o = std::make_shared<BenchOptions>();
+  CLI::App* cmd =
+      app.add_subcommand("bench",
+                         "Benchmark the simulation in steady state. Without --size/--agents it sweeps "
+                         "1024x1024/1M, 2048x2048/4M,\n"
+                         "3840x2160/10M, 4096x4096/16M, 3840x2160/10M with 4 species and (GPU, memory\n"
+                         "allowing) 3840x2160/100M.");
+  cmd->add_option("--backend", o->backend, "auto | cpu | cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--size", o->size, "field size WxH (one case; with --sweep agents: the size)");
+  cmd->add_option("--agents", o->agents, "agent count, e.g. 10M (one case; with --sweep size: the count)");
+  cmd->add_option("--steps", o->steps, "timed steps per case (default: 1000 on the GPU, 20 on the CPU)")
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 1'000'000));
+  cmd->add_option("--warmup", o->warmup, "steps before timing (agents crowd onto trails)")
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(0, 1'000'000));
+  cmd->add_option("--seed", o->seed, "spawn seed")->capture_default_str()->transform(decimal_integer());
+  cmd->add_option("--threads", o->threads, "CPU backend threads (0 = all)")
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(0, kMaxThreads));
+  cmd->add_option(
+         "--species", o->species,
+         "species sharing the world (1 to 4; several: equal shares, each avoiding the others' trail)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kMaxSpecies));
+  cmd->add_flag("--json", o->json, "one JSON object per line instead of a table");
+  cmd->add_option("--sweep", o->sweep,
+                  "scaling curve: steps (time per step as the run goes on), size or agents")
+      ->check(CLI::IsMember({"steps", "size", "agents"}));
+  return [o]() -> int {
+    BenchOptions opt = *o;
+    std::vector<Case> cases;
+    bool cpu = false;
+    try {
+      const BackendKind kind = parse_backend_kind(opt.backend);
+      cpu = kind == BackendKind::Cpu || (kind == BackendKind::Auto && cuda_device().empty());
+      cases = cases_for(opt, cpu);
+    } catch (const Error& e) {
+      throw UsageError(e.what());
+    }
+    const int steps = opt.steps ? *opt.steps : (opt.sweep == "steps" ? 2000 : (cpu ? 20 : 1000));
+    double copy_gbs = 0;
+    bool said_note = false;
+    int ran = 0;
+    for (const Case& c : cases) ran += run_case(opt, c, steps, copy_gbs, said_note) ? 1 : 0;
+    return ran > 0 ? kExitOk : kExitRuntime;
+  };
+}
+
+}  // namespace physarum::app

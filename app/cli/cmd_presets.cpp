@@ -1,0 +1,47 @@
+// `physarum presets`: the shipped presets and the user's own, each with its one-line summary and
+// the folder it lives in, so `--preset NAME` can be chosen without opening the window.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "common/preset_library.hpp"
+#include "sim/params.hpp"
+
+namespace physarum::app {
+namespace {
+
+void print_group(const char* title, const std::filesystem::path& dir, const std::vector<PresetEntry>& all,
+                 bool user) {
+  std::printf("%s (%s):\n", title, dir.string().c_str());
+  size_t width = 0;
+  for (const auto& e : all) {
+    if (e.user == user) width = std::max(width, e.name.size());
+  }
+  bool any = false;
+  for (const auto& e : all) {
+    if (e.user != user) continue;
+    any = true;
+    std::printf("  %-*s  %s\n", static_cast<int>(width), e.name.c_str(), preset_summary(e.file).c_str());
+  }
+  if (!any) std::printf("  (none yet%s)\n", user ? ": the window's Presets section saves them here" : "");
+}
+
+}  // namespace
+
+CommandFn add_presets_command(CLI::App& app) {
+  CLI::App* cmd =
+      app.add_subcommand("presets", "List the shipped presets and your own (use one with --preset NAME)");
+  (void)cmd;
+  return [] {
+    const auto shipped = shipped_preset_dir();
+    const auto user = user_preset_dir();
+    const auto all = list_presets(shipped, user);
+    print_group("shipped", shipped, all, false);
+    print_group("yours", user, all, true);
+    return kExitOk;
+  };
+}
+
+}  // namespace physarum::app

@@ -1,0 +1,338 @@
+// `physarum render`: runs the simulation headless and draws it with the window's shader into an
+// offscreen framebuffer through EGL (no display needed). Outputs by extension: .png (last frame),
+// .npy (the field), .mp4 (a frame every --every steps, through the recorder in Wait mode: the
+// simulation waits for the encoder, so no frame is ever dropped). Ctrl-C / SIGTERM finalise the
+// videos written so far and exit with 128 + signal.
+#include <glad/gl.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/decimal_option.hpp"
+#include "cli/sim_options.hpp"
+#include "render/egl_context.hpp"
+#include "render/field_renderer.hpp"
+#include "render/gl_objects.hpp"
+#include "render/palette.hpp"
+#include "render/png.hpp"
+#include "sim/atomic_file.hpp"
+#include "sim/npy.hpp"
+#include "video/process.hpp"
+#include "video/progress.hpp"
+#include "video/recorder.hpp"
+#include "video/signals.hpp"
+
+namespace physarum::app {
+namespace {
+
+struct RenderOptions {
+  SimOptions sim;
+  uint64_t steps = 500;
+  std::vector<std::string> outs;
+  std::string resolution;  // "WxH"; empty = the field's size
+  int every = 0;           // video: a frame every N steps (0 = steps / 300, at least 1)
+  int fps = 30;
+  bool quiet = false;
+};
+
+enum class OutKind { Png, Npy, Video };
+
+OutKind out_kind(const std::string& file) {
+  std::string ext = std::filesystem::path(file).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".png") return OutKind::Png;
+  if (ext == ".npy") return OutKind::Npy;
+  if (ext == ".mp4") return OutKind::Video;
+  throw UsageError("--out " + file + ": the extension must be .png, .npy or .mp4");
+}
+
+// The video's comment tag: what was run and the command that makes the same video again, quoted
+// for a shell so it can be pasted as it is.
+std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t every, Size out_size,
+                          const std::string& out) {
+  const SimOptions& s = o.sim;
+  std::string preset_name =
+      s.preset.empty() ? std::string("built-in defaults") : std::filesystem::path(s.preset).stem().string();
+  std::string c = "physarum " PHYSARUM_VERSION "; preset " + preset_name + "; seed " +
+                  std::to_string(p.run.seed) + "; size " + format_size(p.run.size) + "; agents " +
+                  std::to_string(p.run.agents);
+  if (!s.image.empty()) c += "; image " + s.image;
+  c += "; made with: physarum render";
+  if (!s.preset.empty()) c += " --preset " + shell_quote(s.preset);
+  c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " --seed " +
+       std::to_string(p.run.seed);
+  if (!s.image.empty()) c += " --image " + shell_quote(s.image) + " --image-fit " + shell_quote(s.image_fit);
+  for (const auto& set : s.sets) {
+    // The resolved size, agents and seed are given above already.
+    const std::string key = set.substr(0, set.find('='));
+    if (key == "run.size" || key == "run.agents" || key == "run.seed") continue;
+    c += " --set " + shell_quote(set);
+  }
+  c += " --steps " + std::to_string(o.steps) + " --every " + std::to_string(every) + " --fps " +
+       std::to_string(o.fps);
+  if (!o.resolution.empty()) c += " --resolution " + format_size(out_size);
+  // --out=NAME: a name that starts with a dash is still the option's value.
+  c += " --out=" + shell_quote(out);
+  return c;
+}
+
+// An RGBA8 colour target of the output size, bound for drawing while it lives.
+struct Target {
+  render::Texture color;
+  render::Framebuffer fbo;
+  Target(int w, int h) : color(render::make_texture_2d(w, h, GL_RGBA8)), fbo(render::make_framebuffer()) {
+    glNamedFramebufferTexture(fbo.get(), GL_COLOR_ATTACHMENT0, color.get(), 0);
+    if (glCheckNamedFramebufferStatus(fbo.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      throw Error("the offscreen framebuffer is incomplete");
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
+  }
+  ~Target() { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
+  Target(const Target&) = delete;
+  Target& operator=(const Target&) = delete;
+};
+
+struct Outputs {
+  std::vector<std::string> pngs, npys, videos;
+};
+
+Outputs sorted_outputs(const std::vector<std::string>& outs) {
+  Outputs r;
+  for (const auto& f : outs) {
+    switch (out_kind(f)) {
+      case OutKind::Png: r.pngs.push_back(f); break;
+      case OutKind::Npy: r.npys.push_back(f); break;
+      case OutKind::Video: r.videos.push_back(f); break;
+    }
+    check_writable_target(f);  // before any work is done
+  }
+  return r;
+}
+
+// The output size and the video encoder, checked before any simulation work: no ffmpeg, or a
+// video size no encoder here takes.
+struct OutputPlan {
+  Size size;
+  std::string encoder = "auto";
+};
+
+OutputPlan plan_output(const RenderOptions& o, const std::vector<std::string>& videos) {
+  OutputPlan plan{resolve_preset(o.sim).run.size};
+  if (!o.resolution.empty()) {
+    try {
+      plan.size = parse_size(o.resolution);
+    } catch (const Error& e) {
+      throw UsageError("--resolution " + o.resolution + ": " + e.what());
+    }
+  }
+  if (videos.empty()) return plan;
+  (void)pick_h264_encoder();  // no ffmpeg: its own message
+  try {
+    plan.encoder = encoder_for_size(plan.size.width, plan.size.height);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--out ") + videos.front() + ": " + e.what() +
+                     (o.resolution.empty() ? "; choose a smaller --resolution" : ""));
+  }
+  const int w = plan.size.width, h = plan.size.height;
+  if ((w | h) & 1) {
+    std::fprintf(stderr,
+                 "physarum render: the video is %dx%d (H.264 needs even sides: the last %s cropped)\n",
+                 w & ~1, h & ~1,
+                 (w & 1) && (h & 1) ? "column and row are"
+                 : (w & 1)          ? "column is"
+                                    : "row is");
+  }
+  return plan;
+}
+
+const render::Palette& palette_named(const render::PaletteSet& palettes, const std::string& name) {
+  const size_t pi = palettes.index_of(name);
+  if (palettes.palettes[pi].name == name) return palettes.palettes[pi];
+  std::string names;
+  for (const auto& p : palettes.palettes) names += " " + p.name;
+  throw Error("no palette named '" + name + "' in " + render::palette_dir().string() +
+              "; there are:" + names);
+}
+
+// The simulation drawn offscreen, its frames fed to the recorders.
+class HeadlessRender {
+ public:
+  HeadlessRender(const RenderOptions& o, Simulation& sim, Size out)
+      : o_(o), sim_(sim), b_(*sim.backend), out_(out), egl_(b_.can_publish()) {
+    std::fprintf(stderr, "physarum render: %s; %s\n", b_.name().c_str(), egl_.description().c_str());
+    renderer_.set_palette(
+        palette_named(render::load_palettes(render::palette_dir()), sim.preset.display.palette));
+    target_.emplace(out.width, out.height);
+  }
+
+  void open_recorders(const std::vector<std::string>& videos, const std::string& encoder, uint64_t every) {
+    for (const auto& v : videos) {
+      RecorderOptions ro;
+      ro.output = v;
+      ro.width = out_.width;
+      ro.height = out_.height;
+      ro.fps = o_.fps;
+      ro.policy = RingPolicy::Wait;
+      ro.bottom_up = true;  // glReadPixels rows, passed as they are
+      ro.encoder = encoder;
+      ro.comment = video_comment(o_, sim_.preset, every, out_, v);
+      recorders_.push_back(std::make_unique<Recorder>(ro));
+    }
+  }
+  bool recording() const { return !recorders_.empty(); }
+
+  // False when a stop request (Ctrl-C) ended the wait for the encoder.
+  bool write_frame(bool host_range) {
+    draw(host_range);
+    std::vector<uint8_t> rgba(static_cast<size_t>(out_.width) * out_.height * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, out_.width, out_.height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    render::check_gl("reading a video frame");
+    for (auto& r : recorders_) {
+      if (!r->write_rgba(rgba.data(), out_.width, out_.height)) {
+        if (stop_requested()) return false;  // Ctrl-C ended the wait for the encoder: the loop stops
+        // The recorder's message is whole (ffmpeg's reason included) once it has stopped.
+        (void)r->stop();
+        throw Error("recording " + r->output().string() + " stopped: " + r->error());
+      }
+    }
+    return true;
+  }
+
+  void draw(bool host_range) {
+    renderer_.update_field(b_, host_range);
+    renderer_.draw(sim_.preset.display, render::View{}, out_.width, out_.height);
+  }
+
+  // Stops the videos cleanly; a failed one is an error.
+  void finish_videos() {
+    for (auto& r : recorders_) {
+      if (!r->stop()) throw Error("recording " + r->output().string() + " failed: " + r->error());
+    }
+  }
+
+  const std::vector<float>& host_field() const { return renderer_.host_field(); }
+
+ private:
+  const RenderOptions& o_;
+  Simulation& sim_;
+  Backend& b_;
+  Size out_;
+  render::EglContext egl_;
+  render::FieldRenderer renderer_;
+  std::optional<Target> target_;
+  std::vector<std::unique_ptr<Recorder>> recorders_;
+};
+
+// Steps the simulation, a video frame every `every` steps. Returns the steps done (fewer after
+// Ctrl-C) and counts the frames written.
+uint64_t run_steps(const RenderOptions& o, Simulation& sim, HeadlessRender& out, uint64_t every,
+                   uint64_t& frames) {
+  ProgressBar progress(o.steps, !o.quiet);
+  uint64_t done = 0;
+  // Small chunks keep the progress bar and Ctrl-C responsive; a video needs a frame every `every`.
+  const uint64_t chunk_max = out.recording() ? std::min<uint64_t>(every, 64) : 64;
+  while (done < o.steps && !stop_requested()) {
+    const uint64_t to_frame = every - done % every;
+    const uint64_t chunk = std::min({chunk_max, to_frame, o.steps - done});
+    sim.backend->step(static_cast<int>(chunk));
+    done += chunk;
+    if (out.recording() && done < o.steps && done % every == 0) {
+      // Quantile cave levels come only from a host copy (with interop the field is on the GPU).
+      if (out.write_frame(sim.preset.display.cave == CaveMode::Quantile)) ++frames;
+    }
+    progress.update(done, frames);
+  }
+  progress.finish();
+  return done;
+}
+
+void say_written(const RenderOptions& o, const Backend& b, uint64_t done, uint64_t frames) {
+  for (const auto& f : o.outs) {
+    if (out_kind(f) == OutKind::Video) {
+      std::printf("physarum render: wrote %s (%llu frames at %d fps)\n", f.c_str(),
+                  static_cast<unsigned long long>(frames), o.fps);
+    } else {
+      std::printf("physarum render: wrote %s\n", f.c_str());
+    }
+  }
+  std::printf("physarum render: %llu steps of %s agents on %dx%d with %s\n",
+              static_cast<unsigned long long>(done), format_count(b.agent_count()).c_str(), b.size().width,
+              b.size().height, b.name().c_str());
+}
+
+int run_render(const RenderOptions& o) {
+  const Outputs outs = sorted_outputs(o.outs);
+  OutputPlan plan = plan_output(o, outs.videos);
+  install_signal_handlers();
+
+  Simulation sim = make_simulation(o.sim);
+  Backend& b = *sim.backend;
+  if (o.resolution.empty()) plan.size = b.size();
+  HeadlessRender out(o, sim, plan.size);
+  const uint64_t every = o.every > 0 ? static_cast<uint64_t>(o.every) : std::max<uint64_t>(1, o.steps / 300);
+  out.open_recorders(outs.videos, plan.encoder, every);
+
+  uint64_t frames = 0;
+  const uint64_t done = run_steps(o, sim, out, every, frames);
+  if (stop_requested()) {
+    if (out.recording())
+      std::fprintf(stderr, "physarum render: finishing the video (Ctrl-C again ends at once)\n");
+    out.finish_videos();
+    const int sig = stop_signal();
+    std::fprintf(stderr, "physarum render: stopped by signal %d after %llu steps; %llu video frames kept\n",
+                 sig, static_cast<unsigned long long>(done), static_cast<unsigned long long>(frames));
+    return exit_code_for_signal(sig);
+  }
+  // The last frame's range comes from a host copy, exactly as the CPU colouring computes it.
+  if (!out.recording()) {
+    out.draw(true);
+  } else if (out.write_frame(true)) {
+    ++frames;
+  }
+  const auto rgba = render::read_framebuffer_rgba(plan.size.width, plan.size.height);
+  render::check_gl("rendering headless");
+  out.finish_videos();
+  for (const auto& f : outs.pngs) render::write_png_rgba(f, rgba.data(), plan.size.width, plan.size.height);
+  const auto& field = out.host_field();
+  for (const auto& f : outs.npys)
+    write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
+  say_written(o, b, done, frames);
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandFn add_render_command(CLI::App& app) {
+  auto o = std::make_shared<RenderOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "render", "Run headless and draw the field with the window's shader (EGL, no display needed)");
+  add_sim_options(*cmd, o->sim);
+  cmd->add_option("--steps", o->steps, "Simulation steps")
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(0, 100'000'000));
+  cmd->add_option("--out", o->outs, "Output file: .png (last frame), .npy (field), .mp4 (video); repeatable")
+      ->type_name("FILE")
+      ->required();
+  cmd->add_option("--resolution", o->resolution, "Image size (default: the field's size, one pixel per cell)")
+      ->type_name("WxH");
+  cmd->add_option("--every", o->every, "Video: one frame every N steps (default: steps / 300)")
+      ->type_name("N")
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 1'000'000));
+  cmd->add_option("--fps", o->fps, "Video frame rate")
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 240));
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress bar on stderr");
+  return [o] { return run_render(*o); };
+}
+
+}  // namespace physarum::app

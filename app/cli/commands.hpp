@@ -1,0 +1,33 @@
+// Each subcommand registers its options on the CLI11 app and returns what runs it. main() parses
+// once and runs the chosen one; no subcommand means the window.
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+
+namespace CLI {
+class App;
+}
+
+namespace physarum::app {
+
+using CommandFn = std::function<int()>;  // returns the exit code
+
+CommandFn add_run_command(CLI::App& app);      // cmd_run.cpp:    headless run, writes .npy
+CommandFn add_bench_command(CLI::App& app);    // cmd_bench.cpp:  GPU/CPU benchmark
+CommandFn add_render_command(CLI::App& app);   // cmd_render.cpp: headless EGL render (png, npy, mp4)
+CommandFn add_presets_command(CLI::App& app);  // cmd_presets.cpp: lists presets
+CommandFn add_window_options(CLI::App& app);   // window/window.cpp: the interactive window (no subcommand)
+
+// Thrown for a bad value that CLI11 could not catch itself (e.g. "--size 0x5"): exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Exit codes.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRuntime = 1;
+inline constexpr int kExitUsage = 2;
+
+}  // namespace physarum::app

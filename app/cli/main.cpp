@@ -1,0 +1,67 @@
+// physarum: grows a Physarum transport network on the GPU, live in a window or headless.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "sim/backend.hpp"
+#include "sim/params.hpp"
+
+namespace {
+
+std::string version_text() {
+  std::string v = "physarum " PHYSARUM_VERSION;
+  if (physarum::cuda_built()) {
+    const std::string dev = physarum::cuda_device();
+    v += " (CUDA backend built; device: " + (dev.empty() ? std::string("none found") : dev) + ")";
+  } else {
+    v += " (CPU only: built without CUDA)";
+  }
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace physarum::app;
+  CLI::App app{
+      "physarum: grows a Physarum (slime-mould) transport network on the GPU.\n"
+      "With no subcommand it opens the interactive window.",
+      "physarum"};
+  app.set_version_flag("--version", version_text);
+  app.require_subcommand(0, 1);
+
+  const CommandFn run = add_run_command(app);
+  const CommandFn bench = add_bench_command(app);
+  const CommandFn render = add_render_command(app);
+  const CommandFn presets = add_presets_command(app);
+  const CommandFn window = add_window_options(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "physarum: %s\nRun 'physarum --help' for usage.\n", e.what());
+    return kExitUsage;
+  }
+
+  try {
+    if (app.got_subcommand("run")) return run();
+    if (app.got_subcommand("bench")) return bench();
+    if (app.got_subcommand("render")) return render();
+    if (app.got_subcommand("presets")) return presets();
+    return window();
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "physarum: %s\n", e.what());
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "physarum: error: %s\n", e.what());
+    return kExitRuntime;
+  }
+}

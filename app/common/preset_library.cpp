@@ -1,0 +1,123 @@
+#include "common/preset_library.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <system_error>
+
+#include "sim/data_dir.hpp"
+#include "sim/preset.hpp"
+
+namespace physarum::app {
+
+std::filesystem::path shipped_preset_dir() {
+  return data_dir(DataKind::presets);
+}
+
+std::filesystem::path user_preset_dir() {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) {
+    return std::filesystem::path(xdg) / "physarum" / "presets";
+  }
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home && *home ? home : ".") / ".config" / "physarum" / "presets";
+}
+
+namespace {
+
+void add_dir(const std::filesystem::path& dir, bool user, std::vector<PresetEntry>& out) {
+  std::error_code ec;
+  std::vector<PresetEntry> found;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto& p = it->path();
+    if (p.extension() == ".toml" && it->is_regular_file(ec)) found.push_back({p.stem().string(), p, user});
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  out.insert(out.end(), found.begin(), found.end());
+}
+
+}  // namespace
+
+std::vector<PresetEntry> list_presets(const std::filesystem::path& shipped,
+                                      const std::filesystem::path& user) {
+  std::vector<PresetEntry> out;
+  add_dir(shipped, false, out);
+  add_dir(user, true, out);
+  return out;
+}
+
+std::filesystem::path find_preset(const std::string& name_or_file) {
+  const std::filesystem::path given(name_or_file);
+  if (name_or_file.find('/') != std::string::npos || given.extension() == ".toml") return given;
+  const std::filesystem::path user = user_preset_dir();
+  std::filesystem::path shipped;
+  try {
+    shipped = shipped_preset_dir();
+  } catch (const Error&) {
+    // No shipped presets (a broken install): the user's own may still match, and the message
+    // below names what was found.
+  }
+  const auto entries = list_presets(shipped, user);
+  for (bool want_user : {true, false}) {
+    for (const auto& e : entries) {
+      if (e.user == want_user && e.name == name_or_file) return e.file;
+    }
+  }
+  std::string names;
+  for (const auto& e : entries) {
+    if (!names.empty()) names += ", ";
+    names += e.name;
+  }
+  throw Error("no preset named '" + name_or_file + "' in " + user.string() +
+              (shipped.empty() ? std::string() : " or " + shipped.string()) +
+              (names.empty() ? std::string(" (none there)")
+                             : "; there are: " + names + " ('physarum presets' describes them)") +
+              ". Give a file path (with a '/' or ending in .toml) to load a file.");
+}
+
+std::string preset_summary(const std::filesystem::path& file, size_t width) {
+  std::ifstream in(file);
+  std::string text, line;
+  while (std::getline(in, line)) {
+    if (line.rfind('#', 0) != 0) break;
+    const size_t start = line.find_first_not_of("# ");
+    if (start == std::string::npos) break;  // an empty comment line ends the first paragraph
+    if (!text.empty()) text += ' ';
+    text += line.substr(start);
+  }
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] == '.' && text[i + 1] == ' ') {
+      text.resize(i + 1);
+      break;
+    }
+  }
+  if (text.size() > width) {
+    size_t cut = text.rfind(' ', width - 3);
+    if (cut == std::string::npos) cut = width - 3;
+    text = text.substr(0, cut) + "...";
+  }
+  return text;
+}
+
+void check_preset_name(const std::string& name) {
+  if (name.empty()) throw Error("give the preset a name");
+  if (name.size() > 64) throw Error("a preset name has at most 64 characters");
+  if (name.front() == '.') throw Error("a preset name cannot start with '.'");
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                    c == '_' || c == '.' || c == ' ';
+    if (!ok) throw Error("'" + name + "': use letters, digits, '-', '_', '.' and spaces only");
+  }
+}
+
+std::filesystem::path save_user_preset(const Preset& p, const std::filesystem::path& dir,
+                                       const std::string& name) {
+  check_preset_name(name);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error("cannot create " + dir.string() + ": " + ec.message());
+  const std::filesystem::path file = dir / (name + ".toml");
+  save_preset(p, file);
+  return file;
+}
+
+}  // namespace physarum::app

@@ -1,0 +1,215 @@
+// Records frames to an H.264 MP4 through an ffmpeg pipe. ffmpeg is started without a shell and fed
+// raw RGBA from a ring of frame buffers by a writer thread, so the frame loop only copies a frame
+// into a free slot. Interactive mode drops a frame when the ring is full (and counts it); headless
+// mode waits for a slot and never drops. The file is always finalised: by stop(), which the frame
+// loops call when they see Ctrl-C / SIGTERM / SIGHUP, by the destructor, or, as a safety net for
+// an exit() that skips both, by finalise_open() at exit (see signals.hpp).
+//
+// Nothing here waits forever on ffmpeg: the pipe is non-blocking and every write has a deadline
+// (a stalled ffmpeg fails the recording), stop() gives ffmpeg a bounded time to finish and then
+// ends it. The MP4 is fragmented, so what ffmpeg wrote before a crash, a kill or a full disk still
+// plays; the free space is watched and the recording stops cleanly before the disk is full.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "video/frame_sink.hpp"
+#include "video/signals.hpp"
+
+namespace physarum::app {
+
+enum class RingPolicy {
+  Drop,  // interactive: never block the caller; a frame that finds the ring full is dropped
+  Wait,  // headless: block until a slot is free; never drop
+};
+
+// How frames map to video frames.
+enum class Pacing {
+  EveryFrame,  // each frame handed over is one video frame (headless; "every frame" in the window)
+  RealTime,    // frames carry their capture time: repeated or skipped so the video lasts the wall time
+};
+
+struct RecorderOptions {
+  std::filesystem::path output;  // written as MP4 whatever its extension
+  int width = 0;                 // frame size handed to write_rgba; the video is this rounded
+  int height = 0;                //   down to even (the right column / bottom row are cropped)
+  int fps = 60;
+  RingPolicy policy = RingPolicy::Drop;
+  int ring_slots = 4;
+  bool bottom_up = false;        // rows arrive bottom to top (glReadPixels): flipped while copying
+  std::string comment;           // metadata comment tag: how to make the video again
+  std::string encoder = "auto";  // auto (h264_nvenc when it works here, else libx264) | libx264 | h264_nvenc
+  std::string ffmpeg = "ffmpeg";
+  std::filesystem::path log_file;  // ffmpeg's messages; empty: a temporary file, removed after
+  Pacing pacing = Pacing::EveryFrame;
+  // RealTime with a start time (the window's recordings): the video covers start .. stop(), the
+  // first frame shown from the start and the last one held until stop(), as on the screen.
+  // Without one it covers the first capture .. the last.
+  std::optional<std::chrono::steady_clock::time_point> started;
+  // ffmpeg taking no byte for this long while recording fails the recording (a stalled encoder).
+  std::chrono::milliseconds stall_limit{30'000};
+  // After stop(): the time the queued frames and ffmpeg get to finish; then ffmpeg is ended
+  // (SIGTERM, SIGKILL two seconds later). What it wrote before stays in the file.
+  std::chrono::milliseconds stop_limit{30'000};
+  // The recording stops cleanly, with a message, when the output's file system has less free.
+  uint64_t min_free_bytes = uint64_t{256} << 20;
+  // Free bytes on the output's file system; empty: statvfs. A seam for tests.
+  std::function<uint64_t()> free_space;
+};
+
+struct RecorderStatus {
+  bool recording = false;  // accepting frames
+  bool finished = false;   // stop() has run
+  // After stop(): submitted == written + dropped + skipped.
+  uint64_t submitted = 0;     // write_rgba calls that arrived while recording
+  uint64_t written = 0;       // frames ffmpeg has taken (each once, however often it is repeated)
+  uint64_t dropped = 0;       // frames lost: ring full (Drop mode), stopped or failed before written
+  uint64_t skipped = 0;       // RealTime: frames that came faster than the video's rate
+  uint64_t video_frames = 0;  // frames in the video (RealTime repeats a frame to fill wall time)
+  double duration_s = 0;      // video_frames / fps
+  double wall_s = 0;          // capture (or arrival) time from the first frame to the last
+  uint64_t file_bytes = 0;    // size of the output file now
+  int video_width = 0;
+  int video_height = 0;
+  std::string encoder;
+  std::string error;  // empty while all is well
+};
+
+// Why ffmpeg cannot encode a width x height video with this encoder (sizes after rounding down to
+// even), or empty when it can: ffmpeg takes no raw frame with (w + 128) * (h + 128) >= 2^31 / 8,
+// h264_nvenc no side over 4096. Checked before any work so an impossible video fails at once.
+std::string video_size_problem(int width, int height, const std::string& encoder);
+
+// The encoder a recording of this size will use: pick_h264_encoder() for "auto", falling back to
+// libx264 when h264_nvenc cannot take the size. Throws Error with video_size_problem()'s reason.
+std::string encoder_for_size(int width, int height, const std::string& encoder = "auto",
+                             const std::string& ffmpeg = "ffmpeg");
+
+// The H.264 encoder this ffmpeg can use here: "h264_nvenc" when `ffmpeg -encoders` lists it and a
+// one-frame trial encode succeeds (a listed encoder may still lack a GPU), else "libx264". The
+// answer is cached per ffmpeg program; thread-safe (a second caller waits for the first probe,
+// which the window starts in the background). Throws Error when ffmpeg is not on PATH.
+std::string pick_h264_encoder(const std::string& ffmpeg = "ffmpeg");
+
+class Recorder final : public FrameSink, private Finalisable {
+ public:
+  // Starts ffmpeg. Throws Error: ffmpeg missing ("ffmpeg not found on PATH; install it with
+  // apt-get install ffmpeg"), a size too small, ffmpeg failing to start.
+  explicit Recorder(RecorderOptions options);
+  ~Recorder() override;
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  // Copies the frame into the ring. A frame of another size is cropped or padded with black to
+  // the recording's size (the window may be resized while recording). Returns false once the
+  // recording has failed or stopped; a dropped frame still returns true.
+  // In Wait mode a stop request (Ctrl-C, see signals.hpp) ends the wait: the frame is dropped and
+  // false returned, so a stalled encoder never makes the program deaf to Ctrl-C.
+  bool write_rgba(const uint8_t* rgba, int width, int height) override;
+  // RealTime pacing: the frame is repeated or skipped so that video time follows `captured`.
+  bool write_rgba_at(const uint8_t* rgba, int width, int height, Clock::time_point captured) override;
+
+  // Writes every queued frame, closes the pipe and waits for ffmpeg, all within stop_limit (then
+  // ffmpeg is ended and the frames not yet written are dropped). Returns true when ffmpeg finished
+  // cleanly; otherwise error() says why, with ffmpeg's own last words. Safe to call more than once.
+  // error() is final once stop() has returned ("ffmpeg stopped taking frames ..."); the caller
+  // adds which recording stopped or failed.
+  bool stop();
+
+  RecorderStatus status() const;
+  bool failed() const;
+  std::string error() const;
+  const std::filesystem::path& output() const { return options_.output; }
+  pid_t ffmpeg_pid() const { return pid_; }  // for tests and diagnostics
+  // The ffmpeg argument vector used (tests, logs).
+  const std::vector<std::string>& command() const { return argv_; }
+
+ private:
+  enum class WriteResult { Ok, Failed, Stalled, Abandoned };
+  struct WriterEnd {
+    std::string problem;     // why the writer stopped early
+    bool low_space = false;  // a clean stop before the disk is full
+    bool abandoned = false;  // stop_limit ran out with frames still queued
+    bool killed = false;     // ffmpeg did not end by itself
+    int status = 0;          // ffmpeg's wait status
+  };
+  // The constructor's steps, in order.
+  std::filesystem::path checked_output();
+  void watch_free_space(const std::filesystem::path& dir);
+  std::vector<std::string> ffmpeg_argv(const std::string& ffmpeg,
+                                       const std::filesystem::path& absolute) const;
+  void allocate_ring();
+  int open_log();
+  void start_ffmpeg(int log_fd);
+  void start_writer();
+
+  void finalise() noexcept override;
+  // The writer thread: write_queued_frames, write_last_frame_again, end ffmpeg, finish_writer.
+  void writer_loop();
+  WriterEnd write_queued_frames();
+  std::string low_space_problem() const;
+  bool account_frame(int slot, bool whole, uint64_t video_frames, WriteResult result, int err,
+                     WriterEnd& end);
+  void write_last_frame_again();
+  void finish_writer(const WriterEnd& end);
+  WriteResult write_to_ffmpeg(const uint8_t* data, size_t size, int* err);
+  bool past_stop_deadline();
+  int end_ffmpeg(bool* killed);  // waits for ffmpeg by its deadline, then ends it
+  uint64_t free_bytes() const;
+  bool enqueue(const uint8_t* rgba, int width, int height, Clock::time_point captured, bool paced);
+  void fail(const std::string& message);  // sets the error (first one wins); caller holds mutex_
+  std::string log_tail() const;
+
+  RecorderOptions options_;
+  int video_w_ = 0;
+  int video_h_ = 0;
+  size_t frame_bytes_ = 0;
+  std::string encoder_;
+  std::vector<std::string> argv_;
+  std::filesystem::path log_path_;
+  bool remove_log_ = false;
+  pid_t pid_ = -1;
+  int pipe_fd_ = -1;
+
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<std::vector<uint8_t>> slots_;
+  std::vector<uint64_t> repeats_;  // per slot: how many video frames it makes
+  std::vector<int> free_slots_;
+  std::deque<int> queued_;  // filled slots, oldest first
+  int in_copy_ = 0;         // slots taken by write_rgba and still being filled
+  bool stopping_ = false;
+  bool writer_done_ = false;  // pipe closed and ffmpeg reaped
+  bool finished_ = false;
+  bool clean_exit_ = false;
+  bool failing_ = false;  // the writer hit an error; error_ is set once ffmpeg has been reaped
+  std::optional<Clock::time_point> stop_deadline_;
+  std::string error_;
+  uint64_t submitted_ = 0;
+  uint64_t written_ = 0;
+  uint64_t dropped_ = 0;
+  uint64_t skipped_ = 0;
+  uint64_t video_frames_ = 0;
+  uint64_t scheduled_ = 0;     // RealTime: video frames handed to the ring so far
+  uint64_t tail_repeats_ = 0;  // RealTime with a start: the last frame again, up to stop()
+  int last_slot_ = -1;         // the slot written last (held intact once stopping)
+  std::optional<Clock::time_point> first_capture_;
+  Clock::time_point last_capture_{};
+
+  std::mutex stop_mutex_;  // one stop() at a time (the destructor and a signal path may race)
+  std::thread writer_;
+};
+
+}  // namespace physarum::app

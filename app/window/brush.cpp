@@ -1,0 +1,45 @@
+#include "window/brush.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace physarum::app {
+
+std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, float py, int fb_w, int fb_h,
+                                           Size field, const BrushSettings& brush, bool erase) {
+  float fx = 0, fy = 0;
+  view.to_field(px, py, fb_w, fb_h, field, fx, fy);
+  if (!(fx >= 0 && fy >= 0 && fx < static_cast<float>(field.width) &&
+        fy < static_cast<float>(field.height))) {
+    return std::nullopt;
+  }
+  // The settings may hold anything typed into the panel; the backends refuse a radius that is
+  // negative, not finite or beyond the field's longer side (it would cover the field anyway), and
+  // an amount that is not finite. Such values are clamped here, NaN falls back to the default.
+  const BrushSettings defaults;
+  const float longest = static_cast<float>(std::max(field.width, field.height));
+  const auto finite_in = [](float v, float lo, float hi, float fallback) {
+    if (std::isnan(v)) return fallback;
+    return std::clamp(v, lo, hi);
+  };
+  const float radius = finite_in(brush.radius, 0.0f, longest, std::min(defaults.radius, longest));
+  const float amount = erase ? -finite_in(brush.erase, 0.0f, kMaxBrushAmount, defaults.erase)
+                             : finite_in(brush.strength, 0.0f, kMaxBrushAmount, defaults.strength);
+  const int channel = brush.channel >= 0 && brush.channel < kMaxSpecies ? brush.channel : kAllChannels;
+  return BrushStroke{fx, fy, radius, amount, channel};
+}
+
+std::vector<BrushStroke> brush_segment(const BrushStroke& from, const BrushStroke& to) {
+  const float dx = to.x - from.x, dy = to.y - from.y;
+  const float spacing = std::max(0.5f, 0.5f * to.radius);
+  const int dabs = std::clamp(static_cast<int>(std::ceil(std::hypot(dx, dy) / spacing)), 1, kMaxDabs);
+  std::vector<BrushStroke> out;
+  out.reserve(static_cast<size_t>(dabs));
+  for (int i = 1; i <= dabs; ++i) {
+    const float t = static_cast<float>(i) / static_cast<float>(dabs);
+    out.push_back(BrushStroke{from.x + t * dx, from.y + t * dy, to.radius, to.amount, to.channel});
+  }
+  return out;
+}
+
+}  // namespace physarum::app

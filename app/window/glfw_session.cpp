@@ -1,0 +1,109 @@
+#include "window/glfw_session.hpp"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "render/gl_objects.hpp"
+
+namespace physarum::app {
+
+GlfwLibrary::GlfwLibrary() : ok(glfwInit() == GLFW_TRUE) {}
+GlfwLibrary::~GlfwLibrary() {
+  if (ok) glfwTerminate();
+}
+
+void WindowDeleter::operator()(GLFWwindow* w) const {
+  glfwDestroyWindow(w);
+}
+
+ImGuiSession::ImGuiSession(GLFWwindow* w, float scale) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini files left in the user's folders
+  ImGui::StyleColorsDark();
+  ImGui::GetStyle().ScaleAllSizes(scale);
+  ImGui::GetIO().FontGlobalScale = scale;
+  ImGui_ImplGlfw_InitForOpenGL(w, true);
+  ImGui_ImplOpenGL3_Init("#version 450 core");
+}
+
+ImGuiSession::~ImGuiSession() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+}
+
+void no_display(const char* why) {
+  std::fprintf(stderr,
+               "physarum: cannot open a window: %s.\n"
+               "  Headless, without a display: physarum render --steps 500 --out physarum.png\n"
+               "  (see 'physarum render --help'; 'make run' does this for you).\n",
+               why);
+}
+
+std::string glfw_error() {
+  const char* d = nullptr;
+  glfwGetError(&d);
+  return d ? d : "unknown GLFW error";
+}
+
+void Fullscreen::toggle(GLFWwindow* win) {
+  if (!on) {
+    glfwGetWindowPos(win, &x, &y);
+    glfwGetWindowSize(win, &w, &h);
+    GLFWmonitor* m = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = m ? glfwGetVideoMode(m) : nullptr;
+    if (!mode) return;
+    glfwSetWindowMonitor(win, m, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else {
+    glfwSetWindowMonitor(win, nullptr, x, y, w, h, 0);
+  }
+  on = !on;
+}
+
+Size window_size(const std::string& asked, Size f) {
+  if (!asked.empty()) return parse_size(asked);
+  const float fit = std::min(1280.0f / static_cast<float>(f.width), 800.0f / static_cast<float>(f.height));
+  if (fit > 1.0f) return {1280, 800};
+  return {std::max(640, static_cast<int>(static_cast<float>(f.width) * fit)),
+          std::max(480, static_cast<int>(static_cast<float>(f.height) * fit))};
+}
+
+WindowPtr open_window(Size size, bool vsync) {
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+#if !defined(NDEBUG)
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
+#endif
+  WindowPtr window(glfwCreateWindow(size.width, size.height, "physarum", nullptr, nullptr));
+  if (!window) {
+    no_display(("cannot create an OpenGL 4.5 core window: " + glfw_error()).c_str());
+    return window;
+  }
+  glfwMakeContextCurrent(window.get());
+  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
+    throw Error("cannot load the OpenGL 4.5 functions");
+  }
+  render::enable_gl_debug_output();
+  glfwSwapInterval(vsync ? 1 : 0);
+  return window;
+}
+
+float content_scale(GLFWwindow* win) {
+  float x = 1.0f, y = 1.0f;
+  glfwGetWindowContentScale(win, &x, &y);
+  return std::max(1.0f, x);
+}
+
+}  // namespace physarum::app

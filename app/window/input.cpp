@@ -1,0 +1,98 @@
+#include "window/input.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+
+#include <cmath>
+
+namespace physarum::app {
+namespace {
+
+void on_drop(GLFWwindow* w, int count, const char** paths) {
+  auto* e = static_cast<WindowEvents*>(glfwGetWindowUserPointer(w));
+  if (!e) return;
+  for (int i = 0; i < count; ++i) e->dropped.emplace_back(paths[i]);
+}
+
+void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
+  ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);  // ImGui sees every key first
+  auto* e = static_cast<WindowEvents*>(glfwGetWindowUserPointer(w));
+  if (e && (action == GLFW_PRESS || (action == GLFW_REPEAT && key == GLFW_KEY_S))) e->keys.push_back(key);
+}
+
+void handle_keys(GLFWwindow* win, WindowCore& core, PanelState& panel, std::vector<int>& keys) {
+  const bool typing = ImGui::GetIO().WantCaptureKeyboard;
+  for (const int key : keys) {
+    switch (key) {
+      case GLFW_KEY_F9: panel.actions.push_back(PanelAction::ToggleRecording); continue;
+      case GLFW_KEY_F12: panel.actions.push_back(PanelAction::Screenshot); continue;
+      case GLFW_KEY_F11: panel.actions.push_back(PanelAction::ToggleFullscreen); continue;
+      default: break;
+    }
+    if (typing) continue;
+    switch (key) {
+      case GLFW_KEY_SPACE: core.paused = !core.paused; break;
+      case GLFW_KEY_S:
+        core.paused = true;
+        core.single_step = true;
+        break;
+      case GLFW_KEY_BACKSPACE: core.reset(); break;
+      case GLFW_KEY_R: core.view.reset(); break;
+      case GLFW_KEY_TAB: panel.visible = !panel.visible; break;
+      case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(win, GLFW_TRUE); break;
+      default: break;
+    }
+  }
+  keys.clear();
+}
+
+void handle_mouse(WindowCore& core, const BrushSettings& brush, WindowEvents& events, int fb_w, int fb_h) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const Size field = core.backend().size();
+  // A drag ends when neither button is down, wherever the mouse is: a drag that ends over the panel
+  // must not join the next click with a line from its last dab.
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left) && !ImGui::IsMouseDown(ImGuiMouseButton_Right)) {
+    events.last_stroke.reset();
+  }
+  if (io.WantCaptureMouse) return;
+  // Mouse positions are in window units; the view works in framebuffer pixels (HiDPI).
+  const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
+  const float px = io.MousePos.x * sx, py = io.MousePos.y * sy;
+  if (io.MouseWheel != 0.0f) core.view.zoom_at(std::pow(1.15f, io.MouseWheel), px, py, fb_w, fb_h, field);
+  if (ImGui::IsMouseDown(ImGuiMouseButton_Middle)) {
+    core.view.pan(io.MouseDelta.x * sx, io.MouseDelta.y * sy, fb_w, fb_h, field);
+  }
+  const bool paint = ImGui::IsMouseDown(ImGuiMouseButton_Left),
+             erase = ImGui::IsMouseDown(ImGuiMouseButton_Right);
+  const auto stroke =
+      (paint || erase) ? brush_stroke_at(core.view, px, py, fb_w, fb_h, field, brush, erase) : std::nullopt;
+  if (!stroke) {
+    events.last_stroke.reset();
+    return;
+  }
+  // Fill the gap since the last frame's dab, so a fast drag paints a line.
+  if (events.last_stroke) {
+    for (const BrushStroke& dab : brush_segment(*events.last_stroke, *stroke)) core.backend().brush(dab);
+  } else {
+    core.backend().brush(*stroke);
+  }
+  events.last_stroke = stroke;
+}
+
+}  // namespace
+
+void install_event_callbacks(GLFWwindow* win, WindowEvents* events) {
+  glfwSetWindowUserPointer(win, events);
+  glfwSetDropCallback(win, on_drop);
+  glfwSetKeyCallback(win, on_key);  // replaces ImGui's, which on_key calls
+}
+
+void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, WindowEvents& events, int fb_w,
+                  int fb_h) {
+  handle_keys(win, core, panel, events.keys);
+  handle_mouse(core, panel.brush, events, fb_w, fb_h);
+}
+
+}  // namespace physarum::app

@@ -1,0 +1,401 @@
+#include "window/panel.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // ErrorCheckEndFrameRecover
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+
+#include "sim/preset.hpp"
+#include "window/panel_values.hpp"
+
+namespace physarum::app {
+namespace {
+
+// Every widget works on a copy and hands the result to settle() (panel_values.hpp): ImGui's
+// AlwaysClamp catches a typed value past the range, settle() the NaN that slips through it.
+bool slider(float& value, const FloatLimit& limit, const char* format, Toasts& toasts,
+            ImGuiSliderFlags flags = 0) {
+  float typed = value;
+  if (!ImGui::SliderFloat(limit.name, &typed, limit.lo, limit.hi, format,
+                          flags | ImGuiSliderFlags_AlwaysClamp)) {
+    return false;
+  }
+  std::string refusal;
+  const bool changed = settle(typed, value, limit, &refusal);
+  if (!refusal.empty()) toasts.error(refusal);
+  return changed;
+}
+
+bool slider(int& value, const IntLimit& limit) {
+  int typed = value;
+  if (!ImGui::SliderInt(limit.name, &typed, limit.lo, limit.hi, "%d", ImGuiSliderFlags_AlwaysClamp))
+    return false;
+  return settle(typed, value, limit);
+}
+
+bool input(int& value, const IntLimit& limit, int step = 1, int step_fast = 100) {
+  int typed = value;
+  if (!ImGui::InputInt(limit.name, &typed, step, step_fast)) return false;
+  return settle(typed, value, limit);
+}
+
+// A panel action (a button's work): an exception becomes an error toast, never the frame's end.
+template <class Action>
+void guarded(Toasts& toasts, const char* what, Action&& action) {
+  try {
+    action();
+  } catch (const std::exception& e) {
+    toasts.error(std::string(what) + ": " + e.what());
+  }
+}
+
+void log_recovery(void*, const char* fmt, ...) {
+  std::fprintf(stderr, "physarum: panel: ");
+  va_list args;
+  va_start(args, fmt);
+  std::vfprintf(stderr, fmt, args);
+  va_end(args);
+  std::fprintf(stderr, "\n");
+}
+
+void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
+  Backend& b = core.backend();
+  ImGui::Text("Backend: %s", b.name().c_str());
+  if (!core.backend_note().empty()) ImGui::TextWrapped("%s", core.backend_note().c_str());
+  ImGui::TextWrapped("Field upload: %s", core.renderer().interop_status().c_str());
+  ImGui::Text("Field %dx%d, %s agents, step %llu", b.size().width, b.size().height,
+              format_count(b.agent_count()).c_str(), static_cast<unsigned long long>(b.steps_done()));
+
+  if (ImGui::Button(core.paused ? "Resume (Space)" : "Pause (Space)")) core.paused = !core.paused;
+  ImGui::SameLine();
+  if (ImGui::Button("Step (S)")) {
+    core.paused = true;
+    core.single_step = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Reset (Backspace)")) guarded(toasts, "reset", [&] { core.reset(); });
+  slider(core.steps_per_frame, limits::kStepsPerFrame);
+  if (ImGui::Checkbox("vsync", &st.vsync)) st.actions.push_back(PanelAction::ApplyVsync);
+  ImGui::SameLine();
+  if (ImGui::Button("Fullscreen (F11)")) st.actions.push_back(PanelAction::ToggleFullscreen);
+
+  if (!ImGui::TreeNode("Size, agents, seed, spawn (reallocates)")) return;
+  input(st.width, limits::kWidth, 64, 256);
+  input(st.height, limits::kHeight, 64, 256);
+  input(st.agents_k, limits::kAgentsK, 10, 100);
+  input(st.seed, limits::kSeed);
+  const char* modes[] = {"random", "disc", "ring", "point"};
+  ImGui::Combo("spawn", &st.spawn_mode, modes, 4);
+  if (ImGui::Button("Apply (reallocates)")) {
+    guarded(toasts, "cannot apply", [&] {
+      RunParams run;
+      run.size = {st.width, st.height};
+      run.agents = static_cast<uint64_t>(st.agents_k) * 1000;
+      run.seed = static_cast<uint32_t>(st.seed);
+      SpawnParams spawn = core.preset.spawn;
+      spawn.mode = static_cast<SpawnMode>(std::clamp(st.spawn_mode, 0, 3));
+      core.rebuild(run, spawn);
+    });
+  }
+  ImGui::TreePop();
+}
+
+void model_section(WindowCore& core, Toasts& toasts) {
+  ModelParams m = core.preset.model;
+  bool changed = false;
+  changed |= slider(m.sensor_angle_deg, limits::kSensorAngle, "%.1f deg", toasts);
+  changed |= slider(m.rotation_angle_deg, limits::kRotationAngle, "%.1f deg", toasts);
+  changed |= slider(m.sensor_distance, limits::kSensorDistance, "%.2f cells", toasts);
+  changed |= slider(m.step_size, limits::kStepSize, "%.2f cells", toasts);
+  changed |= slider(m.deposit, limits::kDeposit, "%.3f", toasts);
+  changed |= slider(m.decay, limits::kDecay, "%.4f", toasts, ImGuiSliderFlags_Logarithmic);
+  changed |= slider(m.diffuse, limits::kDiffuse, "%.3f", toasts);
+  changed |= slider(m.jitter, limits::kJitter, "%.3f rad", toasts);
+  int rule = m.turn_rule == TurnRule::Jones ? 1 : 0;
+  const char* rules[] = {"simple", "jones"};
+  if (ImGui::Combo("turn rule", &rule, rules, 2)) {
+    m.turn_rule = rule == 1 ? TurnRule::Jones : TurnRule::Simple;
+    changed = true;
+  }
+  if (changed) apply_model_edit(core, m, toasts);
+}
+
+void palette_swatch(const render::Palette& p, float width, float height) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const int n = render::kLutSize;
+  for (int i = 0; i < n; ++i) {
+    const float x0 = at.x + width * static_cast<float>(i) / n;
+    const float x1 = at.x + width * static_cast<float>(i + 1) / n;
+    const ImU32 c = IM_COL32(p.lut[i * 4], p.lut[i * 4 + 1], p.lut[i * 4 + 2], 255);
+    dl->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1 + 0.5f, at.y + height), c);
+  }
+  ImGui::Dummy(ImVec2(width, height));
+}
+
+void display_section(WindowCore& core, Toasts& toasts) {
+  DisplayParams& d = core.preset.display;
+  const auto& pals = core.palettes.palettes;
+  if (ImGui::BeginCombo("palette", pals[core.palette_index].name.c_str())) {
+    for (size_t i = 0; i < pals.size(); ++i) {
+      const bool selected = i == core.palette_index;
+      std::string label = pals[i].name + (pals[i].discrete ? "  (discrete)" : "");
+      if (ImGui::Selectable(label.c_str(), selected))
+        guarded(toasts, "palette", [&] { core.select_palette(i); });
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  palette_swatch(pals[core.palette_index], ImGui::CalcItemWidth(), ImGui::GetFrameHeight());
+  if (ImGui::Button("Reload palettes"))
+    guarded(toasts, "cannot reload palettes", [&] { core.reload_palettes(); });
+  for (const auto& e : core.palettes.errors) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", e.c_str());
+
+  int mapping = d.mapping == Mapping::Log ? 1 : 0;
+  const char* mappings[] = {"linear", "log"};
+  if (ImGui::Combo("mapping", &mapping, mappings, 2)) d.mapping = mapping ? Mapping::Log : Mapping::Linear;
+  slider(d.exposure, limits::kExposure, "%.3f", toasts, ImGuiSliderFlags_Logarithmic);
+  slider(d.gamma, limits::kGamma, "%.2f", toasts, ImGuiSliderFlags_Logarithmic);
+  ImGui::Checkbox("auto range", &d.auto_range);
+  ImGui::SameLine();
+  ImGui::Checkbox("invert", &d.invert);
+
+  int cave = static_cast<int>(d.cave);
+  const char* caves[] = {"off (palette)", "levels, even", "levels, quantile", "binary walls/floor"};
+  if (ImGui::Combo("cave map", &cave, caves, 4)) d.cave = static_cast<CaveMode>(cave);
+  if (d.cave == CaveMode::Even || d.cave == CaveMode::Quantile) slider(d.levels, limits::kLevels);
+  if (d.cave == CaveMode::Binary) {
+    slider(d.threshold, limits::kThreshold, "%.3f", toasts);
+    slider(d.smoothing, limits::kSmoothing);
+  }
+  if (ImGui::Button("Reset view (R)")) core.view.reset();
+  ImGui::SameLine();
+  ImGui::Text("zoom %.2fx", static_cast<double>(core.view.zoom));
+}
+
+void plot(const char* label, const PerfHistory& h, const std::array<float, PerfHistory::kHistory>& values) {
+  float peak = 0;
+  for (float v : values) peak = std::max(peak, v);
+  char overlay[64];
+  std::snprintf(overlay, sizeof overlay, "%s (max %.2f ms)", label, static_cast<double>(peak));
+  ImGui::PushID(label);  // several plots share the hidden "##plot" label
+  ImGui::PlotLines("##plot", values.data(), PerfHistory::kHistory, h.head, overlay, 0.0f, peak * 1.1f + 1e-3f,
+                   ImVec2(ImGui::GetContentRegionAvail().x, 40));
+  ImGui::PopID();
+}
+
+void performance_section(WindowCore& core, const PanelState& st) {
+  const StageTimings t = core.backend().timings();
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::Text("%.1f FPS (%.2f ms/frame)", static_cast<double>(io.Framerate),
+              1000.0 / std::max(1e-3, static_cast<double>(io.Framerate)));
+  ImGui::Text("%.3g agent-steps/s", core.agent_steps_per_s);
+  // Fixed-width text lines: the numbers stay in one column while they change.
+  auto row = [](const char* name, double ms) { ImGui::Text("%-22s %9.3f ms", name, ms); };
+  ImGui::TextDisabled("per simulation step:");
+  row("agents (sense+move)", t.agents_ms);
+  row("field (blur+decay)", t.field_ms);
+  if (t.sort_ms > 0) row("sort (amortised)", t.sort_ms);
+  row("whole step", t.step_ms);
+  ImGui::TextDisabled("per frame:");
+  row("sim (wall clock)", core.sim_ms);
+  row("publish field", t.publish_ms);
+  row("draw (GL timer)", core.renderer().draw_ms());
+  row("panel (CPU)", static_cast<double>(st.ui_ms));
+  plot("sim ms/frame", core.history, core.history.step);
+  plot("draw ms", core.history, core.history.draw);
+  plot("panel ms", core.history, core.history.ui);
+  plot("frame ms", core.history, core.history.frame);
+}
+
+void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
+  if (!st.presets_scanned) {
+    st.presets_scanned = true;  // a folder that cannot be read is reported once, not every frame
+    guarded(toasts, "cannot list the presets",
+            [&] { st.presets = list_presets(shipped_preset_dir(), user_preset_dir()); });
+  }
+  ImGui::TextDisabled("current: %s", core.preset_file.empty()
+                                         ? "built-in defaults"
+                                         : std::filesystem::path(core.preset_file).stem().string().c_str());
+  bool load_now = false;
+  if (ImGui::BeginListBox("##presets", ImVec2(-1, 7.5f * ImGui::GetTextLineHeightWithSpacing()))) {
+    for (int i = 0; i < static_cast<int>(st.presets.size()); ++i) {
+      const PresetEntry& e = st.presets[static_cast<size_t>(i)];
+      const std::string label = e.name + (e.user ? "  (yours)" : "");
+      ImGui::PushID(i);
+      if (ImGui::Selectable(label.c_str(), st.preset_selected == i, ImGuiSelectableFlags_AllowDoubleClick)) {
+        st.preset_selected = i;
+        load_now = ImGui::IsMouseDoubleClicked(0);
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.file.c_str());
+      ImGui::PopID();
+    }
+    ImGui::EndListBox();
+  }
+  const bool have = st.preset_selected >= 0 && st.preset_selected < static_cast<int>(st.presets.size());
+  if (!have) ImGui::BeginDisabled();
+  load_now |= ImGui::Button("Load (or double-click)");
+  if (have && load_now) {
+    const PresetEntry& e = st.presets[static_cast<size_t>(st.preset_selected)];
+    try {
+      const Preset p = load_preset(e.file);  // a broken file throws (also NaN, out of range): nothing changes
+      if (core.apply_preset(p, e.file.string())) {
+        st.initialised = false;  // the reallocation fields follow the new preset
+        toasts.info("loaded preset " + e.name);
+      } else {
+        toasts.error(core.message);
+      }
+    } catch (const std::exception& ex) {
+      toasts.error(std::string("cannot load preset ") + e.name + ": " + ex.what());
+    }
+  }
+  if (!have) ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Rescan")) st.presets_scanned = false;
+  ImGui::InputText("name", st.save_name, sizeof st.save_name);
+  if (ImGui::Button("Save current as preset")) {
+    try {
+      const auto file = save_user_preset(core.preset, user_preset_dir(), st.save_name);
+      toasts.info("saved " + file.string());
+      core.preset_file = file.string();
+      st.presets_scanned = false;
+    } catch (const std::exception& ex) {
+      toasts.error(std::string("cannot save the preset: ") + ex.what());
+    }
+  }
+  ImGui::TextDisabled("saved in %s", user_preset_dir().c_str());
+}
+
+void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
+  ImGui::TextWrapped("Drop an image file (PNG or JPEG) on the window to seed the field.");
+  const char* fits[] = {"fill (cover, crop)", "fit (letterbox)"};
+  ImGui::Combo("image fit", &st.image_fit, fits, 2);
+  slider(core.preset.spawn.field_strength, limits::kImageStrength, "%.2f", toasts,
+         ImGuiSliderFlags_Logarithmic);
+  ImGui::Checkbox("respawn agents from the image", &core.preset.spawn.agents_from_image);
+  ImGui::Separator();
+  slider(st.brush.radius, limits::kBrushRadius, "%.1f cells", toasts, ImGuiSliderFlags_Logarithmic);
+  slider(st.brush.strength, limits::kBrushStrength, "%.2f / frame", toasts, ImGuiSliderFlags_Logarithmic);
+  slider(st.brush.erase, limits::kEraserStrength, "%.2f / frame", toasts, ImGuiSliderFlags_Logarithmic);
+  // Several species: which channel the brush paints into (index 0 of the combo: all of them).
+  const auto& species = core.backend().species().list;
+  if (species.size() > 1) {
+    std::string items = std::string("every species") + '\0';
+    for (const auto& s : species) items += s.name + '\0';
+    int choice = st.brush.channel + 1;
+    if (choice < 0 || choice > static_cast<int>(species.size())) choice = 0;
+    ImGui::Combo("paints into", &choice, items.c_str());
+    st.brush.channel = choice - 1;
+  }
+}
+
+void record_section(PanelState& st) {
+  const RecordingStatus& r = st.recording;
+  if (!r.active) {
+    const char* sources[] = {"field alone (field resolution)", "whole window with panel"};
+    ImGui::Combo("source", &st.record_source, sources, 2);
+    slider(st.record_fps, limits::kRecordFps);
+    const char* pacings[] = {"real time (video lasts as long as it ran)", "every frame (speed varies)"};
+    ImGui::Combo("timing", &st.record_pacing, pacings, 2);
+    ImGui::InputTextWithHint("file", "physarum-<date>-<time>.mp4", st.record_path, sizeof st.record_path);
+  }
+  if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)"))
+    st.actions.push_back(PanelAction::ToggleRecording);
+  ImGui::SameLine();
+  if (ImGui::Button("Screenshot (F12)")) st.actions.push_back(PanelAction::Screenshot);
+  if (r.active || r.rec.finished || !r.rec.error.empty()) {
+    if (r.active) {
+      ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "REC");
+      ImGui::SameLine();
+    }
+    ImGui::TextWrapped("%s", r.file.c_str());
+    ImGui::Text("%llu frames written, %llu dropped", static_cast<unsigned long long>(r.rec.video_frames),
+                static_cast<unsigned long long>(r.dropped));
+    if (r.pacing == Pacing::EveryFrame) {
+      // Each window frame is a video frame: the video plays at the recording's rate over the window's.
+      ImGui::Text("every frame: %.1f s ran, plays in %.1f s (%.2gx speed)", r.rec.wall_s, r.rec.duration_s,
+                  r.speed());
+    } else {
+      ImGui::Text("real time: %.1f s ran, %.1f s of video (frames repeated or skipped to fit)", r.rec.wall_s,
+                  r.rec.duration_s);
+    }
+    ImGui::Text("%.1f s, %s, %dx%d %s", r.rec.duration_s, format_bytes(r.rec.file_bytes).c_str(),
+                r.rec.video_width, r.rec.video_height, r.rec.encoder.c_str());
+    if (!r.rec.error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", r.rec.error.c_str());
+  }
+}
+
+void help_section() {
+  ImGui::BulletText("Space: pause / resume    S: single step");
+  ImGui::BulletText("Backspace: reset the simulation");
+  ImGui::BulletText("Scroll: zoom at the cursor    Middle drag: pan");
+  ImGui::BulletText("R: reset the view    F11: fullscreen    Tab: hide this panel");
+  ImGui::BulletText("Left drag: paint pheromone    Right drag: erase");
+  ImGui::BulletText("Drop an image on the window: seed the field");
+  ImGui::BulletText("F9: start / stop recording    F12: screenshot");
+  ImGui::BulletText("Esc: quit");
+}
+
+void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
+  if (!st.initialised) {
+    st.width = core.preset.run.size.width;
+    st.height = core.preset.run.size.height;
+    st.agents_k = static_cast<int>(std::max<uint64_t>(1, core.preset.run.agents / 1000));
+    st.seed = static_cast<int>(core.preset.run.seed & 0x7fffffff);
+    st.spawn_mode = static_cast<int>(core.preset.spawn.mode);
+    st.initialised = true;
+  }
+  if (!st.visible) return;
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.88f);
+  if (ImGui::Begin("physarum")) {
+    if (!core.message.empty()) {
+      ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "%s", core.message.c_str());
+      ImGui::SameLine();
+      if (ImGui::SmallButton("x")) core.message.clear();
+    }
+    ImGui::PushItemWidth(-140);
+    if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
+      simulation_section(core, st, toasts);
+    if (ImGui::CollapsingHeader("Record", ImGuiTreeNodeFlags_DefaultOpen)) record_section(st);
+    if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) model_section(core, toasts);
+    if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) display_section(core, toasts);
+    if (ImGui::CollapsingHeader("Presets")) presets_section(core, st, toasts);
+    if (ImGui::CollapsingHeader("Seed image & brush")) seed_brush_section(core, st, toasts);
+    if (ImGui::CollapsingHeader("Help")) help_section();
+    ImGui::PopItemWidth();
+  }
+  ImGui::End();
+  draw_toasts(toasts);
+  // Performance in its own window at the top right: it is watched while the sliders move.
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + 10),
+                          ImGuiCond_FirstUseEver, ImVec2(1, 0));
+  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  if (ImGui::Begin("Performance")) performance_section(core, st);
+  ImGui::End();
+}
+
+}  // namespace
+
+void run_panel_guarded(Toasts& toasts, const std::function<void()>& draw) {
+  try {
+    draw();
+  } catch (const std::exception& e) {
+    // Ends what the panel left open (windows, tree nodes, ID scopes, disabled blocks): ImGui
+    // asserts on an unbalanced frame, and the frame must still end so the program goes on.
+    ImGui::ErrorCheckEndFrameRecover(log_recovery, nullptr);
+    toasts.error(std::string("panel: ") + e.what());
+  }
+}
+
+void draw_panel(WindowCore& core, PanelState& st, Toasts& toasts) {
+  run_panel_guarded(toasts, [&] { panel_windows(core, st, toasts); });
+}
+
+}  // namespace physarum::app

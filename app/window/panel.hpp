@@ -1,0 +1,65 @@
+// The ImGui panel: Simulation, Model, Display, Presets, Seed & brush, Record, Performance and Help
+// sections. Call between
+// ImGui::NewFrame() and ImGui::Render(); it changes the WindowCore directly (live parameters).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/preset_library.hpp"
+#include "window/brush.hpp"
+#include "window/toast.hpp"
+#include "window/window_core.hpp"
+#include "window/window_recording.hpp"
+
+namespace physarum::app {
+
+// What the panel and the function keys ask of the window, which acts on it at one place in the
+// frame (drained in order, once a frame).
+enum class PanelAction {
+  ToggleRecording,  // start with the Record settings below, or stop
+  Screenshot,       // the window, panel included, to physarum-<date>-<time>.png
+  ToggleFullscreen,
+  ApplyVsync,  // `vsync` below changed
+};
+
+struct PanelState {
+  std::vector<PanelAction> actions;  // pushed by the panel and the keys; drained by the window's frame
+
+  // Edits to size/agents/seed/spawn wait here until "Apply" (they reallocate).
+  bool initialised = false;
+  int width = 0, height = 0;
+  int agents_k = 0;  // thousands
+  int seed = 0;
+  int spawn_mode = 0;
+  bool vsync = true;
+  float ui_ms = 0;  // measured by the window: building + drawing the panel last frame
+  bool visible = true;
+
+  // Seed image and brush.
+  BrushSettings brush;
+  int image_fit = 0;  // 0: fill (cover, cropped), 1: fit (all of it, letterboxed)
+
+  // Presets: scanned when the section first shows and on "Rescan".
+  bool presets_scanned = false;
+  std::vector<PresetEntry> presets;
+  int preset_selected = -1;
+  char save_name[65] = "my-preset";
+
+  // Recording and screenshots: the panel asks (actions above), the window acts.
+  int record_source = 0;  // RecordSource
+  int record_fps = 60;
+  int record_pacing = 0;       // 0: real time, 1: every frame (Pacing)
+  char record_path[512] = "";  // empty: physarum-<time>.mp4 in the current directory
+  RecordingStatus recording;   // filled by the window each frame
+};
+
+// Never throws: a failing action becomes an error toast (see run_panel_guarded).
+void draw_panel(WindowCore& core, PanelState& state, Toasts& toasts);
+
+// Runs `draw` (ImGui calls between NewFrame and Render). An exception from it becomes an error
+// toast, and whatever it left open is closed, so the frame still ends and the program goes on.
+void run_panel_guarded(Toasts& toasts, const std::function<void()>& draw);
+
+}  // namespace physarum::app

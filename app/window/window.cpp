@@ -1,0 +1,324 @@
+// The interactive window. run_window sets up, runs WindowSession::frame until the window closes,
+// and tears down. A frame is the fixed frame loop: poll, ImGui frame, panel, input (only
+// what ImGui does not want), sim steps, publish field, draw, ImGui draw, the panel's actions, swap.
+#include "window/window.hpp"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <future>
+#include <memory>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/decimal_option.hpp"
+#include "common/seeding.hpp"
+#include "render/field_renderer.hpp"
+#include "render/gl_objects.hpp"
+#include "render/png.hpp"
+#include "sim/backend.hpp"
+#include "sim/elapsed.hpp"
+#include "video/process.hpp"
+#include "video/recorder.hpp"
+#include "video/signals.hpp"
+#include "window/glfw_session.hpp"
+#include "window/input.hpp"
+#include "window/panel.hpp"
+#include "window/window_core.hpp"
+#include "window/window_recording.hpp"
+
+namespace physarum::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool has_display() {
+  const char* display = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  return (display && *display) || (wayland && *wayland);
+}
+
+// The built-in size (1920x1080, 2M agents) is for a GPU. On the CPU backend with nothing asked
+// for, start smaller so the window stays smooth; --size, --agents or a preset override this.
+SimOptions smooth_on_cpu(const SimOptions& asked) {
+  SimOptions o = asked;
+  const bool on_cpu = o.backend == "cpu" || (o.backend == "auto" && cuda_device().empty());
+  if (on_cpu && o.preset.empty() && o.size.empty() && o.agents.empty()) {
+    o.size = "960x540";
+    o.agents = "250K";
+    std::printf(
+        "physarum: CPU backend: starting at 960x540 with 250K agents to stay smooth "
+        "(--size and --agents choose more)\n");
+  }
+  return o;
+}
+
+// Choosing the encoder runs ffmpeg twice (the encoder list, a trial encode): done at the first F9
+// it would freeze the window, so it starts now in the background and F9 finds it cached (or waits
+// for it). Waited for when run_window returns; run_capture's time limit bounds that.
+std::future<void> probe_encoder_in_background(const WindowOptions& o) {
+  if (!o.record.empty() || !find_on_path("ffmpeg")) return {};
+  return std::async(std::launch::async, [] {
+    try {
+      (void)pick_h264_encoder();
+    } catch (const std::exception&) {
+      // F9 will report it.
+    }
+  });
+}
+
+void save_screenshot(const std::string& file, int fb_w, int fb_h) {
+  const auto rgba = render::read_framebuffer_rgba(fb_w, fb_h);
+  render::write_png_rgba(file, rgba.data(), fb_w, fb_h);
+}
+
+// Everything a frame uses, for as long as the window is open.
+class WindowSession {
+ public:
+  WindowSession(const WindowOptions& o, GLFWwindow* win, const SimOptions& sim);
+  ~WindowSession() { glfwSetWindowUserPointer(win_, nullptr); }  // the callbacks may outlive events_
+  WindowSession(const WindowSession&) = delete;
+  WindowSession& operator=(const WindowSession&) = delete;
+
+  // One frame; false after the last one (--frames).
+  bool frame();
+  // Stops an open recording; returns the exit status.
+  int finish();
+
+ private:
+  void read_input(int fb_w, int fb_h);
+  void seed_dropped_files();
+  void run_actions(int fb_w, int fb_h);
+  void tell(const RecordingNote& note);
+  void count_times(double ui_ms);
+
+  const WindowOptions& o_;
+  GLFWwindow* win_;
+  WindowCore core_;
+  PanelState panel_;
+  Toasts toasts_;
+  WindowEvents events_;
+  WindowRecording recording_;
+  Fullscreen fullscreen_;
+  int frame_ = 0;
+  Clock::time_point frame_start_ = Clock::now();
+  int status_ = kExitOk;
+};
+
+WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const SimOptions& sim)
+    : o_(o), win_(win), core_(sim) {
+  std::printf("physarum: %s (%s)\n", core_.backend().name().c_str(), core_.backend_note().c_str());
+  panel_.vsync = o.vsync;
+  panel_.visible = !o.hide_panel;
+  panel_.image_fit = o.sim.image_fit == "fit" ? 1 : 0;
+  panel_.record_fps = o.record_fps;
+  panel_.record_source = o.record_window ? 1 : 0;
+  panel_.record_pacing = o.record_every_frame ? 1 : 0;
+  install_event_callbacks(win, &events_);
+  if (!o.record.empty()) {
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(win, &fb_w, &fb_h);
+    // Throws: exit 1 with the message.
+    recording_.start(o.record, o.record_window ? RecordSource::Window : RecordSource::Field, o.record_fps,
+                     o.record_every_frame ? Pacing::EveryFrame : Pacing::RealTime, core_, fb_w, fb_h);
+    toasts_.info("recording to " + o.record);
+  }
+  if (o.fullscreen) fullscreen_.toggle(win);
+}
+
+bool WindowSession::frame() {
+  // A minimised window waits for events instead of spinning the CPU, with a timeout: GLFW 3.3
+  // resumes its wait after a signal, so without one Ctrl-C / SIGTERM would go unseen.
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(win_, &fb_w, &fb_h);
+  if (glfwGetWindowAttrib(win_, GLFW_ICONIFIED) || fb_w == 0 || fb_h == 0) {
+    glfwWaitEventsTimeout(0.1);
+    return true;
+  }
+  glfwPollEvents();
+
+  const auto ui_start = Clock::now();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  panel_.recording = recording_.status();
+  draw_panel(core_, panel_, toasts_);
+  double ui_ms = ms_since(ui_start);
+  read_input(fb_w, fb_h);
+  seed_dropped_files();
+
+  core_.step();
+  core_.render(fb_w, fb_h);
+  recording_.capture_field(core_);
+
+  const auto ui_draw_start = Clock::now();
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  ui_ms += ms_since(ui_draw_start);
+
+  recording_.capture_window(fb_w, fb_h);
+  if (std::string err = recording_.poll(); !err.empty()) tell({std::move(err), true});
+  ++frame_;
+  const bool last = o_.frames > 0 && frame_ >= o_.frames;
+  if (last && !o_.screenshot.empty()) {
+    save_screenshot(o_.screenshot, fb_w, fb_h);
+    std::printf("physarum: wrote %s (%dx%d)\n", o_.screenshot.c_str(), fb_w, fb_h);
+  }
+  run_actions(fb_w, fb_h);  // after drawing: a screenshot shows this frame
+  glfwSwapBuffers(win_);
+  count_times(ui_ms);
+  return !last;
+}
+
+// The brush and the keys' actions: a failure is told, the program goes on.
+void WindowSession::read_input(int fb_w, int fb_h) {
+  try {
+    handle_input(win_, core_, panel_, events_, fb_w, fb_h);
+  } catch (const std::exception& e) {
+    events_.last_stroke.reset();
+    events_.keys.clear();  // a key whose action failed is not tried again every frame
+    toasts_.error(e.what());
+  }
+}
+
+void WindowSession::seed_dropped_files() {
+  const ImageFit fit = panel_.image_fit == 1 ? ImageFit::Fit : ImageFit::Fill;
+  for (const std::string& path : events_.dropped) {
+    std::string msg;
+    if (seed_from_image(core_.backend(), core_.preset, path, fit, &msg)) {
+      toasts_.info(msg);
+    } else {
+      toasts_.error(msg);
+    }
+  }
+  events_.dropped.clear();
+}
+
+void WindowSession::run_actions(int fb_w, int fb_h) {
+  for (const PanelAction action : panel_.actions) {
+    switch (action) {
+      case PanelAction::ToggleRecording: {
+        const RecordingSettings settings{
+            panel_.record_path, panel_.record_source == 1 ? RecordSource::Window : RecordSource::Field,
+            panel_.record_fps, panel_.record_pacing == 1 ? Pacing::EveryFrame : Pacing::RealTime};
+        tell(recording_.toggle(settings, core_, fb_w, fb_h));
+        break;
+      }
+      case PanelAction::Screenshot: {
+        const std::string file = timestamped_name(".png");
+        try {
+          save_screenshot(file, fb_w, fb_h);
+          toasts_.info("screenshot saved: " + file);
+        } catch (const std::exception& e) {
+          toasts_.error(std::string("screenshot failed: ") + e.what());
+        }
+        break;
+      }
+      case PanelAction::ToggleFullscreen: fullscreen_.toggle(win_); break;
+      case PanelAction::ApplyVsync: glfwSwapInterval(panel_.vsync ? 1 : 0); break;
+    }
+  }
+  panel_.actions.clear();
+}
+
+// A recording's start, stop or failure as a toast; a failure also on stderr, and one asked for
+// with --record fails the run.
+void WindowSession::tell(const RecordingNote& note) {
+  if (note.message.empty()) return;
+  if (!note.error) {
+    toasts_.info(note.message);
+    return;
+  }
+  toasts_.error(note.message);
+  std::fprintf(stderr, "physarum: %s\n", note.message.c_str());
+  if (!o_.record.empty()) status_ = kExitRuntime;
+}
+
+void WindowSession::count_times(double ui_ms) {
+  panel_.ui_ms = static_cast<float>(ui_ms);
+  const double frame_ms = ms_since(frame_start_);
+  frame_start_ = Clock::now();
+  core_.history.push(static_cast<float>(core_.sim_ms), static_cast<float>(core_.renderer().draw_ms()),
+                     static_cast<float>(ui_ms), static_cast<float>(frame_ms));
+  if (frame_ == 1) std::printf("physarum: field upload: %s\n", core_.renderer().interop_status().c_str());
+}
+
+int WindowSession::finish() {
+  const RecordingNote note = recording_.finish();
+  if (note.error) {
+    std::fprintf(stderr, "physarum: %s\n", note.message.c_str());
+    if (!o_.record.empty()) status_ = kExitRuntime;
+  } else if (!note.message.empty()) {
+    std::printf("physarum: %s\n", note.message.c_str());
+  }
+  return status_;
+}
+
+}  // namespace
+
+int run_window(const WindowOptions& o) {
+  if (!has_display()) {
+    no_display("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)");
+    return kExitRuntime;
+  }
+  const SimOptions sim = smooth_on_cpu(o.sim);
+  const Preset preset = resolve_preset(sim);         // bad options are told before a window flashes up
+  if (!o.record.empty()) (void)pick_h264_encoder();  // no ffmpeg: say so now
+  install_signal_handlers();
+  const std::future<void> encoder_probe = probe_encoder_in_background(o);
+
+  GlfwLibrary glfw;
+  if (!glfw.ok) {
+    no_display(("GLFW cannot initialise: " + glfw_error()).c_str());
+    return kExitRuntime;
+  }
+  const WindowPtr window = open_window(window_size(o.size_window, preset.run.size), o.vsync);
+  if (!window) return kExitRuntime;
+  int status = kExitOk;
+  {
+    ImGuiSession imgui(window.get(), content_scale(window.get()));
+    WindowSession session(o, window.get(), sim);
+    while (!glfwWindowShouldClose(window.get()) && !stop_requested() && session.frame()) {
+    }
+    status = session.finish();
+  }
+  if (stop_requested()) status = exit_code_for_signal(stop_signal());
+  return status;
+}
+
+CommandFn add_window_options(CLI::App& app) {
+  auto o = std::make_shared<WindowOptions>();
+  add_sim_options(app, o->sim);
+  app.add_option("--frames", o->frames, "Quit after N frames (for scripts and tests)")
+      ->type_name("N")
+      ->transform(decimal_integer())
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--screenshot", o->screenshot, "Save the last frame (panel included) as PNG")
+      ->type_name("FILE.png");
+  app.add_option("--window", o->size_window, "Window size in screen units, e.g. 1280x800")->type_name("WxH");
+  app.add_flag("!--no-vsync", o->vsync, "Do not wait for the display's refresh (uncapped frame rate)");
+  app.add_flag("--fullscreen", o->fullscreen, "Start fullscreen (F11 toggles)");
+  app.add_flag("--hide-panel", o->hide_panel, "Start with the panel hidden (Tab toggles)");
+  app.add_option("--record", o->record, "Start recording to this MP4 at once (F9 stops and starts)")
+      ->type_name("FILE.mp4");
+  app.add_flag("--record-window", o->record_window,
+               "Record the whole window with the panel (default: the field)");
+  app.add_option("--record-fps", o->record_fps, "Frame rate of recordings")
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 240));
+  app.add_flag("--record-every-frame", o->record_every_frame,
+               "One video frame per window frame (default: real time, the video lasts as long as it ran)");
+
+  return [o] { return run_window(*o); };
+}
+
+}  // namespace physarum::app

@@ -1,0 +1,28 @@
+// The interactive window (no subcommand): GLFW, the fixed frame loop, ImGui panel, input.
+#pragma once
+
+#include <string>
+
+#include "cli/sim_options.hpp"
+
+namespace physarum::app {
+
+struct WindowOptions {
+  SimOptions sim;
+  int frames = 0;           // quit after this many frames (0 = run until closed)
+  std::string screenshot;   // PNG of the last frame, panel included
+  std::string size_window;  // "WxH" of the window in screen units; empty = fit the field
+  bool vsync = true;
+  bool fullscreen = false;
+  bool hide_panel = false;
+  std::string record;          // MP4 to start recording to at once (F9 / the panel stop it)
+  bool record_window = false;  // record the whole window with the panel, not the field alone
+  int record_fps = 60;
+  bool record_every_frame = false;  // one video frame per window frame, not real time
+};
+
+// Returns the exit code: 0, 1 with no display (it says so and points to `physarum render`), or
+// 128 + signal after Ctrl-C / SIGTERM (an open recording is finalised first).
+int run_window(const WindowOptions& o);
+
+}  // namespace physarum::app

@@ -1,0 +1,167 @@
+#include "window/window_core.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "sim/elapsed.hpp"
+
+namespace physarum::app {
+
+void PerfHistory::push(float step_ms, float draw_ms, float ui_ms, float frame_ms) {
+  step[head] = step_ms;
+  draw[head] = draw_ms;
+  ui[head] = ui_ms;
+  frame[head] = frame_ms;
+  head = (head + 1) % kHistory;
+}
+
+WindowCore::WindowCore(const SimOptions& options) : options_(options), sim_(make_simulation(options)) {
+  preset = sim_.preset;
+  preset_file = options.preset;
+  reload_palettes();
+}
+
+void WindowCore::reload_palettes() {
+  const std::string current =
+      palettes.palettes.empty() ? preset.display.palette : palettes.palettes[palette_index].name;
+  palettes = render::load_palettes(render::palette_dir());
+  palette_index = palettes.index_of(current);
+  if (palettes.palettes[palette_index].name != current) {
+    message = "no palette named '" + current + "' in " + render::palette_dir().string() + "; showing " +
+              palettes.palettes[palette_index].name;
+  }
+  select_palette(palette_index);
+}
+
+void WindowCore::select_palette(size_t index) {
+  palette_index = std::min(index, palettes.palettes.size() - 1);
+  preset.display.palette = palettes.palettes[palette_index].name;
+  renderer_.set_palette(palettes.palettes[palette_index]);
+}
+
+void WindowCore::step() {
+  const int n = paused ? (single_step ? 1 : 0) : std::clamp(steps_per_frame, 1, 64);
+  single_step = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (n > 0) sim_.backend->step(n);
+  const auto t1 = std::chrono::steady_clock::now();
+  sim_ms = ms_between(t0, t1);
+  rate_steps_ += static_cast<uint64_t>(n);
+  const double elapsed = std::chrono::duration<double>(t1 - rate_start_).count();
+  if (elapsed >= 0.5) {  // a rate over half a second reads steadily
+    agent_steps_per_s =
+        static_cast<double>(rate_steps_) * static_cast<double>(sim_.backend->agent_count()) / elapsed;
+    rate_steps_ = 0;
+    rate_start_ = t1;
+  }
+}
+
+void WindowCore::render(int fb_w, int fb_h) {
+  ++frame_;
+  const bool quantile = preset.display.cave == CaveMode::Quantile;
+  // With interop the field stays on the GPU; quantile levels need a host copy now and then, and
+  // at once when there is none yet or the cave mode / levels changed (else they would be stale or
+  // all zero: a flat image).
+  const bool need_host = quantile && (!renderer_.has_host_range_for(preset.display) ||
+                                      frame_ % static_cast<uint64_t>(host_copy_interval) == 1);
+  renderer_.update_field(*sim_.backend, need_host);
+  renderer_.draw(preset.display, view, fb_w, fb_h);
+}
+
+namespace {
+// The preset's model, or with [[species]] every species' parameters, shares and matrix (live).
+void set_models(Backend& b, const Preset& p) {
+  if (p.species.list.empty()) {
+    b.set_model(p.model);
+  } else {
+    b.set_species(resolve_species(p.species, p.model, p.spawn.mode));
+  }
+}
+std::vector<SpawnMode> spawn_modes(const SpeciesSet& s) {
+  std::vector<SpawnMode> m;
+  for (const Species& sp : s.list) m.push_back(sp.spawn);
+  return m;
+}
+}  // namespace
+
+bool WindowCore::apply_model(const ModelParams& m) {
+  try {
+    sim_.backend->set_model(m);
+    preset.model = m;
+    return true;
+  } catch (const Error& e) {
+    message = e.what();
+    return false;
+  }
+}
+
+void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
+  SimOptions o = options_;
+  o.size = format_size(run.size);
+  o.agents = std::to_string(run.agents);
+  o.seed = run.seed;
+  std::erase_if(o.sets, [](const std::string& s) { return s.rfind("spawn.mode=", 0) == 0; });
+  o.sets.push_back("spawn.mode=" + std::string(to_string(spawn.mode)));
+  try {
+    Simulation next = make_simulation(o);
+    set_models(*next.backend, preset);
+    sim_ = std::move(next);
+    preset.run = run;
+    preset.spawn.mode = spawn.mode;
+    options_ = o;
+    message.clear();
+    if (!(run.size == renderer_.field_size())) view.reset();
+  } catch (const std::exception& e) {
+    message = std::string("could not apply: ") + e.what();
+  }
+}
+
+bool WindowCore::apply_preset(const Preset& p, const std::string& file) {
+  try {
+    validate(p);
+    // Another number of species, or species that spawn elsewhere, need new agents and channels.
+    const bool realloc = !(p.run == preset.run) || !(p.spawn == preset.spawn) ||
+                         p.species.count() != sim_.backend->species_count() ||
+                         spawn_modes(p.species) != spawn_modes(preset.species);
+    if (realloc) {
+      // The new preset as it stands (the command line's overrides belonged to the old one): its
+      // run and spawn values as overrides on the defaults, its model set below.
+      SimOptions o = options_;
+      o.preset.clear();
+      o.size = format_size(p.run.size);
+      o.agents = std::to_string(p.run.agents);
+      o.seed = p.run.seed;
+      char strength[32];
+      const auto end = std::to_chars(strength, strength + sizeof strength, p.spawn.field_strength).ptr;
+      o.sets = {"spawn.mode=" + std::string(to_string(p.spawn.mode)),
+                "spawn.field_strength=" + std::string(strength, end),
+                std::string("spawn.agents_from_image=") + (p.spawn.agents_from_image ? "true" : "false")};
+      o.species = p.species;
+      Simulation next = make_simulation(o);
+      set_models(*next.backend, p);
+      const bool resized = !(next.backend->size() == sim_.backend->size());
+      sim_ = std::move(next);
+      options_ = o;
+      if (resized) view.reset();
+    } else {
+      set_models(*sim_.backend, p);
+    }
+    preset = p;
+    preset_file = file;
+    const size_t i = palettes.index_of(p.display.palette);
+    select_palette(i);
+    preset.display = p.display;
+    if (palettes.palettes[i].name != p.display.palette) {
+      message = "no palette named '" + p.display.palette + "'; showing " + palettes.palettes[i].name;
+      preset.display.palette = palettes.palettes[i].name;
+    } else {
+      message.clear();
+    }
+    return true;
+  } catch (const std::exception& e) {
+    message = std::string("could not load the preset: ") + e.what();
+    return false;
+  }
+}
+
+}  // namespace physarum::app

@@ -1,0 +1,78 @@
+// What the window does each frame, without the window: the simulation, its controls, the field
+// renderer, palettes, the view and the numbers the panel shows. The GLFW loop (window.cpp) and
+// the headless GPU test drive it the same way. Needs a current OpenGL 4.5 context.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <string>
+
+#include "cli/sim_options.hpp"
+#include "render/field_renderer.hpp"
+#include "render/palette.hpp"
+#include "render/view.hpp"
+
+namespace physarum::app {
+
+// A ring of the last kHistory frames' timings (ms) for the panel's plots.
+struct PerfHistory {
+  static constexpr int kHistory = 240;
+  std::array<float, kHistory> step{}, draw{}, ui{}, frame{};
+  int head = 0;  // next slot to write
+  void push(float step_ms, float draw_ms, float ui_ms, float frame_ms);
+};
+
+class WindowCore {
+ public:
+  explicit WindowCore(const SimOptions& options);
+
+  // The sim steps of this frame: steps_per_frame when running, one after a single-step request.
+  void step();
+  // Publish the field (interop or host copy) and draw it into the bound framebuffer.
+  void render(int fb_w, int fb_h);
+
+  // Live model change; returns false (and sets `message`) when the values are invalid.
+  bool apply_model(const ModelParams& m);
+  // New backend with the same options: run parameters from `run`, spawn mode from `spawn`.
+  void rebuild(const RunParams& run, const SpawnParams& spawn);
+  void reset() { rebuild(preset.run, preset.spawn); }
+  void reload_palettes();
+  void select_palette(size_t index);
+  // Draws this frame's field again into the bound framebuffer with another view (the recorder's
+  // offscreen copy), after render(): the same range, and not counted in the draw timing.
+  void draw_field(const render::View& v, int w, int h) { renderer_.draw_again(preset.display, v, w, h); }
+  // Switches to a loaded preset: model and display live; a new backend only when the size,
+  // agents, seed or spawn differ. Returns false (message set, nothing changed) when it fails.
+  bool apply_preset(const Preset& p, const std::string& file);
+
+  Backend& backend() { return *sim_.backend; }
+  Size field_size() const { return sim_.backend->size(); }
+  const std::string& backend_note() const { return sim_.note; }
+  const render::FieldRenderer& renderer() const { return renderer_; }
+
+  Preset preset;            // live values: model as applied, display as shown
+  std::string preset_file;  // where `preset` came from; empty: the built-in defaults
+  render::PaletteSet palettes;
+  size_t palette_index = 0;
+  render::View view;
+  int steps_per_frame = 1;  // 1..64
+  bool paused = false;
+  bool single_step = false;
+  int host_copy_interval = 15;  // quantile levels with interop: host copy every N frames
+  std::string message;          // the last error or notice, shown in the panel
+
+  // Measurements of the last frame.
+  double sim_ms = 0;  // wall clock of step() (CPU backend: the work; CUDA: launch + sync)
+  double agent_steps_per_s = 0;
+  PerfHistory history;
+
+ private:
+  SimOptions options_;
+  Simulation sim_;
+  render::FieldRenderer renderer_;
+  uint64_t frame_ = 0;
+  std::chrono::steady_clock::time_point rate_start_ = std::chrono::steady_clock::now();
+  uint64_t rate_steps_ = 0;
+};
+
+}  // namespace physarum::app

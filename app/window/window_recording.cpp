@@ -1,0 +1,188 @@
+#include "window/window_recording.hpp"
+
+#include <glad/gl.h>
+
+#include <cstdio>
+#include <ctime>
+
+#include "video/process.hpp"
+
+namespace physarum::app {
+
+WindowRecording::~WindowRecording() {
+  if (recorder_) stop();
+}
+
+void WindowRecording::start(const std::filesystem::path& file, RecordSource source, int fps, Pacing pacing,
+                            const WindowCore& core, int fb_w, int fb_h) {
+  if (recorder_) stop();
+  int w = fb_w, h = fb_h;
+  if (source == RecordSource::Field) {
+    const Size f = core.field_size();
+    w = f.width, h = f.height;
+  }
+  RecorderOptions ro;
+  ro.output = file;
+  ro.width = w;
+  ro.height = h;
+  ro.fps = fps;
+  ro.policy = RingPolicy::Drop;
+  ro.pacing = pacing;
+  ro.started = FrameSink::Clock::now();
+  ro.stop_limit = std::chrono::seconds(10);  // F9 and closing the window wait at most this long
+  ro.bottom_up = true;                       // glReadPixels rows as they are
+  ro.comment = describe_for_metadata(core);
+  auto rec = std::make_unique<Recorder>(ro);  // throws; nothing has changed yet
+  if (source == RecordSource::Field && (w != w_ || h != h_ || !fbo_)) {
+    color_ = render::make_texture_2d(w, h, GL_RGBA8);
+    fbo_ = render::make_framebuffer();
+    glNamedFramebufferTexture(fbo_.get(), GL_COLOR_ATTACHMENT0, color_.get(), 0);
+    if (glCheckNamedFramebufferStatus(fbo_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      throw Error("the recording framebuffer is incomplete");
+    }
+  }
+  w_ = w, h_ = h;
+  readback_.discard();
+  dropped_before_ = readback_.dropped();
+  source_ = source;
+  pacing_ = pacing;
+  last_error_.clear();
+  last_file_ = file;
+  recorder_ = std::move(rec);
+}
+
+void WindowRecording::capture_field(WindowCore& core) {
+  if (!recorder_ || source_ != RecordSource::Field) return;
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());
+  core.draw_field(render::View{}, w_, h_);
+  readback_.start(w_, h_);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void WindowRecording::capture_window(int fb_w, int fb_h) {
+  if (!recorder_ || source_ != RecordSource::Window) return;
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  readback_.start(fb_w, fb_h);
+}
+
+std::string WindowRecording::poll() {
+  if (!recorder_) return {};
+  readback_.deliver(*recorder_);
+  if (!recorder_->failed()) return {};
+  // stop() first: the reason is whole (ffmpeg's own words) once the recorder has stopped.
+  stop();
+  last_error_ = "recording " + last_file_.string() + " stopped: " + final_status_.error;
+  return last_error_;
+}
+
+std::string WindowRecording::stop() {
+  if (!recorder_) return {};
+  readback_.deliver(*recorder_, true);
+  const bool ok = recorder_->stop();
+  final_status_ = recorder_->status();
+  final_status_.dropped += readback_.dropped() - dropped_before_;
+  recorder_.reset();
+  if (!ok) {
+    last_error_ = "recording " + last_file_.string() + " failed: " + final_status_.error;
+    return last_error_;
+  }
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "recorded %s: %llu frames (%.1f s, %s), %llu dropped", last_file_.c_str(),
+                static_cast<unsigned long long>(final_status_.video_frames), final_status_.duration_s,
+                format_bytes(final_status_.file_bytes).c_str(),
+                static_cast<unsigned long long>(final_status_.dropped));
+  std::string msg = buf;
+  if (pacing_ == Pacing::EveryFrame && final_status_.wall_s > 0) {
+    RecordingStatus s;
+    s.rec = final_status_;
+    std::snprintf(buf, sizeof buf, "; every frame: %.1f s of running plays in %.1f s (%.2gx speed)",
+                  final_status_.wall_s, final_status_.duration_s, s.speed());
+    msg += buf;
+  }
+  return msg;
+}
+
+RecordingNote WindowRecording::toggle(const RecordingSettings& settings, const WindowCore& core, int fb_w,
+                                      int fb_h) {
+  if (active()) return finish();
+  const std::string file =
+      settings.file.empty() ? timestamped_name(".mp4") : unused_path(settings.file).string();
+  try {
+    start(file, settings.source, settings.fps, settings.pacing, core, fb_w, fb_h);
+  } catch (const std::exception& e) {
+    return {std::string("cannot record: ") + e.what(), true};
+  }
+  return {"recording to " + file, false};
+}
+
+RecordingNote WindowRecording::finish() {
+  if (!active()) return {};
+  std::string msg = stop();
+  return {std::move(msg), !final_status_.error.empty()};
+}
+
+RecordingStatus WindowRecording::status() const {
+  RecordingStatus s;
+  s.active = recorder_ != nullptr;
+  s.file = last_file_;
+  s.pacing = pacing_;
+  if (recorder_) {
+    s.rec = recorder_->status();
+    s.dropped = s.rec.dropped + (readback_.dropped() - dropped_before_);
+  } else {
+    s.rec = final_status_;
+    s.dropped = final_status_.dropped;
+  }
+  return s;
+}
+
+std::filesystem::path unused_path(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return path;
+  const std::string stem = path.stem().string(), ext = path.extension().string();
+  for (int i = 2; i < 1000; ++i) {
+    std::filesystem::path candidate = path;
+    candidate.replace_filename(stem + "-" + std::to_string(i) + ext);
+    if (!std::filesystem::exists(candidate, ec)) return candidate;
+  }
+  return path;
+}
+
+std::string timestamped_name(const char* extension) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  return unused_path(std::string("physarum-") + stamp + extension).string();
+}
+
+std::string format_bytes(uint64_t bytes) {
+  char buf[32];
+  const double b = static_cast<double>(bytes);
+  if (b >= 1e9) {
+    std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
+  } else if (b >= 1e6) {
+    std::snprintf(buf, sizeof buf, "%.1f MB", b / 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f KB", b / 1e3);
+  }
+  return buf;
+}
+
+std::string describe_for_metadata(const WindowCore& core) {
+  const Preset& p = core.preset;
+  const std::string& file = core.preset_file;
+  std::string c =
+      "physarum " PHYSARUM_VERSION " (window); preset " +
+      (file.empty() ? std::string("built-in defaults") : std::filesystem::path(file).stem().string()) +
+      "; seed " + std::to_string(p.run.seed) + "; size " + format_size(p.run.size) + "; agents " +
+      std::to_string(p.run.agents) + "; start with: physarum";
+  if (!file.empty()) c += " --preset " + shell_quote(file);
+  c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " --seed " +
+       std::to_string(p.run.seed);
+  return c;
+}
+
+}  // namespace physarum::app

@@ -1,0 +1,104 @@
+// Recording from the window: the field alone (drawn into an offscreen framebuffer at the field's
+// resolution, the default) or the whole window with the panel, read back asynchronously and fed
+// to the recorder in Drop mode, so the frame loop never waits for the encoder. A failure (ffmpeg
+// died, disk full) ends the recording with a message; the program keeps running.
+// Real time is the default: frames are repeated or skipped by their capture time so the video
+// lasts as long as the recording did, however fast the window runs. "Every frame" keeps each
+// window frame as one video frame instead; the video then plays faster or slower than it ran.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "render/gl_objects.hpp"
+#include "video/async_readback.hpp"
+#include "video/recorder.hpp"
+#include "window/window_core.hpp"
+
+namespace physarum::app {
+
+enum class RecordSource { Field, Window };
+
+struct RecordingStatus {
+  bool active = false;
+  std::filesystem::path file;
+  RecorderStatus rec;
+  uint64_t dropped = 0;  // in the readback ring plus in the recorder's ring
+  Pacing pacing = Pacing::RealTime;
+  // How much faster the video plays than the recording ran (wall time / video time); 1 in real time.
+  double speed() const { return rec.duration_s > 0 && rec.wall_s > 0 ? rec.wall_s / rec.duration_s : 1.0; }
+};
+
+// What the panel's Record section chose.
+struct RecordingSettings {
+  std::string file;  // as typed; empty: physarum-<date>-<time>.mp4 in the current directory
+  RecordSource source = RecordSource::Field;
+  int fps = 60;
+  Pacing pacing = Pacing::RealTime;
+};
+
+// A recording started, stopped or failed: what to tell the user.
+struct RecordingNote {
+  std::string message;  // empty: nothing happened
+  bool error = false;
+};
+
+class WindowRecording {
+ public:
+  WindowRecording() = default;
+  ~WindowRecording();
+  WindowRecording(const WindowRecording&) = delete;
+  WindowRecording& operator=(const WindowRecording&) = delete;
+
+  // Starts recording to `file`. Throws Error (no ffmpeg, bad directory); nothing changes then.
+  void start(const std::filesystem::path& file, RecordSource source, int fps, Pacing pacing,
+             const WindowCore& core, int fb_w, int fb_h);
+  // After the field is drawn to the window: the Field source draws it again, alone, offscreen.
+  void capture_field(WindowCore& core);
+  // After the panel is drawn: the Window source reads the window's back buffer.
+  void capture_window(int fb_w, int fb_h);
+  // Hands finished reads to the recorder; ends the recording when it failed. Returns an error
+  // message once, when the recording has just failed; else empty.
+  std::string poll();
+  // Finishes the file. Returns a message for the user (written, or why it failed).
+  std::string stop();
+  // F9 and the Record button: stops the running recording, or starts one with `settings` in a file
+  // that does not exist yet (a typed name is kept for the next F9 too: -2, -3...). Never throws.
+  RecordingNote toggle(const RecordingSettings& settings, const WindowCore& core, int fb_w, int fb_h);
+  // When the window closes: stops a running recording; an empty note when none ran.
+  RecordingNote finish();
+
+  bool active() const { return recorder_ != nullptr; }
+  RecordSource source() const { return source_; }
+  RecordingStatus status() const;
+  const std::string& last_error() const { return last_error_; }
+
+ private:
+  std::unique_ptr<Recorder> recorder_;
+  AsyncReadback readback_;
+  RecordSource source_ = RecordSource::Field;
+  Pacing pacing_ = Pacing::RealTime;
+  render::Texture color_;
+  render::Framebuffer fbo_;
+  int w_ = 0, h_ = 0;
+  uint64_t dropped_before_ = 0;  // readback drops before this recording
+  std::string last_error_;
+  RecorderStatus final_status_;  // of the last recording, shown after it ended
+  std::filesystem::path last_file_;
+};
+
+// `path` when nothing is there, else the first free of path-2.ext, path-3.ext, ... (up to 999):
+// a new recording or screenshot never overwrites an earlier one.
+std::filesystem::path unused_path(const std::filesystem::path& path);
+
+// "physarum-20250101-120000.png" in the current directory, through unused_path.
+std::string timestamped_name(const char* extension);
+
+// "12.3 MB", "512 KB".
+std::string format_bytes(uint64_t bytes);
+
+// The recording's comment tag: preset, seed, size, agents and the options to make it again.
+std::string describe_for_metadata(const WindowCore& core);
+
+}  // namespace physarum::app
