@@ -6,12 +6,12 @@
 
 #include <vector>
 
-#include "brush.hpp"
-#include "seeding.hpp"
+#include "common/seeding.hpp"
 #include "sim/backend.hpp"
 #include "sim/image.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
+#include "window/brush.hpp"
 
 namespace physarum::app {
 namespace {

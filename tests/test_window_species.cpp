@@ -5,7 +5,7 @@
 
 #include "gl_support.hpp"
 #include "sim/preset.hpp"
-#include "window_core.hpp"
+#include "window/window_core.hpp"
 
 namespace physarum::app {
 namespace {
