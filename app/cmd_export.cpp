@@ -51,6 +51,7 @@ struct ExportOptions {
   int contours = 0;
   std::vector<float> contour_at;
   double tolerance_mm = 0.1;
+  double min_length_mm = 0.5;  // shorter lines are specks a pen draws as blots
   double stroke_mm = 0.3;
 };
 
@@ -247,6 +248,7 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
         for (float v : contour_values(o, grid, display, report.threshold)) {
           ex::ContourLevel level{v, {}};
           for (const ex::Polyline& line : ex::iso_lines(grid, v)) {
+            if (ex::length(line) * place.scale < o.min_length_mm) continue;
             level.lines.push_back(ex::simplify(line, o.tolerance_mm / place.scale));
           }
           levels.push_back(std::move(level));
@@ -347,13 +349,16 @@ CommandFn add_export_command(CLI::App& app) {
   cmd->add_option("--tolerance", o->tolerance_mm, "SVG: simplification tolerance in mm (0 keeps every point)")
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
+  cmd->add_option("--min-length", o->min_length_mm, "SVG: leave out lines shorter than this many mm")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->capture_default_str();
   cmd->add_option("--stroke", o->stroke_mm, "SVG: pen width in mm")
       ->check(CLI::Range(0.01, 10.0))
       ->capture_default_str();
   for (const char* name :
        {"--steps", "--field", "--channel", "--format", "--resolution", "--threshold", "--floor-fraction",
         "--smooth", "--min-island", "--connect", "--min-width", "--report", "--tile-size", "--paper",
-        "--margin", "--contours", "--tolerance", "--stroke"}) {
+        "--margin", "--contours", "--tolerance", "--min-length", "--stroke"}) {
     cmd->get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
   return [o, cmd] { return run(*o, *cmd); };

@@ -206,6 +206,13 @@ TEST(ExportContours, SimplifiedLinesStayWithinTheTolerance) {
   for (const Point& p : line.points) EXPECT_LE(distance_to_polyline(p, s), 0.25 + 1e-9);
 }
 
+TEST(ExportContours, LengthOfAClosedSquareCountsTheClosingSide) {
+  Polyline square{{{0, 0}, {2, 0}, {2, 2}, {0, 2}}, true};
+  EXPECT_DOUBLE_EQ(length(square), 8.0);
+  square.closed = false;
+  EXPECT_DOUBLE_EQ(length(square), 6.0);
+}
+
 TEST(ExportHeight, SpansTheFull16BitRangeMonotonically) {
   const Grid g = make_grid(50, 2, [](int x, int) { return static_cast<float>(x * x); });
   for (Mapping m : {Mapping::Linear, Mapping::Log}) {

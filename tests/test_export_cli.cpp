@@ -326,6 +326,21 @@ TEST(ExportCli, ContoursOfARampAreOpenPaths) {
   }
 }
 
+TEST(ExportCli, MinLengthLeavesOutShortLines) {
+  const fs::path dir = temp_dir();
+  const fs::path npy = write_field(dir, "bump.npy", true);
+  const std::vector<std::string> base = {"export",    "--field",      npy.string(), "--contour-at",
+                                         "0.9",       "--contour-at", "0.1",        "--paper",
+                                         "100x100mm", "--margin",     "0"};
+  ASSERT_EQ(run_physarum(with(base, {"--out", "all.svg"}), dir).exit_code, 0);
+  EXPECT_EQ(svg_paths(read_file(dir / "all.svg")).size(), 2u);
+  // The ring at 0.9 has a radius of about 2 cells (5 mm here, ~30 mm long); the one at 0.1 ~9.6 cells.
+  ASSERT_EQ(run_physarum(with(base, {"--min-length", "60", "--out", "long.svg"}), dir).exit_code, 0);
+  const std::vector<SvgPath> left = svg_paths(read_file(dir / "long.svg"));
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_NEAR(left[0].level, 0.1, 1e-6);
+}
+
 TEST(ExportCli, FieldWithSeveralPlanesSumsThemOrTakesTheChannel) {
   const fs::path dir = temp_dir();
   const int w = 16, h = 12;

@@ -204,4 +204,12 @@ Polyline simplify(const Polyline& line, double tolerance) {
   return out;
 }
 
+double length(const Polyline& line) {
+  const std::vector<Point>& p = line.points;
+  double sum = 0;
+  for (size_t i = 1; i < p.size(); ++i) sum += std::hypot(p[i].x - p[i - 1].x, p[i].y - p[i - 1].y);
+  if (line.closed && p.size() > 1) sum += std::hypot(p.front().x - p.back().x, p.front().y - p.back().y);
+  return sum;
+}
+
 }  // namespace physarum::app::exporter

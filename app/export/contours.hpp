@@ -27,4 +27,7 @@ std::vector<Polyline> iso_lines(const Grid& g, float level);
 // line is split at its first point and the point farthest from it, so both halves keep their ends.
 Polyline simplify(const Polyline& line, double tolerance);
 
+// The length of the line in grid units, the closing segment included when it is closed.
+double length(const Polyline& line);
+
 }  // namespace physarum::app::exporter
