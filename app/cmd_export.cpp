@@ -218,8 +218,16 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
                  : o.connect == "largest" ? ex::Connect::Largest
                                           : ex::Connect::Corridors;
   cave.min_width = o.min_width;
+  // The clean-up costs more than the rest together on big grids: only when a cave is written.
+  bool need_cave = !o.report.empty();
+  for (Format f : formats) need_cave |= f == Format::Mask || f == Format::Tiled || f == Format::Csv;
   ex::CaveReport report;
-  const ex::Mask mask = ex::make_cave(grid, cave, report);
+  ex::Mask mask;
+  if (need_cave) {
+    mask = ex::make_cave(grid, cave, report);
+  } else {
+    report.threshold = cave.threshold ? *cave.threshold : ex::quantile(grid, 1.0 - cave.floor_fraction);
+  }
 
   for (size_t i = 0; i < o.outs.size(); ++i) {
     const fs::path out(o.outs[i]);
@@ -260,13 +268,17 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
   }
   if (!o.report.empty()) write_file_atomically(o.report, ex::report_json(report));
 
-  std::printf(
-      "export %dx%d (field %dx%d): threshold %.6g, floor %.1f%%, regions %d -> %d, largest %.1f%% of the "
-      "floor, "
-      "narrowest passage %d, corridors %d\n",
-      w, h, field.width, field.height, static_cast<double>(report.threshold), 100 * report.floor_fraction,
-      report.regions_before, report.regions_after, 100 * report.largest_share, report.narrowest_passage,
-      report.corridors);
+  if (need_cave) {
+    std::printf(
+        "export %dx%d (field %dx%d): threshold %.6g, floor %.1f%%, regions %d -> %d, largest %.1f%% of the "
+        "floor, "
+        "narrowest passage %d, corridors %d\n",
+        w, h, field.width, field.height, static_cast<double>(report.threshold), 100 * report.floor_fraction,
+        report.regions_before, report.regions_after, 100 * report.largest_share, report.narrowest_passage,
+        report.corridors);
+  } else {
+    std::printf("export %dx%d (field %dx%d)\n", w, h, field.width, field.height);
+  }
   for (const std::string& out : o.outs) std::printf("wrote %s\n", out.c_str());
   std::fflush(stdout);
   return kExitOk;
