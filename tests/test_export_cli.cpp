@@ -71,7 +71,9 @@ TEST(ExportCli, MaskHasTheResolutionBinaryValuesOneRegionAndItsRecipe) {
 
 TEST(ExportCli, ConnectNoneKeepsRegionsLargestLeavesOneAndIslandsBelowKAreGone) {
   const fs::path dir = temp_dir();
-  const std::vector<std::string> cave = {"--resolution", "2x", "--smooth", "0", "--floor-fraction", "0.3"};
+  // A low floor fraction without smoothing or widening leaves specks of floor and pockets of rock.
+  const std::vector<std::string> cave = {"--resolution",     "2x",  "--smooth",    "0",
+                                         "--floor-fraction", "0.1", "--min-width", "1"};
   ASSERT_EQ(run_physarum(with(kSmallRun, with(cave, {"--connect", "none", "--min-island", "0", "--out",
                                                      "a.png", "--report", "a.json"})),
                          dir)
@@ -82,17 +84,21 @@ TEST(ExportCli, ConnectNoneKeepsRegionsLargestLeavesOneAndIslandsBelowKAreGone) 
   for (size_t i = 0; i < fa.size(); ++i) fa[i] = a.samples[i] != 0;
   const std::vector<int> before = region_sizes(fa, a.width, a.height, 1);
   ASSERT_GT(before.size(), 1u) << "the test needs a field with several floor regions";
+  const std::vector<int> rock_before = region_sizes(fa, a.width, a.height, 0);
+  ASSERT_LT(*std::min_element(before.begin(), before.end()), 150) << "the test needs small floor islands";
+  ASSERT_LT(*std::min_element(rock_before.begin(), rock_before.end()), 150)
+      << "the test needs small rock islands";
 
   ASSERT_EQ(
-      run_physarum(with(kSmallRun, with(cave, {"--connect", "none", "--min-island", "40", "--out", "b.png"})),
-                   dir)
+      run_physarum(
+          with(kSmallRun, with(cave, {"--connect", "none", "--min-island", "150", "--out", "b.png"})), dir)
           .exit_code,
       0);
   const GreyPng b = read_grey_png(dir / "b.png");
   std::vector<uint8_t> fb(b.samples.size());
   for (size_t i = 0; i < fb.size(); ++i) fb[i] = b.samples[i] != 0;
   for (uint8_t v : {uint8_t{0}, uint8_t{1}}) {
-    for (int s : region_sizes(fb, b.width, b.height, v)) EXPECT_GE(s, 40) << "a region of value " << int(v);
+    for (int s : region_sizes(fb, b.width, b.height, v)) EXPECT_GE(s, 150) << "a region of value " << int(v);
   }
 
   ASSERT_EQ(
