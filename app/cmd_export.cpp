@@ -98,6 +98,12 @@ void parse_resolution(const std::string& s, int field_w, int field_h, int& w, in
     throw UsageError("--resolution " + s + ": gives " + std::to_string(w) + "x" + std::to_string(h) +
                      ", expected sides 2.." + std::to_string(kMaxSide));
   }
+  // The clean-up keeps several arrays of this many cells (labels, search parents): ~20 B a cell.
+  constexpr int64_t kMaxCells = int64_t{8192} * 8192;
+  if (int64_t{w} * h > kMaxCells) {
+    throw UsageError("--resolution " + s + ": gives " + std::to_string(w) + "x" + std::to_string(h) +
+                     ", more than 8192x8192 cells");
+  }
 }
 
 // The options that shaped the result, as key=value words (no "--", so it fits an XML comment);
@@ -188,6 +194,16 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
   if (!o.field.empty() && o.steps > 0) throw UsageError("--steps and --field exclude each other");
   if (o.threshold && o.floor_fraction)
     throw UsageError("--threshold and --floor-fraction exclude each other");
+  if (!o.field.empty()) {
+    // They would be silently ignored: the field is already grown.
+    for (const char* name :
+         {"--size", "--agents", "--seed", "--image", "--image-fit", "--backend", "--threads"}) {
+      if (cmd.count(name) > 0) {
+        throw UsageError(std::string(name) +
+                         " shapes a grown field; with --field only --preset and --set (its [display]) apply");
+      }
+    }
+  }
   std::vector<Format> formats;
   for (const std::string& out : o.outs) {
     formats.push_back(format_of(out, o.format));
@@ -201,9 +217,13 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
     throw UsageError(e.what());
   }
 
+  int w = 0, h = 0;
+  if (o.field.empty()) {  // the grown field's size is known before the run: refuse a bad resolution first
+    const Size size = resolve_preset(o.sim).run.size;
+    parse_resolution(o.resolution, size.width, size.height, w, h);
+  }
   DisplayParams display;
   const ex::Grid field = load_field(o, display);
-  int w = 0, h = 0;
   parse_resolution(o.resolution, field.width, field.height, w, h);
   const ex::Grid grid = ex::resample_bicubic(field, w, h);
   const std::string recipe = recipe_of(cmd);

@@ -395,6 +395,8 @@ TEST(ExportCli, BadOptionsAreRefusedWithAMessageAndWriteNothing) {
       {with(kSmallRun, {"--out", "x.png", "--min-width", "0"}), "--min-width"},
       {with(kSmallRun, {"--out", "no/such/dir/x.png"}), "does not exist"},
       {{"export", "--field", "f.npy", "--steps", "5", "--out", "x.png"}, "exclude"},
+      {{"export", "--field", "f.npy", "--size", "64x64", "--out", "x.png"}, "--size shapes a grown field"},
+      {with(kSmallRun, {"--out", "x.png", "--resolution", "200x"}), "more than 8192x8192"},
   };
   for (const auto& [args, expect] : cases) {
     const ProcessResult r = run_physarum(args, dir);
