@@ -163,14 +163,19 @@ void write_npy(const std::filesystem::path& file, const float* data, int height,
   out.commit();
 }
 
-NpyArray read_npy(const std::filesystem::path& file) {
+namespace {
+
+NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes) {
   // Built piecewise: GCC 12 warns falsely (-Wrestrict) about "'" + std::string.
   std::string name(1, '\'');
   name.append(file.string()).push_back('\'');
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error("cannot open " + name + ": " + std::strerror(errno));
   const auto bad = [&](const std::string& why) {
-    return Error(name + " is not a 2-D float32 .npy file: " + why);
+    return Error(
+        name +
+        (allow_planes ? " is not a 2-D or 3-D float32 .npy file: " : " is not a 2-D float32 .npy file: ") +
+        why);
   };
 
   char pre[10];
@@ -212,15 +217,21 @@ NpyArray read_npy(const std::filesystem::path& file) {
   if (!descr || !fortran || !shape) throw bad("header lacks descr, fortran_order or shape");
   if (*descr != "<f4") throw bad("dtype '" + *descr + "', expected '<f4'");
   if (*fortran) throw bad("Fortran order");
-  if (shape->size() != 2) throw bad("shape has " + std::to_string(shape->size()) + " dimensions, expected 2");
-  const int64_t h = (*shape)[0];
-  const int64_t w = (*shape)[1];
-  if (h <= 0 || w <= 0 || h > INT32_MAX || w > INT32_MAX ||
-      static_cast<uint64_t>(h) * static_cast<uint64_t>(w) > kMaxElements) {
-    throw bad("shape (" + std::to_string(h) + ", " + std::to_string(w) + ") is empty or too large");
+  const bool three = allow_planes && shape->size() == 3;
+  if (shape->size() != 2 && !three) {
+    throw bad("shape has " + std::to_string(shape->size()) + " dimensions, expected " +
+              (allow_planes ? "2 or 3" : "2"));
+  }
+  const int64_t planes = three ? (*shape)[0] : 1;
+  const int64_t h = (*shape)[three ? 1 : 0];
+  const int64_t w = (*shape)[three ? 2 : 1];
+  if (planes <= 0 || planes > 64 || h <= 0 || w <= 0 || h > INT32_MAX || w > INT32_MAX ||
+      static_cast<uint64_t>(h) * static_cast<uint64_t>(w) > kMaxElements / static_cast<uint64_t>(planes)) {
+    throw bad("shape (" + (three ? std::to_string(planes) + ", " : std::string()) + std::to_string(h) + ", " +
+              std::to_string(w) + ") is empty or too large");
   }
 
-  const uint64_t count = static_cast<uint64_t>(h) * static_cast<uint64_t>(w);
+  const uint64_t count = static_cast<uint64_t>(planes) * static_cast<uint64_t>(h) * static_cast<uint64_t>(w);
   std::error_code ec;
   const uintmax_t file_size = std::filesystem::file_size(file, ec);
   if (ec) throw Error("cannot read " + name + ": " + ec.message());
@@ -233,6 +244,7 @@ NpyArray read_npy(const std::filesystem::path& file) {
   NpyArray a;
   a.height = static_cast<int>(h);
   a.width = static_cast<int>(w);
+  a.planes = static_cast<int>(planes);
   a.data.resize(count);
   if (!in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(count * 4))) {
     throw bad("truncated data");
@@ -246,6 +258,15 @@ NpyArray read_npy(const std::filesystem::path& file) {
     }
   }
   return a;
+}
+
+}  // namespace
+
+NpyArray read_npy(const std::filesystem::path& file) {
+  return read_npy_file(file, false);
+}
+NpyArray read_npy_planes(const std::filesystem::path& file) {
+  return read_npy_file(file, true);
 }
 
 }  // namespace physarum

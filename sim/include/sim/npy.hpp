@@ -14,8 +14,11 @@ void write_npy(const std::filesystem::path& file, const float* data, int height,
 struct NpyArray {
   int height = 0;
   int width = 0;
+  int planes = 1;  // > 1 only from read_npy_planes: (planes, H, W), plane after plane
   std::vector<float> data;
 };
 NpyArray read_npy(const std::filesystem::path& file);  // 2-D float32 only; throws Error
+// 2-D (H, W) or 3-D (S, H, W) float32, as `physarum run` writes for S species; throws Error.
+NpyArray read_npy_planes(const std::filesystem::path& file);
 
 }  // namespace physarum

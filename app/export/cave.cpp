@@ -1,0 +1,264 @@
+#include "export/cave.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+
+namespace physarum::app::exporter {
+namespace {
+
+size_t index(const Mask& m, int x, int y) {
+  return static_cast<size_t>(y) * static_cast<size_t>(m.width) + x;
+}
+
+void fill_box(Mask& m, int x0, int y0, int w) {
+  for (int y = std::max(y0, 0); y < std::min(y0 + w, m.height); ++y) {
+    for (int x = std::max(x0, 0); x < std::min(x0 + w, m.width); ++x) m.cells[index(m, x, y)] = 1;
+  }
+}
+
+// Cells that lie in some w x w square made only of floor (a morphological opening with a square).
+std::vector<uint8_t> covered_by_squares(const Mask& m, int w) {
+  const int W = m.width, H = m.height;
+  // side[y][x]: the largest all-floor square whose bottom-right cell is (x, y).
+  std::vector<int> side(static_cast<size_t>(W) * H, 0);
+  for (int y = 0; y < H; ++y) {
+    for (int x = 0; x < W; ++x) {
+      if (!m.at(x, y)) continue;
+      int s = 1;
+      if (x > 0 && y > 0) {
+        s = 1 + std::min({side[index(m, x - 1, y)], side[index(m, x, y - 1)], side[index(m, x - 1, y - 1)]});
+      }
+      side[index(m, x, y)] = s;
+    }
+  }
+  // Prefix sums of "a w-square ends here", so each cell asks "does one end in the w x w block
+  // below-right of me" in O(1).
+  std::vector<int64_t> sum(static_cast<size_t>(W + 1) * (H + 1), 0);
+  const auto S = [&](int x, int y) -> int64_t& { return sum[static_cast<size_t>(y) * (W + 1) + x]; };
+  for (int y = 0; y < H; ++y) {
+    for (int x = 0; x < W; ++x) {
+      S(x + 1, y + 1) = (side[index(m, x, y)] >= w ? 1 : 0) + S(x, y + 1) + S(x + 1, y) - S(x, y);
+    }
+  }
+  std::vector<uint8_t> covered(static_cast<size_t>(W) * H, 0);
+  for (int y = 0; y < H; ++y) {
+    for (int x = 0; x < W; ++x) {
+      if (!m.at(x, y)) continue;
+      const int x1 = std::min(x + w, W), y1 = std::min(y + w, H);
+      if (S(x1, y1) - S(x, y1) - S(x1, y) + S(x, y) > 0) covered[index(m, x, y)] = 1;
+    }
+  }
+  return covered;
+}
+
+bool all_floor_covered(const Mask& m, int w) {
+  const std::vector<uint8_t> c = covered_by_squares(m, w);
+  for (size_t i = 0; i < m.cells.size(); ++i) {
+    if (m.cells[i] && !c[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Mask threshold_mask(const Grid& g, float threshold) {
+  Mask m{g.width, g.height, std::vector<uint8_t>(g.values.size())};
+  for (size_t i = 0; i < g.values.size(); ++i) m.cells[i] = g.values[i] >= threshold ? 1 : 0;
+  return m;
+}
+
+void majority_smooth(Mask& m, int passes) {
+  Mask next = m;
+  for (int p = 0; p < passes; ++p) {
+    for (int y = 0; y < m.height; ++y) {
+      for (int x = 0; x < m.width; ++x) {
+        int floor_cells = 0;
+        // Edge cells repeat themselves outward, so the border is neither eroded nor grown.
+        for (int dy = -1; dy <= 1; ++dy) {
+          const int yy = std::clamp(y + dy, 0, m.height - 1);
+          for (int dx = -1; dx <= 1; ++dx) floor_cells += m.at(std::clamp(x + dx, 0, m.width - 1), yy);
+        }
+        next.cells[index(m, x, y)] = floor_cells >= 5 ? 1 : 0;
+      }
+    }
+    m.cells.swap(next.cells);
+  }
+}
+
+int label_regions(const Mask& m, uint8_t value, std::vector<int>& labels, std::vector<int64_t>& sizes) {
+  labels.assign(m.cells.size(), -1);
+  sizes.clear();
+  std::vector<size_t> stack;
+  for (size_t start = 0; start < m.cells.size(); ++start) {
+    if (m.cells[start] != value || labels[start] >= 0) continue;
+    const int label = static_cast<int>(sizes.size());
+    int64_t count = 0;
+    labels[start] = label;
+    stack.push_back(start);
+    while (!stack.empty()) {
+      const size_t i = stack.back();
+      stack.pop_back();
+      ++count;
+      const int x = static_cast<int>(i % static_cast<size_t>(m.width));
+      const int y = static_cast<int>(i / static_cast<size_t>(m.width));
+      const int nx[4] = {x - 1, x + 1, x, x};
+      const int ny[4] = {y, y, y - 1, y + 1};
+      for (int k = 0; k < 4; ++k) {
+        if (nx[k] < 0 || ny[k] < 0 || nx[k] >= m.width || ny[k] >= m.height) continue;
+        const size_t j = index(m, nx[k], ny[k]);
+        if (m.cells[j] == value && labels[j] < 0) {
+          labels[j] = label;
+          stack.push_back(j);
+        }
+      }
+    }
+    sizes.push_back(count);
+  }
+  return static_cast<int>(sizes.size());
+}
+
+void remove_islands(Mask& m, uint8_t value, int min_cells) {
+  if (min_cells <= 1) return;
+  std::vector<int> labels;
+  std::vector<int64_t> sizes;
+  label_regions(m, value, labels, sizes);
+  for (size_t i = 0; i < m.cells.size(); ++i) {
+    if (labels[i] >= 0 && sizes[static_cast<size_t>(labels[i])] < min_cells) m.cells[i] = value ? 0 : 1;
+  }
+}
+
+namespace {
+int largest_label(const std::vector<int64_t>& sizes) {
+  // The first of equal sizes wins, so the choice never depends on anything but the mask.
+  return static_cast<int>(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
+}
+}  // namespace
+
+void keep_largest_floor(Mask& m) {
+  std::vector<int> labels;
+  std::vector<int64_t> sizes;
+  if (label_regions(m, 1, labels, sizes) <= 1) return;
+  const int keep = largest_label(sizes);
+  for (size_t i = 0; i < m.cells.size(); ++i) {
+    if (labels[i] >= 0 && labels[i] != keep) m.cells[i] = 0;
+  }
+}
+
+int join_with_corridors(Mask& m, int width) {
+  const int w = std::max(width, 1);
+  int carved = 0;
+  std::vector<int> labels;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> parent(m.cells.size());
+  while (label_regions(m, 1, labels, sizes) > 1) {
+    // Breadth-first search from the largest region through rock; the first floor cell of another
+    // region it reaches ends the shortest corridor (in 4-connected steps) between them.
+    const int main = largest_label(sizes);
+    std::fill(parent.begin(), parent.end(), -2);
+    std::deque<size_t> queue;
+    for (size_t i = 0; i < m.cells.size(); ++i) {
+      if (labels[i] == main) {
+        parent[i] = -1;
+        queue.push_back(i);
+      }
+    }
+    int64_t reached = -1;
+    while (!queue.empty() && reached < 0) {
+      const size_t i = queue.front();
+      queue.pop_front();
+      const int x = static_cast<int>(i % static_cast<size_t>(m.width));
+      const int y = static_cast<int>(i / static_cast<size_t>(m.width));
+      const int nx[4] = {x - 1, x + 1, x, x};
+      const int ny[4] = {y, y, y - 1, y + 1};
+      for (int k = 0; k < 4; ++k) {
+        if (nx[k] < 0 || ny[k] < 0 || nx[k] >= m.width || ny[k] >= m.height) continue;
+        const size_t j = index(m, nx[k], ny[k]);
+        if (parent[j] != -2) continue;
+        parent[j] = static_cast<int64_t>(i);
+        if (m.cells[j]) {
+          reached = static_cast<int64_t>(j);
+          break;
+        }
+        queue.push_back(j);
+      }
+    }
+    if (reached < 0) break;  // cannot happen on a finite grid, but never loop forever
+    for (int64_t i = parent[static_cast<size_t>(reached)]; i >= 0 && labels[static_cast<size_t>(i)] != main;
+         i = parent[static_cast<size_t>(i)]) {
+      const int x = static_cast<int>(static_cast<size_t>(i) % static_cast<size_t>(m.width));
+      const int y = static_cast<int>(static_cast<size_t>(i) / static_cast<size_t>(m.width));
+      fill_box(m, x - (w - 1) / 2, y - (w - 1) / 2, w);
+    }
+    ++carved;
+  }
+  return carved;
+}
+
+void widen_passages(Mask& m, int width) {
+  if (width <= 1) return;
+  const int w = std::min({width, m.width, m.height});
+  const std::vector<uint8_t> covered = covered_by_squares(m, w);
+  const std::vector<uint8_t> before = m.cells;
+  for (int y = 0; y < m.height; ++y) {
+    for (int x = 0; x < m.width; ++x) {
+      if (!before[index(m, x, y)] || covered[index(m, x, y)]) continue;
+      // A w x w square of floor holding this cell, moved inside the map at the edges.
+      fill_box(m, std::clamp(x - (w - 1) / 2, 0, m.width - w), std::clamp(y - (w - 1) / 2, 0, m.height - w),
+               w);
+    }
+  }
+}
+
+int narrowest_passage(const Mask& m, int limit) {
+  if (std::find(m.cells.begin(), m.cells.end(), 1) == m.cells.end()) return 0;
+  // "Every floor cell lies in a w-square" holds for w - 1 whenever it holds for w: binary search.
+  int lo = 1, hi = std::min({limit, m.width, m.height});
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (all_floor_covered(m, mid)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+Mask make_cave(const Grid& g, const CaveOptions& o, CaveReport& report) {
+  report = CaveReport{};
+  report.threshold = o.threshold ? *o.threshold : quantile(g, 1.0 - o.floor_fraction);
+  Mask m = threshold_mask(g, report.threshold);
+  majority_smooth(m, o.smoothing);
+  std::vector<int> labels;
+  std::vector<int64_t> sizes;
+  report.regions_before = label_regions(m, 1, labels, sizes);
+  remove_islands(m, 0, o.min_rock_island);
+  remove_islands(m, 1, o.min_floor_island);
+  if (o.connect == Connect::Largest) keep_largest_floor(m);
+  if (o.connect == Connect::Corridors) report.corridors = join_with_corridors(m, o.min_width);
+  widen_passages(m, o.min_width);
+
+  report.regions_after = label_regions(m, 1, labels, sizes);
+  int64_t floor_cells = 0;
+  for (uint8_t c : m.cells) floor_cells += c;
+  report.floor_fraction =
+      m.cells.empty() ? 0 : static_cast<double>(floor_cells) / static_cast<double>(m.cells.size());
+  report.largest_share =
+      floor_cells > 0 ? static_cast<double>(*std::max_element(sizes.begin(), sizes.end())) / floor_cells : 0;
+  report.narrowest_passage = narrowest_passage(m, 64);
+  return m;
+}
+
+std::string report_json(const CaveReport& r) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "{\n  \"threshold\": %.9g,\n  \"floor_fraction\": %.6f,\n  \"regions_before\": %d,\n"
+                "  \"regions_after\": %d,\n  \"largest_region_share\": %.6f,\n  \"narrowest_passage\": %d,\n"
+                "  \"corridors\": %d\n}\n",
+                static_cast<double>(r.threshold), r.floor_fraction, r.regions_before, r.regions_after,
+                r.largest_share, r.narrowest_passage, r.corridors);
+  return buf;
+}
+
+}  // namespace physarum::app::exporter
