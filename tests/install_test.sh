@@ -37,6 +37,20 @@ grep -q "looked in" lonely.err
 grep -q "$tmp/lonely/share/physarum/shaders" lonely.err
 CHECKS
 
+# Libraries found through LD_LIBRARY_PATH inside the source tree (a machine that lacks some system
+# packages may carry them there) would vanish with it: copy them out first.
+if [ -n "${LD_LIBRARY_PATH:-}" ]; then
+  kept=""
+  IFS=: read -ra lib_dirs <<<"$LD_LIBRARY_PATH"
+  for d in "${lib_dirs[@]}"; do
+    case "$(cd "$d" 2>/dev/null && pwd -P)" in
+      "$src"/* | "$(cd "$src" && pwd -P)"/*) mkdir -p "$tmp/libs" && cp -L "$d"/*.so* "$tmp/libs/" 2>/dev/null; d=$tmp/libs ;;
+    esac
+    kept=${kept:+$kept:}$d
+  done
+  export LD_LIBRARY_PATH=$kept
+fi
+
 hidden=no
 if unshare -m true 2>/dev/null; then
   # Private mounts: empty tmpfs over the source tree (and the build tree, if it lies outside it).

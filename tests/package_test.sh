@@ -16,7 +16,16 @@ tmp=$(mktemp -d /tmp/physarum-deb.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "package_test: FAIL: $*" >&2; exit 1; }
 
-(cd "$tmp" && cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/out" >cpack.log 2>&1) || { cat "$tmp/cpack.log"; fail "cpack"; }
+if ! (cd "$tmp" && cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/out" >cpack.log 2>&1); then
+  if grep -q "Cannot find description file name" "$tmp/cpack.log"; then
+    # A CMake installed without its data files (Templates/): cpack cannot run here at all.
+    echo "package_test: Skipped"
+    echo "  this machine's CMake lacks its CPack templates: $(grep -m1 'Cannot find' "$tmp/cpack.log")"
+    exit 77
+  fi
+  cat "$tmp/cpack.log"
+  fail "cpack"
+fi
 deb=$(ls "$tmp"/out/physarum_*.deb)
 dpkg-deb -f "$deb" Package Version Depends Recommends
 depends=$(dpkg-deb -f "$deb" Depends)
