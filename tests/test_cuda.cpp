@@ -393,7 +393,7 @@ TEST(Cuda, EventQueryOnlyNotReadyMeansNotDone) {
   EXPECT_EQ(o.report, cudaErrorIllegalAddress);
 }
 
-// --- Several species (docs/MODEL-species.md): the CUDA backend's interleaved channels (float2,
+// --- Several species (docs/MODEL.md, "Several species"): the CUDA backend's interleaved channels (float2,
 // float4, S = 3 padded) against the CPU backend, bit for bit.
 
 namespace {

@@ -1,4 +1,4 @@
-// Several species on the CPU backend (docs/MODEL-species.md): the single-species pin, the general
+// Several species on the CPU backend (docs/MODEL.md, "Several species"): the single-species pin, the general
 // path reducing to today's, hand-computed sensing through W, conservation per channel, thread-count
 // invariance, live changes and the channel-aware field/brush calls.
 #include <gtest/gtest.h>

@@ -56,7 +56,7 @@ __device__ __forceinline__ Channels<S> load_channels(const float* field, int cel
 
 // Weighted = false: one species, W = [[1]], today's rule with no multiply (the single-species
 // path). Otherwise each agent senses through its species' row of W and counts into its own channel
-// (rule.hpp, docs/MODEL-species.md).
+// (rule.hpp, docs/MODEL.md, "Several species").
 template <int S, bool Weighted, bool Aggregate>
 __global__ void __launch_bounds__(kAgentBlock)
     agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,

@@ -161,7 +161,7 @@ rule::SpeciesParams make_species_params(const SpeciesSet& resolved, Size size, u
   rule::SpeciesParams sp{};
   const size_t n = resolved.list.size();
   sp.count = static_cast<int>(n);
-  // Cumulative shares in double, in order; the last end is exactly N (docs/MODEL-species.md).
+  // Cumulative shares in double, in order; the last end is exactly N (docs/MODEL.md, "Several species").
   double total = 0;
   for (const Species& s : resolved.list) total += s.share;
   double cumulative = 0;

@@ -1,5 +1,5 @@
 // Internal to preset.cpp: the [[species]] tables and the [interaction] matrix of a preset
-// (docs/MODEL-species.md). Errors read "source:line: species.N.key: message" like the rest.
+// (docs/MODEL.md, "Several species"). Errors read "source:line: species.N.key: message" like the rest.
 #pragma once
 
 #include <toml++/toml.h>

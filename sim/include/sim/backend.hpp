@@ -53,7 +53,7 @@ struct SimConfig {
   uint32_t seed = 1;
   ModelParams model;
   SpawnParams spawn;
-  SpeciesSet species;  // empty: one species, `model` and `spawn.mode` (docs/MODEL-species.md)
+  SpeciesSet species;  // empty: one species, `model` and `spawn.mode` (docs/MODEL.md, "Several species")
   int threads = 0;     // CPU backend: 0 = default_threads(), else 1 to kMaxThreads
 };
 

@@ -42,7 +42,7 @@ enum class ImageFit { Fit, Fill };  // Fit: all of the image, letterboxed; Fill:
 // image are 0.
 std::vector<float> image_to_field(const LumaImage& img, Size field, float strength,
                                   ImageFit fit = ImageFit::Fill);
-// The seed for a field of `channels` species' channels (docs/MODEL-species.md): one plane (what
+// The seed for a field of `channels` species' channels (docs/MODEL.md, "Several species"): one plane (what
 // image_to_field gives, which set_field copies into every channel) for one channel or a grey image;
 // else `channels` planes (S, H, W): channels 0, 1, 2 from the red, green and blue, each resized as
 // the luma is, a fourth channel 0.

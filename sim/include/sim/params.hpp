@@ -85,7 +85,7 @@ struct DisplayParams {
   friend bool operator==(const DisplayParams&, const DisplayParams&) = default;
 };
 
-// Several species (docs/MODEL-species.md). Each has its own model (decay and diffuse are its
+// Several species (docs/MODEL.md, "Several species"). Each has its own model (decay and diffuse are its
 // channel's), spawn mode, share of the agents and colour.
 inline constexpr int kMaxSpecies = rule::kMaxSpecies;
 inline constexpr float kMaxInteraction = 10.0f;  // |W[s][t]|
@@ -137,7 +137,7 @@ bool is_single_plain(const SpeciesSet& resolved);
 // The kernels' view of the parameters (derived in one place so every backend agrees).
 rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed);
 // The same for every species of a resolved set, with the matrix and the species' id ranges for
-// `agents` agents (docs/MODEL-species.md). Validates first.
+// `agents` agents (docs/MODEL.md, "Several species"). Validates first.
 rule::SpeciesParams make_species_params(const SpeciesSet& resolved, Size size, uint32_t seed,
                                         uint64_t agents);
 

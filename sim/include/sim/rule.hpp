@@ -263,7 +263,7 @@ PHYS_HD float brush_apply(float f, float amount) {
   return v > 0.0f ? v : 0.0f;
 }
 
-// --- Several species (docs/MODEL-species.md). Channels are interleaved: channel c of cell i is at
+// --- Several species (docs/MODEL.md, "Several species"). Channels are interleaved: channel c of cell i is at
 // i * S + c. Each species has its own StepParams (its steering and its channel's update).
 constexpr int kMaxSpecies = 4;
 struct SpeciesParams {

@@ -7,7 +7,7 @@
 namespace physarum {
 
 AgentState spawn_agents(SpawnMode mode, Size size, uint64_t count, uint32_t seed);
-// Each agent with its species' spawn mode (docs/MODEL-species.md); one species is spawn_agents.
+// Each agent with its species' spawn mode (docs/MODEL.md, "Several species"); one species is spawn_agents.
 AgentState spawn_species(const SpeciesSet& resolved, Size size, uint64_t count, uint32_t seed);
 
 // Respawn with probability proportional to brightness (values >= 0, size.width*size.height).
