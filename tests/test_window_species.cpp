@@ -5,6 +5,8 @@
 
 #include "gl_support.hpp"
 #include "sim/preset.hpp"
+#include "window/panel_values.hpp"
+#include "window/toast.hpp"
 #include "window/window_core.hpp"
 
 namespace physarum::app {
@@ -61,6 +63,50 @@ TEST(WindowSpecies, LoadingASpeciesPresetPassesEverySpeciesThrough) {
   ASSERT_TRUE(core.apply_preset(one, "veins.toml")) << core.message;
   EXPECT_EQ(core.backend().species_count(), 1);
   EXPECT_EQ(core.backend().model(), one.model);
+}
+
+// The panel's species tabs and matrix grid go through apply_species_edit: a new W entry, colour and
+// species parameter reach the running backend without a restart; what the backend refuses (another
+// number of species) is a toast and leaves everything as it was.
+TEST(WindowSpecies, PanelEditsOfSpeciesAndMatrixGoInLiveOrAreRefusedWithAToast) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  SimOptions o;
+  o.backend = "cpu";
+  o.threads = 1;
+  o.size = "64x48";
+  o.agents = "2K";
+  WindowCore core(o);
+  const std::string file = std::string(PHYSARUM_SOURCE_DIR) + "/assets/presets/territories.toml";
+  Preset p = load_preset(file);
+  p.run.size = {64, 48};
+  p.run.agents = 3000;
+  ASSERT_TRUE(core.apply_preset(p, file)) << core.message;
+  const int n = core.backend().species_count();
+  ASSERT_GE(n, 2);
+  core.step();
+  const uint64_t steps = core.backend().steps_done();
+
+  Toasts toasts;
+  SpeciesSet edited = core.backend().species();
+  edited.interaction[1] = 4.5f;
+  edited.list[1].colour = 0x123456U;
+  edited.list[0].model.sensor_distance = 12.0f;
+  ASSERT_TRUE(apply_species_edit(core, edited, toasts));
+  EXPECT_TRUE(toasts.entries().empty());
+  EXPECT_EQ(core.backend().species(), edited);
+  EXPECT_EQ(core.preset.species, edited);
+  EXPECT_EQ(core.backend().steps_done(), steps);  // live: the run goes on
+
+  SpeciesSet more = edited;
+  more.list.push_back(more.list[0]);
+  more.interaction.assign(static_cast<size_t>((n + 1) * (n + 1)), 1.0f);
+  EXPECT_FALSE(apply_species_edit(core, more, toasts));
+  ASSERT_EQ(toasts.entries().size(), 1U);
+  EXPECT_TRUE(toasts.entries().front().error);
+  EXPECT_NE(toasts.entries().front().text.find("species not changed"), std::string::npos);
+  EXPECT_EQ(core.backend().species(), edited);
 }
 
 }  // namespace

@@ -103,8 +103,8 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::TreePop();
 }
 
-void model_section(WindowCore& core, Toasts& toasts) {
-  ModelParams m = core.preset.model;
+// The rule's sliders for one set of model parameters; true when one changed.
+bool model_sliders(ModelParams& m, Toasts& toasts) {
   bool changed = false;
   changed |= slider(m.sensor_angle_deg, limits::kSensorAngle, "%.1f deg", toasts);
   changed |= slider(m.rotation_angle_deg, limits::kRotationAngle, "%.1f deg", toasts);
@@ -120,7 +120,75 @@ void model_section(WindowCore& core, Toasts& toasts) {
     m.turn_rule = rule == 1 ? TurnRule::Jones : TurnRule::Simple;
     changed = true;
   }
-  if (changed) apply_model_edit(core, m, toasts);
+  return changed;
+}
+
+bool colour_edit(uint32_t& rgb) {
+  float c[3] = {static_cast<float>((rgb >> 16) & 0xffU) / 255.0f,
+                static_cast<float>((rgb >> 8) & 0xffU) / 255.0f, static_cast<float>(rgb & 0xffU) / 255.0f};
+  if (!ImGui::ColorEdit3("colour", c, ImGuiColorEditFlags_NoInputs)) return false;
+  const auto byte = [](float v) { return static_cast<uint32_t>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); };
+  rgb = (byte(c[0]) << 16) | (byte(c[1]) << 8) | byte(c[2]);
+  return true;
+}
+
+// W as a grid of sliders: row s is what species s senses of each column's trail.
+bool interaction_grid(SpeciesSet& s, Toasts& toasts) {
+  const int n = static_cast<int>(s.list.size());
+  bool changed = false;
+  ImGui::TextWrapped("interaction: row senses column's trail (+ follows, - avoids)");
+  const float width =
+      (ImGui::GetContentRegionAvail().x - 8.0f * static_cast<float>(n)) / static_cast<float>(n);
+  for (int r = 0; r < n; ++r) {
+    for (int c = 0; c < n; ++c) {
+      if (c > 0) ImGui::SameLine();
+      ImGui::PushID(r * 8 + c);
+      ImGui::SetNextItemWidth(width);
+      float& w = s.interaction[static_cast<size_t>(r * n + c)];
+      float typed = w;
+      if (ImGui::SliderFloat("##w", &typed, limits::kInteraction.lo, limits::kInteraction.hi, "%.2f",
+                             ImGuiSliderFlags_AlwaysClamp)) {
+        std::string refusal;
+        changed |= settle(typed, w, limits::kInteraction, &refusal);
+        if (!refusal.empty()) toasts.error(refusal);
+      }
+      ImGui::PopID();
+    }
+  }
+  return changed;
+}
+
+// Several species: a tab each (colour and rule), then the matrix; all live.
+void species_section(WindowCore& core, Toasts& toasts) {
+  SpeciesSet s = core.backend().species();
+  bool changed = false;
+  if (ImGui::BeginTabBar("species")) {
+    for (size_t i = 0; i < s.list.size(); ++i) {
+      Species& sp = s.list[i];
+      ImGui::PushID(static_cast<int>(i));
+      if (ImGui::BeginTabItem(sp.name.c_str())) {
+        changed |= colour_edit(sp.colour);
+        changed |= model_sliders(sp.model, toasts);
+        ImGui::EndTabItem();
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndTabBar();
+  }
+  changed |= interaction_grid(s, toasts);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("another number of species: edit the preset ([[species]] tables) and load it");
+  ImGui::PopStyleColor();
+  if (changed) apply_species_edit(core, s, toasts);
+}
+
+void model_section(WindowCore& core, Toasts& toasts) {
+  if (core.backend().species_count() > 1) {
+    species_section(core, toasts);
+    return;
+  }
+  ModelParams m = core.preset.model;
+  if (model_sliders(m, toasts)) apply_model_edit(core, m, toasts);
 }
 
 void palette_swatch(const render::Palette& p, float width, float height) {

@@ -37,4 +37,14 @@ bool apply_model_edit(WindowCore& core, const ModelParams& edited, Toasts& toast
   return false;
 }
 
+bool apply_species_edit(WindowCore& core, const SpeciesSet& edited, Toasts& toasts) {
+  try {
+    if (core.apply_species(edited)) return true;
+    toasts.error("species not changed: " + core.message);
+  } catch (const std::exception& e) {
+    toasts.error(std::string("species not changed: ") + e.what());
+  }
+  return false;
+}
+
 }  // namespace physarum::app

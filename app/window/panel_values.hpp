@@ -42,6 +42,7 @@ inline constexpr FloatLimit kDeposit{"deposit", 0.0f, 20.0f};
 inline constexpr FloatLimit kDecay{"decay", 0.0f, 1.0f};
 inline constexpr FloatLimit kDiffuse{"diffuse", 0.0f, 1.0f};
 inline constexpr FloatLimit kJitter{"jitter", 0.0f, 3.14159f};
+inline constexpr FloatLimit kInteraction{"interaction", -10.0f, 10.0f};  // one entry of W
 // Display (inside what the renderer draws, render::drawable_display).
 inline constexpr FloatLimit kExposure{"exposure", 0.01f, 100.0f};
 inline constexpr FloatLimit kGamma{"gamma", 0.2f, 5.0f};
@@ -57,10 +58,10 @@ inline constexpr FloatLimit kEraserStrength{"eraser strength", 0.01f, 1000.0f};
 inline constexpr IntLimit kRecordFps{"fps", 1, 120};
 
 // Every limit above, for the tests that drive each one with hostile values.
-inline constexpr std::array kAllFloat{kSensorAngle, kRotationAngle, kSensorDistance, kStepSize,
-                                      kDeposit,     kDecay,         kDiffuse,        kJitter,
-                                      kExposure,    kGamma,         kThreshold,      kImageStrength,
-                                      kBrushRadius, kBrushStrength, kEraserStrength};
+inline constexpr std::array kAllFloat{kSensorAngle,   kRotationAngle, kSensorDistance, kStepSize,
+                                      kDeposit,       kDecay,         kDiffuse,        kJitter,
+                                      kInteraction,   kExposure,      kGamma,          kThreshold,
+                                      kImageStrength, kBrushRadius,   kBrushStrength,  kEraserStrength};
 inline constexpr std::array kAllInt{kStepsPerFrame, kWidth,  kHeight,    kAgentsK,
                                     kSeed,          kLevels, kSmoothing, kRecordFps};
 }  // namespace limits
@@ -74,5 +75,8 @@ bool settle(int typed, int& value, const IntLimit& limit);
 // A model edited in the panel: applied live through the backend, whose validation (sim's
 // validate) is the last word; a refusal becomes an error toast and changes nothing. Never throws.
 bool apply_model_edit(WindowCore& core, const ModelParams& edited, Toasts& toasts);
+// Several species edited in the panel (a species' parameters or colour, an entry of W): applied
+// live through the backend in the same way; a refusal is a toast and changes nothing.
+bool apply_species_edit(WindowCore& core, const SpeciesSet& edited, Toasts& toasts);
 
 }  // namespace physarum::app

@@ -95,6 +95,17 @@ bool WindowCore::apply_model(const ModelParams& m) {
   }
 }
 
+bool WindowCore::apply_species(const SpeciesSet& s) {
+  try {
+    sim_.backend->set_species(s);
+    preset.species = s;
+    return true;
+  } catch (const Error& e) {
+    message = e.what();
+    return false;
+  }
+}
+
 void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
   SimOptions o = options_;
   o.size = format_size(run.size);

@@ -33,6 +33,9 @@ class WindowCore {
 
   // Live model change; returns false (and sets `message`) when the values are invalid.
   bool apply_model(const ModelParams& m);
+  // Several species: parameters, colours and the matrix, live (same count and spawn modes).
+  // False with `message` set when the backend refuses them; nothing changes then.
+  bool apply_species(const SpeciesSet& s);
   // New backend with the same options: run parameters from `run`, spawn mode from `spawn`.
   void rebuild(const RunParams& run, const SpawnParams& spawn);
   void reset() { rebuild(preset.run, preset.spawn); }
