@@ -15,35 +15,13 @@
 
 #include "test_support.hpp"
 #include "video/process.hpp"
+#include "video_support.hpp"
 #include "xvfb.hpp"
 
 namespace physarum::app {
 namespace {
 
 namespace fs = std::filesystem;
-
-// ffprobe's view of the first video stream: codec_name, width, height, nb_read_frames, comment.
-std::map<std::string, std::string> probe(const fs::path& file) {
-  const ProcessOutput r =
-      run_capture({"ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-                   "stream=codec_name,width,height,nb_read_frames:format_tags=comment", "-of",
-                   "default=noprint_wrappers=1", file.string()});
-  std::map<std::string, std::string> out;
-  std::istringstream in(r.out);
-  for (std::string line; std::getline(in, line);) {
-    const auto eq = line.find('=');
-    if (eq == std::string::npos) continue;
-    std::string key = line.substr(0, eq);
-    if (key == "TAG:comment") key = "comment";
-    out[key] = line.substr(eq + 1);
-  }
-  out["ok"] = wait_status_ok(r.wait_status) ? "yes" : "no";
-  return out;
-}
-
-bool have_ffmpeg() {
-  return find_on_path("ffmpeg") && find_on_path("ffprobe");
-}
 
 TEST(HeadlessVideo, SixtyFramesWithSizeCodecAndSeedInTheComment) {
   if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";

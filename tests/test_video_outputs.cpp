@@ -20,6 +20,7 @@
 
 #include "test_support.hpp"
 #include "video/process.hpp"
+#include "video_support.hpp"
 #include "xvfb.hpp"
 
 namespace physarum::app {
@@ -27,29 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-
-bool have_ffmpeg() {
-  return find_on_path("ffmpeg") && find_on_path("ffprobe");
-}
-
-// ffprobe's key=value view of the video stream and the format (file: so no name is misread).
-std::map<std::string, std::string> probe(const fs::path& file) {
-  const ProcessOutput r =
-      run_capture({"ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-                   "stream=codec_name,width,height,nb_read_frames:format=duration:format_tags=comment", "-of",
-                   "default=noprint_wrappers=1", "file:" + fs::absolute(file).string()});
-  std::map<std::string, std::string> out;
-  std::istringstream in(r.out);
-  for (std::string line; std::getline(in, line);) {
-    const auto eq = line.find('=');
-    if (eq == std::string::npos) continue;
-    std::string key = line.substr(0, eq);
-    if (key == "TAG:comment") key = "comment";
-    out[key] = line.substr(eq + 1);
-  }
-  out["ok"] = wait_status_ok(r.wait_status) ? "yes" : "no";
-  return out;
-}
 
 // Names ffmpeg reads as an option ("-x"), stdout ("pipe:"), a protocol ("a:b") or splits on
 // spaces in a shell: each must become the file asked for, in the directory asked for, and play.

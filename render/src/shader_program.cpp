@@ -63,7 +63,9 @@ int location(const Program& p, const char* name) {
 
 }  // namespace
 
-std::filesystem::path shader_dir() { return data_dir(DataKind::shaders); }
+std::filesystem::path shader_dir() {
+  return data_dir(DataKind::shaders);
+}
 
 Program build_program(const std::vector<ShaderStage>& stages) {
   Program program(glCreateProgram());
