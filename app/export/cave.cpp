@@ -11,6 +11,21 @@ size_t index(const Mask& m, int x, int y) {
   return static_cast<size_t>(y) * static_cast<size_t>(m.width) + x;
 }
 
+// Calls f(j) for the in-grid 4-neighbours of cell i (left, right, up, down), stopping early when f
+// returns true; returns whether it stopped.
+template <class F>
+bool each_neighbour(const Mask& m, size_t i, F&& f) {
+  const int x = static_cast<int>(i % static_cast<size_t>(m.width));
+  const int y = static_cast<int>(i / static_cast<size_t>(m.width));
+  const int nx[4] = {x - 1, x + 1, x, x};
+  const int ny[4] = {y, y, y - 1, y + 1};
+  for (int k = 0; k < 4; ++k) {
+    if (nx[k] < 0 || ny[k] < 0 || nx[k] >= m.width || ny[k] >= m.height) continue;
+    if (f(index(m, nx[k], ny[k]))) return true;
+  }
+  return false;
+}
+
 void fill_box(Mask& m, int x0, int y0, int w) {
   for (int y = std::max(y0, 0); y < std::min(y0 + w, m.height); ++y) {
     for (int x = std::max(x0, 0); x < std::min(x0 + w, m.width); ++x) m.cells[index(m, x, y)] = 1;
@@ -100,18 +115,13 @@ int label_regions(const Mask& m, uint8_t value, std::vector<int>& labels, std::v
       const size_t i = stack.back();
       stack.pop_back();
       ++count;
-      const int x = static_cast<int>(i % static_cast<size_t>(m.width));
-      const int y = static_cast<int>(i / static_cast<size_t>(m.width));
-      const int nx[4] = {x - 1, x + 1, x, x};
-      const int ny[4] = {y, y, y - 1, y + 1};
-      for (int k = 0; k < 4; ++k) {
-        if (nx[k] < 0 || ny[k] < 0 || nx[k] >= m.width || ny[k] >= m.height) continue;
-        const size_t j = index(m, nx[k], ny[k]);
+      each_neighbour(m, i, [&](size_t j) {
         if (m.cells[j] == value && labels[j] < 0) {
           labels[j] = label;
           stack.push_back(j);
         }
-      }
+        return false;
+      });
     }
     sizes.push_back(count);
   }
@@ -167,21 +177,16 @@ int join_with_corridors(Mask& m, int width) {
     while (!queue.empty() && reached < 0) {
       const size_t i = queue.front();
       queue.pop_front();
-      const int x = static_cast<int>(i % static_cast<size_t>(m.width));
-      const int y = static_cast<int>(i / static_cast<size_t>(m.width));
-      const int nx[4] = {x - 1, x + 1, x, x};
-      const int ny[4] = {y, y, y - 1, y + 1};
-      for (int k = 0; k < 4; ++k) {
-        if (nx[k] < 0 || ny[k] < 0 || nx[k] >= m.width || ny[k] >= m.height) continue;
-        const size_t j = index(m, nx[k], ny[k]);
-        if (parent[j] != -2) continue;
+      each_neighbour(m, i, [&](size_t j) {
+        if (parent[j] != -2) return false;
         parent[j] = static_cast<int64_t>(i);
         if (m.cells[j]) {
           reached = static_cast<int64_t>(j);
-          break;
+          return true;
         }
         queue.push_back(j);
-      }
+        return false;
+      });
     }
     if (reached < 0) break;  // cannot happen on a finite grid, but never loop forever
     for (int64_t i = parent[static_cast<size_t>(reached)]; i >= 0 && labels[static_cast<size_t>(i)] != main;

@@ -311,22 +311,8 @@ class CpuBackend final : public Backend {
     const rule::StepParams p = params_;
     const auto step = static_cast<uint32_t>(steps_);
     const float* f = field_.data();
-    AgentState& a = agents_state_;
-    const auto n = static_cast<int64_t>(a.id.size());
-    const size_t stride = cells();
-#pragma omp parallel num_threads(threads_)
-    {
-      const IeeeSubnormals ieee;
-      // Each thread counts into its own array: no atomics (a locked add stalls the loads of the
-      // next agents), and integer sums do not depend on which thread counted what.
-      uint32_t* c = counts_.data() + stride * static_cast<size_t>(omp_get_thread_num());
-#pragma omp for schedule(static)
-      for (int64_t b0 = 0; b0 < n; b0 += kBlock) {
-        const AgentBlock block{a.x.data() + b0, a.y.data() + b0, a.theta.data() + b0, a.id.data() + b0,
-                               static_cast<int>(std::min<int64_t>(kBlock, n - b0))};
-        step_block(block, f, c, step, p);
-      }
-    }
+    for_agent_blocks(cells(),
+                     [&](const AgentBlock& block, uint32_t* c) { step_block(block, f, c, step, p); });
   }
 
   template <int S>
@@ -334,9 +320,18 @@ class CpuBackend final : public Backend {
     const rule::SpeciesParams sp = species_params_;
     const auto step = static_cast<uint32_t>(steps_);
     const float* f = field_.data();
+    for_agent_blocks(cells() * S, [&](const AgentBlock& block, uint32_t* c) {
+      step_block_species<S>(block, f, c, step, sp);
+    });
+  }
+
+  // The agents in blocks of kBlock over the threads, each thread with subnormals kept and its own
+  // count array (`stride` counters): no atomics (a locked add stalls the loads of the next agents),
+  // and integer sums do not depend on which thread counted what.
+  template <class StepBlock>
+  void for_agent_blocks(size_t stride, StepBlock&& step_one_block) {
     AgentState& a = agents_state_;
     const auto n = static_cast<int64_t>(a.id.size());
-    const size_t stride = cells() * S;
 #pragma omp parallel num_threads(threads_)
     {
       const IeeeSubnormals ieee;
@@ -345,7 +340,7 @@ class CpuBackend final : public Backend {
       for (int64_t b0 = 0; b0 < n; b0 += kBlock) {
         const AgentBlock block{a.x.data() + b0, a.y.data() + b0, a.theta.data() + b0, a.id.data() + b0,
                                static_cast<int>(std::min<int64_t>(kBlock, n - b0))};
-        step_block_species<S>(block, f, c, step, sp);
+        step_one_block(block, c);
       }
     }
   }

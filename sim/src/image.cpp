@@ -26,28 +26,28 @@ float luma_of(const float* c, int channels) {
   }
 }
 
-void row_to_luma(const unsigned char* row, int width, int channels, int bytes_per_sample, float* out) {
+// The samples of pixel x of a decoded row (8-bit, or 16-bit big-endian as PNG stores them) in [0, 1].
+void pixel_samples(const unsigned char* row, int x, int channels, int bytes_per_sample, float* c) {
   const float scale = bytes_per_sample == 2 ? 1.0f / 65535.0f : 1.0f / 255.0f;
+  for (int k = 0; k < channels; ++k) {
+    const unsigned char* s = row + (static_cast<size_t>(x) * channels + k) * bytes_per_sample;
+    const unsigned v = bytes_per_sample == 2 ? (unsigned{s[0]} << 8) | s[1] : s[0];
+    c[k] = static_cast<float>(v) * scale;
+  }
+}
+
+void row_to_luma(const unsigned char* row, int width, int channels, int bytes_per_sample, float* out) {
   float c[4];
   for (int x = 0; x < width; ++x) {
-    for (int k = 0; k < channels; ++k) {
-      const unsigned char* s = row + (static_cast<size_t>(x) * channels + k) * bytes_per_sample;
-      const unsigned v = bytes_per_sample == 2 ? (unsigned{s[0]} << 8) | s[1] : s[0];
-      c[k] = static_cast<float>(v) * scale;
-    }
+    pixel_samples(row, x, channels, bytes_per_sample, c);
     out[x] = std::clamp(luma_of(c, channels), 0.0f, 1.0f);
   }
 }
 
 void row_to_rgb(const unsigned char* row, int width, int channels, int bytes_per_sample, float* out) {
-  const float scale = bytes_per_sample == 2 ? 1.0f / 65535.0f : 1.0f / 255.0f;
   float c[4];
   for (int x = 0; x < width; ++x) {
-    for (int k = 0; k < channels; ++k) {
-      const unsigned char* s = row + (static_cast<size_t>(x) * channels + k) * bytes_per_sample;
-      const unsigned v = bytes_per_sample == 2 ? (unsigned{s[0]} << 8) | s[1] : s[0];
-      c[k] = static_cast<float>(v) * scale;
-    }
+    pixel_samples(row, x, channels, bytes_per_sample, c);
     float* o = out + static_cast<size_t>(x) * 3;
     if (channels <= 2) {
       o[0] = o[1] = o[2] = channels == 2 ? c[0] * c[1] : c[0];
