@@ -524,4 +524,48 @@ TEST(CudaSpecies, ChannelBrushAndFieldLikeCpu) {
   expect_identical(p);
 }
 
+// The field pass walks strips of rows with each thread owning 16 bytes of a row and its
+// neighbours' values coming from the next lanes (kernels.cu, field_kernel_strip); widths that do
+// not fill a row of 16-byte groups take the tile kernels. Every edge of that design: fields narrower
+// than a warp, a width one more or less than a warp's span, a single column or row, a last strip
+// that is cut short; for one to four species, against the CPU backend bit for bit.
+TEST(CudaSpecies, FieldPassAtEveryEdgeWidthLikeCpu) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const int widths[] = {1, 2, 3, 4, 5, 8, 31, 32, 33, 64, 127, 128, 129, 132, 260};
+  const int heights[] = {1, 3, 17, 65};
+  for (int species = 1; species <= 4; ++species) {
+    for (const int w : widths) {
+      for (const int h : heights) {
+        SimConfig c;
+        c.size = Size{w, h};
+        c.agents = static_cast<uint64_t>(w) * static_cast<uint64_t>(h) / 3 + 7;
+        c.seed = static_cast<uint32_t>(w * 131 + h);
+        if (species > 1) {
+          for (int s = 0; s < species; ++s) {
+            Species sp;
+            sp.model.decay = 0.02f * static_cast<float>(s + 1);
+            sp.model.diffuse = 0.1f + 0.2f * static_cast<float>(s);
+            sp.model.deposit = 1.0f + static_cast<float>(s);
+            c.species.list.push_back(sp);
+          }
+          for (int s = 0; s < species; ++s)
+            for (int t = 0; t < species; ++t) c.species.interaction.push_back(s == t ? 1.0f : -0.5f);
+        }
+        SCOPED_TRACE(::testing::Message() << species << " species, " << w << "x" << h);
+        Pair p = species > 1 ? make_species_pair(c) : make_pair(c);
+        std::vector<float> planes;
+        for (int s = 0; s < species; ++s) {
+          const std::vector<float> f = smooth_pattern(c.size, 1.0f + static_cast<float>(s));
+          planes.insert(planes.end(), f.begin(), f.end());
+        }
+        p.cpu->set_field(planes);
+        p.gpu->set_field(planes);
+        step_both(p, 3);
+        expect_identical(p);
+        if (::testing::Test::HasFailure()) return;  // one size's report is enough
+      }
+    }
+  }
+}
+
 #endif

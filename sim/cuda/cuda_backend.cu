@@ -10,8 +10,9 @@
 // the field kernel advances it, so a graph replays unchanged.
 //
 // Tuning knobs for benchmarking (environment, read at creation): PHYSARUM_CUDA_SORT_EVERY (steps
-// between reorderings, even, 0 = never; default 32) and PHYSARUM_CUDA_AGGREGATE (0 = one atomic per
-// agent instead of one per warp and cell; default 1). docs/PERFORMANCE.md has the measurements.
+// between reorderings, even, 0 = never; default 32), PHYSARUM_CUDA_AGGREGATE (0 = one atomic per
+// agent instead of one per warp and cell; default 1) and PHYSARUM_CUDA_STRIP_ROWS (rows each warp of
+// the field pass walks: 8, 16 or 32; default 16). docs/PERFORMANCE.md has the measurements.
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -122,6 +123,7 @@ class CudaBackend final : public Backend {
     if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
     chunk_ = sort_every_ > 0 ? sort_every_ : 16;
     aggregate_ = env_int("PHYSARUM_CUDA_AGGREGATE", 1, 0, 1) != 0;
+    strip_rows_ = env_int("PHYSARUM_CUDA_STRIP_ROWS", 16, 8, 32);
     PHYS_CUDA_CHECK(cudaSetDevice(kCudaDevice));
 
     // Scan scratch size first, so the memory check below is complete.
@@ -395,7 +397,7 @@ class CudaBackend final : public Backend {
     cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_species_.get(),
                         d_step_.get(), aggregate_, channels_, weighted_);
     cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
-                       d_species_.get(), d_step_.get(), size_.width, size_.height, channels_);
+                       d_species_.get(), d_step_.get(), size_.width, size_.height, channels_, strip_rows_);
   }
 
   bool sort_due() const { return sort_every_ > 0 && steps_ % static_cast<uint64_t>(sort_every_) == 0; }
@@ -412,7 +414,7 @@ class CudaBackend final : public Backend {
                         d_step_.get(), aggregate_, channels_, weighted_);
     if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[2].get(), s));
     cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
-                       d_species_.get(), d_step_.get(), size_.width, size_.height, channels_);
+                       d_species_.get(), d_step_.get(), size_.width, size_.height, channels_, strip_rows_);
     if (sample != nullptr) {
       PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[3].get(), s));
       sample->pending = true;
@@ -494,6 +496,7 @@ class CudaBackend final : public Backend {
   int sort_every_ = 32;
   int chunk_ = 32;
   bool aggregate_ = true;
+  int strip_rows_ = 16;
 
   Stream stream_;
   std::array<DeviceBuffer<float>, 2> field_;

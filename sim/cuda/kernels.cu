@@ -227,6 +227,176 @@ __global__ void __launch_bounds__(kTileX* kFieldRows)
   if (step_ptr != nullptr && blockIdx.x == 0 && blockIdx.y == 0 && tx == 0 && ty == 0) *step_ptr += 1U;
 }
 
+// The field pass in registers. Each thread owns 16 bytes of a row, P = 4 / K cells of K channels
+// (one float4 and one uint4 load), and walks down a strip of Rows rows. Its left and right
+// neighbours' G come from the adjacent lanes by shuffle (the warp's edge lanes, and the lanes at
+// the field's wrap, load theirs), and the row sums of the previous, current and next row stay in
+// registers, so each row is loaded once per strip (plus one halo row above and below) and nothing
+// goes through shared memory. The loads of row y + 2 are issued before row y + 1 is summed, so two
+// rows of every thread are in flight. The arithmetic per cell and channel is the tile kernels': the
+// same rule.hpp functions in the same order, so the output is bit for bit theirs. Needs rows that
+// start on 16 bytes: width * K a multiple of 4 (launch_field takes the tile kernels otherwise).
+constexpr int kStripWarps = 4;  // warps per block, stacked vertically: each one a strip
+
+template <int K>
+struct Quad {
+  float v[4];  // P = 4 / K cells, channel-minor: cell p channel c at v[p * K + c]
+};
+
+// One row's raw loads for one thread: its 16 bytes of F and of C, and for an edge lane the
+// neighbouring cell on that side.
+template <int K>
+struct RowLoad {
+  float4 f;
+  uint4 n;
+  Lanes<K> side_f;
+  CountLanes<K> side_n;
+};
+
+template <int S>
+__device__ __forceinline__ float deposited_channel(float f, uint32_t n, const float (&deposit)[S], int c) {
+  return c < S ? rule::deposited(f, n, deposit[c]) : 0.0f;  // S = 3: the padding channel stays 0
+}
+
+template <int S, int Rows>
+__global__ void __launch_bounds__(32 * kStripWarps)
+    field_kernel_strip(const float* __restrict__ fin, float* __restrict__ fout,
+                       const uint32_t* __restrict__ counts, uint32_t* __restrict__ clear,
+                       const rule::SpeciesParams* __restrict__ species, uint32_t* step_ptr) {
+  constexpr int K = channel_stride(S);
+  constexpr int P = 4 / K;
+  const int w = species->p[0].width;
+  const int h = species->p[0].height;
+  const int lane = static_cast<int>(threadIdx.x);
+  const int col = (static_cast<int>(blockIdx.x) * 32 + lane) * P;  // this thread's first cell
+  const int y0 = (static_cast<int>(blockIdx.y) * kStripWarps + static_cast<int>(threadIdx.y)) * Rows;
+  if (y0 >= h) return;  // a whole warp leaves together: the shuffles below see full warps only
+  const bool active = col < w;
+  // At most one side load per lane: lane 0 loads its left neighbour, the last lane of the warp or
+  // of the row its right one (lane 0 of a row narrower than P + 1 cells needs both: it shuffles
+  // nothing useful in, so it takes the right one from a second load below).
+  const bool load_left = active && lane == 0;
+  const bool load_right = active && (lane == 31 || col + P >= w);
+  const size_t left_col = static_cast<size_t>(col == 0 ? w - 1 : col - 1);
+  const size_t right_col = static_cast<size_t>(col + P >= w ? (col + P) % w : col + P);
+  const auto* fin_k = reinterpret_cast<const Lanes<K>*>(fin);
+  const auto* counts_k = reinterpret_cast<const CountLanes<K>*>(counts);
+
+  rule::StepParams prm[S];  // only the deposit and field-update weights stay in registers
+  float deposit[S];
+  for (int c = 0; c < S; ++c) {
+    prm[c] = species->p[c];
+    deposit[c] = prm[c].deposit;
+  }
+
+  auto issue = [&](int y) {
+    const size_t row = static_cast<size_t>(wrap_any(y, h)) * static_cast<size_t>(w);
+    RowLoad<K> r{};
+    if (active) {
+      const size_t q = (row + static_cast<size_t>(col)) * K / 4;
+      r.f = __ldg(reinterpret_cast<const float4*>(fin) + q);
+      r.n = __ldg(reinterpret_cast<const uint4*>(counts) + q);
+    }
+    if (load_left || load_right) {
+      const size_t side = row + (load_left ? left_col : right_col);
+      r.side_f = fin_k[side];
+      r.side_n = counts_k[side];
+    }
+    return r;
+  };
+
+  // G and the row sums of one loaded row. `row` is needed only for lane 0's second side load.
+  auto sums = [&](const RowLoad<K>& r, int y, Quad<K>& g, Quad<K>& rs) {
+    const float fv[4] = {r.f.x, r.f.y, r.f.z, r.f.w};
+    const uint32_t nv[4] = {r.n.x, r.n.y, r.n.z, r.n.w};
+    for (int i = 0; i < 4; ++i) g.v[i] = deposited_channel<S>(fv[i], nv[i], deposit, i % K);
+    float side[K];
+    for (int c = 0; c < K; ++c) side[c] = deposited_channel<S>(r.side_f.v[c], r.side_n.v[c], deposit, c);
+    float left[K];
+    float right[K];
+    for (int c = 0; c < K; ++c) {
+      left[c] = __shfl_up_sync(0xffffffffU, g.v[(P - 1) * K + c], 1);
+      right[c] = __shfl_down_sync(0xffffffffU, g.v[c], 1);
+      if (load_left) left[c] = side[c];
+      if (load_right && !load_left) right[c] = side[c];
+    }
+    if (load_left && load_right) {  // lane 0 is also the row's last: a narrow field
+      const size_t cell = static_cast<size_t>(wrap_any(y, h)) * static_cast<size_t>(w) + right_col;
+      const Lanes<K> f = fin_k[cell];
+      const CountLanes<K> n = counts_k[cell];
+      for (int c = 0; c < K; ++c) right[c] = deposited_channel<S>(f.v[c], n.v[c], deposit, c);
+    }
+    for (int p = 0; p < P; ++p) {
+      for (int c = 0; c < K; ++c) {
+        const float l = p == 0 ? left[c] : g.v[(p - 1) * K + c];
+        const float r = p == P - 1 ? right[c] : g.v[(p + 1) * K + c];
+        rs.v[p * K + c] = c < S ? rule::row_sum(l, g.v[p * K + c], r) : 0.0f;
+      }
+    }
+  };
+
+  Quad<K> g_cur;
+  Quad<K> g_next;
+  Quad<K> rs_prev;
+  Quad<K> rs_cur;
+  Quad<K> rs_next;
+  RowLoad<K> ahead = issue(y0 + 1);
+  sums(issue(y0 - 1), y0 - 1, g_next, rs_prev);
+  sums(issue(y0), y0, g_cur, rs_cur);
+  const int y_end = min(y0 + Rows, h);
+  for (int y = y0; y < y_end; ++y) {
+    const RowLoad<K> loaded = ahead;
+    if (y + 2 <= y_end) ahead = issue(y + 2);  // in flight while row y + 1 is summed
+    sums(loaded, y + 1, g_next, rs_next);
+    if (active) {
+      Quad<K> out{};
+      for (int i = 0; i < 4; ++i) {
+        const int c = i % K;
+        if (c < S) {
+          out.v[i] =
+              rule::field_update(g_cur.v[i], rule::sum9(rs_prev.v[i], rs_cur.v[i], rs_next.v[i]), prm[c]);
+        }
+      }
+      const size_t q = (static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(col)) * K / 4;
+      reinterpret_cast<float4*>(fout)[q] = make_float4(out.v[0], out.v[1], out.v[2], out.v[3]);
+      reinterpret_cast<uint4*>(clear)[q] = make_uint4(0U, 0U, 0U, 0U);
+    }
+    rs_prev = rs_cur;
+    rs_cur = rs_next;
+    g_cur = g_next;
+  }
+  if (step_ptr != nullptr && blockIdx.x == 0 && blockIdx.y == 0 && lane == 0 && threadIdx.y == 0)
+    *step_ptr += 1U;
+}
+
+template <int S, int Rows>
+void launch_strip(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
+                  uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width,
+                  int height) {
+  const int cells_per_warp = 32 * (4 / channel_stride(S));
+  const dim3 grid(static_cast<unsigned>((width + cells_per_warp - 1) / cells_per_warp),
+                  static_cast<unsigned>((height + Rows * kStripWarps - 1) / (Rows * kStripWarps)));
+  field_kernel_strip<S, Rows>
+      <<<grid, dim3(32, kStripWarps), 0, stream>>>(field_in, field_out, counts, clear, species, step);
+}
+
+template <int S>
+void launch_strip_rows(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
+                       uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width,
+                       int height, int rows) {
+  switch (rows) {
+    case 8:
+      launch_strip<S, 8>(stream, field_in, field_out, counts, clear, species, step, width, height);
+      break;
+    case 32:
+      launch_strip<S, 32>(stream, field_in, field_out, counts, clear, species, step, width, height);
+      break;
+    default:
+      launch_strip<S, 16>(stream, field_in, field_out, counts, clear, species, step, width, height);
+      break;
+  }
+}
+
 __global__ void histogram_kernel(AgentArrays a, uint64_t n, uint32_t* __restrict__ counts, int width,
                                  int height) {
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
@@ -348,8 +518,30 @@ void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* 
 
 void launch_field(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
                   uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width, int height,
-                  int channels) {
+                  int channels, int strip_rows) {
   if (width <= 0 || height <= 0) return;
+  if ((width * channel_stride(channels)) % 4 == 0) {
+    switch (channels) {
+      case 1:
+        launch_strip_rows<1>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                             strip_rows);
+        break;
+      case 2:
+        launch_strip_rows<2>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                             strip_rows);
+        break;
+      case 3:
+        launch_strip_rows<3>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                             strip_rows);
+        break;
+      default:
+        launch_strip_rows<4>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                             strip_rows);
+        break;
+    }
+    PHYS_CUDA_CHECK_LAUNCH();
+    return;
+  }
   const dim3 grid(static_cast<unsigned>((width + kTileX - 1) / kTileX),
                   static_cast<unsigned>((height + kTileY - 1) / kTileY));
   const dim3 block(kTileX, kFieldRows);

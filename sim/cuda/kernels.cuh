@@ -36,10 +36,11 @@ void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* 
                    bool weighted);
 
 // The fused field pass, channel by channel: G = deposited(F, counts), 3x3 wrapped sum of G from row
-// sums, decay; writes `field_out`, zeroes `clear` (the other count buffer) and advances *step by one.
+// sums, decay (strip_rows: rows per warp, 8, 16 or 32, where the width allows the register pass); writes
+// `field_out`, zeroes `clear` (the other count buffer) and advances *step by one.
 void launch_field(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
                   uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width, int height,
-                  int channels);
+                  int channels, int strip_rows);
 
 // counts[cell of agent] += 1 for every agent (used when no step has counted the current positions).
 void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width,
