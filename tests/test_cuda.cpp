@@ -196,6 +196,17 @@ TEST(Cuda, LiveParameterChangesLikeCpu) {
   p.gpu->set_model(m);
   step_both(p, 417);
   expect_identical(p);
+  // Rule simple with no jitter needs no ids: the kernel that skips loading them, and back.
+  m.jitter = 0.0f;
+  p.cpu->set_model(m);
+  p.gpu->set_model(m);
+  step_both(p, 211);
+  expect_identical(p);
+  m.turn_rule = TurnRule::Jones;
+  p.cpu->set_model(m);
+  p.gpu->set_model(m);
+  step_both(p, 101);
+  expect_identical(p);
 }
 
 TEST(Cuda, BrushStrokesLikeCpu) {

@@ -66,6 +66,14 @@ class RestoreOnExit {
   int value_;
 };
 
+// Whether a step uses agent ids: to find an agent's species, or for the hashes of the Jones rule and
+// of jitter (docs/MODEL.md). When none does, the agent kernel skips loading them.
+bool reads_ids(const SpeciesSet& s) {
+  if (!is_single_plain(s)) return true;
+  const ModelParams& m = s.list[0].model;
+  return m.turn_rule == TurnRule::Jones || m.jitter != 0.0f;
+}
+
 std::string mib(uint64_t bytes) {
   return std::to_string((bytes + (1U << 20) - 1) >> 20) + " MiB";
 }
@@ -117,6 +125,7 @@ class CudaBackend final : public Backend {
         channels_(species_count()),
         stride_(static_cast<size_t>(cuda::channel_stride(channels_))),
         weighted_(!is_single_plain(species_)),
+        reads_id_(reads_ids(species_)),
         species_params_(make_species_params(species_, c.size, c.seed, c.agents)) {
     validate_agents(agents, agents_, size_);  // the CPU backend's checks (backend.cpp)
     sort_every_ = env_int("PHYSARUM_CUDA_SORT_EVERY", 32, 0, 1024);
@@ -221,10 +230,13 @@ class CudaBackend final : public Backend {
     const rule::SpeciesParams p = make_species_params(next, size_, seed_, agents_);  // validates first
     cuda::launch_set_species(stream_.get(), d_species_.get(), p);
     const bool weighted = !is_single_plain(next);
-    if (weighted != weighted_) {  // another kernel: the captured graphs name the old one
+    const bool reads_id = reads_ids(next);
+    if (weighted != weighted_ ||
+        reads_id != reads_id_) {  // another kernel: the captured graphs name the old one
       PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
       for (auto& g : graphs_) g = GraphExec();
       weighted_ = weighted;
+      reads_id_ = reads_id;
     }
     species_params_ = p;
     species_ = next;
@@ -395,7 +407,7 @@ class CudaBackend final : public Backend {
   void enqueue_step(cudaStream_t s, uint64_t step) {
     const unsigned p = step & 1U;
     cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_species_.get(),
-                        d_step_.get(), aggregate_, channels_, weighted_);
+                        d_step_.get(), aggregate_, channels_, weighted_, reads_id_);
     cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
                        d_species_.get(), d_step_.get(), size_.width, size_.height, channels_, strip_rows_);
   }
@@ -411,7 +423,7 @@ class CudaBackend final : public Backend {
     if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[1].get(), s));
     const unsigned p = steps_ & 1U;
     cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_species_.get(),
-                        d_step_.get(), aggregate_, channels_, weighted_);
+                        d_step_.get(), aggregate_, channels_, weighted_, reads_id_);
     if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[2].get(), s));
     cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
                        d_species_.get(), d_step_.get(), size_.width, size_.height, channels_, strip_rows_);
@@ -492,6 +504,7 @@ class CudaBackend final : public Backend {
   int channels_;   // S
   size_t stride_;  // floats per cell in the field and counts (S, or 4 for S = 3)
   bool weighted_;  // false: one species with W = [[1]], today's agent kernel
+  bool reads_id_;  // false: that kernel without the id load (rule simple, no jitter)
   rule::SpeciesParams species_params_;
   int sort_every_ = 32;
   int chunk_ = 32;

@@ -57,14 +57,16 @@ __device__ __forceinline__ Channels<S> load_channels(const float* field, int cel
 // Weighted = false: one species, W = [[1]], today's rule with no multiply (the single-species
 // path). Otherwise each agent senses through its species' row of W and counts into its own channel
 // (rule.hpp, docs/MODEL.md, "Several species").
-template <int S, bool Weighted, bool Aggregate>
+// ReadsId = false: the single-species rule is `simple` with no jitter, so no hash needs the id and
+// the kernel does not read it (4 of the 16 bytes per agent it would load).
+template <int S, bool Weighted, bool Aggregate, bool ReadsId>
 __global__ void __launch_bounds__(kAgentBlock)
     agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
                   const rule::SpeciesParams* __restrict__ species, const uint32_t* __restrict__ step_ptr) {
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
   if (i >= n) return;
   const uint32_t step = *step_ptr;
-  const uint32_t id = a.id[i];
+  const uint32_t id = (Weighted || ReadsId) ? a.id[i] : 0U;
   rule::Agent ag{a.x[i], a.y[i], a.theta[i]};
   int slot = 0;
   if constexpr (!Weighted) {
@@ -484,14 +486,14 @@ __global__ void set_species_kernel(rule::SpeciesParams* dst, rule::SpeciesParams
 }  // namespace
 
 namespace {
-template <int S, bool Weighted>
+template <int S, bool Weighted, bool ReadsId>
 void agents_for(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                 const rule::SpeciesParams* species, const uint32_t* step, bool aggregate) {
   if (aggregate) {
-    agents_kernel<S, Weighted, true>
+    agents_kernel<S, Weighted, true, ReadsId>
         <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step);
   } else {
-    agents_kernel<S, Weighted, false>
+    agents_kernel<S, Weighted, false, ReadsId>
         <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step);
   }
 }
@@ -499,19 +501,21 @@ void agents_for(cudaStream_t stream, AgentArrays a, uint64_t n, const float* fie
 
 void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                    const rule::SpeciesParams* species, const uint32_t* step, bool aggregate, int channels,
-                   bool weighted) {
+                   bool weighted, bool reads_id) {
   if (n == 0) return;
   switch (channels) {
     case 1:
       if (weighted) {
-        agents_for<1, true>(stream, a, n, field, counts, species, step, aggregate);
+        agents_for<1, true, true>(stream, a, n, field, counts, species, step, aggregate);
+      } else if (reads_id) {
+        agents_for<1, false, true>(stream, a, n, field, counts, species, step, aggregate);
       } else {
-        agents_for<1, false>(stream, a, n, field, counts, species, step, aggregate);
+        agents_for<1, false, false>(stream, a, n, field, counts, species, step, aggregate);
       }
       break;
-    case 2: agents_for<2, true>(stream, a, n, field, counts, species, step, aggregate); break;
-    case 3: agents_for<3, true>(stream, a, n, field, counts, species, step, aggregate); break;
-    default: agents_for<4, true>(stream, a, n, field, counts, species, step, aggregate); break;
+    case 2: agents_for<2, true, true>(stream, a, n, field, counts, species, step, aggregate); break;
+    case 3: agents_for<3, true, true>(stream, a, n, field, counts, species, step, aggregate); break;
+    default: agents_for<4, true, true>(stream, a, n, field, counts, species, step, aggregate); break;
   }
   PHYS_CUDA_CHECK_LAUNCH();
 }

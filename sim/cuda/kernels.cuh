@@ -33,7 +33,7 @@ __host__ __device__ constexpr int channel_stride(int channels) {
 // rule without a multiply.
 void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                    const rule::SpeciesParams* species, const uint32_t* step, bool aggregate, int channels,
-                   bool weighted);
+                   bool weighted, bool reads_id);
 
 // The fused field pass, channel by channel: G = deposited(F, counts), 3x3 wrapped sum of G from row
 // sums, decay (strip_rows: rows per warp, 8, 16 or 32, where the width allows the register pass); writes
