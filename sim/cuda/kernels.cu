@@ -64,6 +64,18 @@ __global__ void __launch_bounds__(kAgentBlock)
     agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
                   const rule::SpeciesParams* __restrict__ species, const uint32_t* __restrict__ step_ptr) {
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
+  // Several species: a warp's agents belong to different species (they are grouped by cell, not
+  // by species), so reading their parameters from global memory replays every load once per
+  // species in the warp. A block copy in shared memory serves them without replays.
+  __shared__ rule::SpeciesParams shared_species;
+  if constexpr (Weighted) {
+    constexpr int kWords = static_cast<int>(sizeof(rule::SpeciesParams) / sizeof(uint32_t));
+    static_assert(sizeof(rule::SpeciesParams) % sizeof(uint32_t) == 0, "copied word by word");
+    for (int k = static_cast<int>(threadIdx.x); k < kWords; k += kAgentBlock)
+      reinterpret_cast<uint32_t*>(&shared_species)[k] = reinterpret_cast<const uint32_t*>(species)[k];
+    __syncthreads();
+    species = &shared_species;
+  }
   if (i >= n) return;
   const uint32_t step = *step_ptr;
   const uint32_t id = (Weighted || ReadsId) ? a.id[i] : 0U;
