@@ -35,6 +35,7 @@ class PublishThenFail final : public Backend {
   AgentState read_agents() override { return inner_->read_agents(); }
   StageTimings timings() override { return inner_->timings(); }
   bool can_publish() const override { return true; }
+  uint64_t publish_stream() const override { return inner_->publish_stream(); }
   void publish(uint64_t surface) override {
     inner_->publish(surface);
     throw Error("failing after the publish kernel was enqueued");

@@ -67,28 +67,54 @@ CudaGlTexture::CudaGlTexture(unsigned int gl_texture) {
 }
 
 CudaGlTexture::~CudaGlTexture() {
+  release_retired();
   if (resource_) INTEROP_LOG(cudaGraphicsUnregisterResource(res(resource_)));
 }
 
-CudaGlTexture::CudaGlTexture(CudaGlTexture&& o) noexcept : resource_(std::exchange(o.resource_, nullptr)) {}
+CudaGlTexture::CudaGlTexture(CudaGlTexture&& o) noexcept
+    : resource_(std::exchange(o.resource_, nullptr)),
+      retired_surface_(std::exchange(o.retired_surface_, 0)),
+      retired_event_(std::exchange(o.retired_event_, nullptr)) {}
 
 CudaGlTexture& CudaGlTexture::operator=(CudaGlTexture&& o) noexcept {
   if (this != &o) {
+    release_retired();
     if (resource_) INTEROP_LOG(cudaGraphicsUnregisterResource(res(resource_)));
     resource_ = std::exchange(o.resource_, nullptr);
+    retired_surface_ = std::exchange(o.retired_surface_, 0);
+    retired_event_ = std::exchange(o.retired_event_, nullptr);
   }
   return *this;
 }
 
+// A surface object must outlive the kernel that writes through it (destroying one in use is
+// undefined), so the last publish's object waits here for its event, a frame later, when the wait
+// costs nothing.
+void CudaGlTexture::release_retired() noexcept {
+  if (retired_event_ != nullptr) {
+    INTEROP_LOG(cudaEventSynchronize(static_cast<cudaEvent_t>(retired_event_)));
+    INTEROP_LOG(cudaEventDestroy(static_cast<cudaEvent_t>(retired_event_)));
+    retired_event_ = nullptr;
+  }
+  if (retired_surface_ != 0) {
+    INTEROP_LOG(cudaDestroySurfaceObject(static_cast<cudaSurfaceObject_t>(retired_surface_)));
+    retired_surface_ = 0;
+  }
+}
+
+// With the backend's stream known, everything is ordered on that stream: the map makes it wait for
+// GL's pending work on the texture, the publish kernel follows, and the unmap makes GL's next use
+// wait for the kernel. The host never waits, so it builds the next frame while the GPU works.
+// Without it (stream 0), the host waits for the device around the write as it must.
 void CudaGlTexture::publish(Backend& backend) {
   cudaGraphicsResource_t r = res(resource_);
-  INTEROP_CHECK(cudaGraphicsMapResources(1, &r, 0));
+  const auto stream = reinterpret_cast<cudaStream_t>(backend.publish_stream());
+  INTEROP_CHECK(cudaGraphicsMapResources(1, &r, stream));
   cudaSurfaceObject_t surface = 0;
   try {
-    // The map orders GL's pending work on the texture only before later work on stream 0, but the
-    // backend writes on its own non-blocking stream, which does not wait for stream 0: wait here,
-    // so GL has finished with the texture before the publish kernel overwrites it.
-    INTEROP_CHECK(cudaStreamSynchronize(0));
+    // Stream 0: the map orders GL's work only before later work on the legacy stream, and the
+    // backend may write on a non-blocking stream of its own, which does not wait for it.
+    if (stream == nullptr) INTEROP_CHECK(cudaStreamSynchronize(0));
     cudaArray_t array = nullptr;
     INTEROP_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, r, 0, 0));
     cudaResourceDesc desc{};
@@ -96,20 +122,34 @@ void CudaGlTexture::publish(Backend& backend) {
     desc.res.array.array = array;
     INTEROP_CHECK(cudaCreateSurfaceObject(&surface, &desc));
     backend.publish(static_cast<uint64_t>(surface));
-    // The backend may write on its own stream; wait for it so the unmap below (on the legacy
-    // stream) cannot release the texture to GL before the write has finished.
-    INTEROP_CHECK(cudaDeviceSynchronize());
+    // Stream 0: the unmap below (on the legacy stream) would not wait for the backend's stream.
+    if (stream == nullptr) INTEROP_CHECK(cudaDeviceSynchronize());
   } catch (...) {
     // The publish kernel may have been enqueued before the failure and still be writing the
     // texture: wait for it before the surface goes and the texture returns to GL. (If the wait
     // itself fails the context is lost, and nothing runs any more.)
     INTEROP_LOG(cudaDeviceSynchronize());
     if (surface) INTEROP_LOG(cudaDestroySurfaceObject(surface));
-    INTEROP_LOG(cudaGraphicsUnmapResources(1, &r, 0));
+    INTEROP_LOG(cudaGraphicsUnmapResources(1, &r, stream));
     throw;
   }
-  INTEROP_LOG(cudaDestroySurfaceObject(surface));
-  INTEROP_CHECK(cudaGraphicsUnmapResources(1, &r, 0));
+  if (stream == nullptr) {
+    INTEROP_LOG(cudaDestroySurfaceObject(surface));  // the write is done: the device was waited for
+  } else {
+    // Keep the object until its write has finished (checked at the next publish).
+    release_retired();
+    cudaEvent_t done = nullptr;
+    if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) == cudaSuccess &&
+        cudaEventRecord(done, stream) == cudaSuccess) {
+      retired_event_ = done;
+      retired_surface_ = surface;
+    } else {  // no event: wait for the stream instead, then the object can go now
+      if (done != nullptr) INTEROP_LOG(cudaEventDestroy(done));
+      INTEROP_LOG(cudaStreamSynchronize(stream));
+      INTEROP_LOG(cudaDestroySurfaceObject(surface));
+    }
+  }
+  INTEROP_CHECK(cudaGraphicsUnmapResources(1, &r, stream));
 }
 
 }  // namespace physarum::render

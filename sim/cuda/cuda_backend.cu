@@ -337,6 +337,7 @@ class CudaBackend final : public Backend {
   }
 
   bool can_publish() const override { return true; }
+  uint64_t publish_stream() const override { return reinterpret_cast<uint64_t>(stream_.get()); }
 
   void publish(uint64_t surface_object) override {
     harvest();

@@ -35,12 +35,17 @@ class CudaGlTexture {
   CudaGlTexture(CudaGlTexture&& o) noexcept;
   CudaGlTexture& operator=(CudaGlTexture&& o) noexcept;
 
-  // Map, create a surface object on the mapped array, backend.publish(surface), destroy, unmap
-  // (which waits for the backend's work), so GL never draws from a mapped texture. Throws Error.
+  // Map, create a surface object on the mapped array, backend.publish(surface), unmap, so GL never
+  // draws from a mapped texture. On the backend's stream (Backend::publish_stream) all of it is
+  // ordered on the GPU and the host does not wait; the surface object is destroyed at the next
+  // publish, when the event after its write has long completed. Throws Error.
   void publish(Backend& backend);
 
  private:
-  void* resource_ = nullptr;  // cudaGraphicsResource_t
+  void release_retired() noexcept;          // waits for the retired surface's write, then destroys it
+  void* resource_ = nullptr;                // cudaGraphicsResource_t
+  unsigned long long retired_surface_ = 0;  // cudaSurfaceObject_t of the last publish
+  void* retired_event_ = nullptr;           // cudaEvent_t recorded after that publish
 };
 
 }  // namespace physarum::render

@@ -102,6 +102,9 @@ class Backend {
   // unused components 0). Only the CUDA backend can; the others say no.
   virtual bool can_publish() const { return false; }
   virtual void publish(uint64_t surface_object) { (void)surface_object; }
+  // The CUDA stream (a cudaStream_t as 64 bits) publish() writes on, so the renderer can map and
+  // unmap the texture on it and never wait for the whole device; 0: unknown, the renderer waits.
+  virtual uint64_t publish_stream() const { return 0; }
 
  protected:
   Backend(const SimConfig& c)
