@@ -1,6 +1,6 @@
 #include "analysis/environment_maps.hpp"
 
-#include <toml++/toml.hpp>
+#include <toml++/toml.h>
 
 namespace physarum::app::analysis {
 

@@ -21,7 +21,7 @@ struct EnvironmentFiles {
 // The [environment] table's food, walls and walls_threshold keys of a preset file, paths taken
 // relative to the file's folder; no table (or no file) gives no maps. Only these keys are read: the
 // table's other keys belong to the simulation. Throws Error for a file that is not TOML or a key of
-// the wrong type.
+// the wrong type. Call it on a file load_preset has accepted (which checks size and nesting first).
 EnvironmentFiles environment_files_in(const std::filesystem::path& preset_file);
 
 struct EnvironmentMaps {
