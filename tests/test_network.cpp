@@ -1,14 +1,18 @@
 // The network measures of issue 11 (app/analysis/network.hpp) on hand-made fields whose answers are
-// known: a straight line, a ring, two islands, and a brute-force spanning tree.
+// known: a straight line, a ring, two islands, and a brute-force spanning tree; and the showcase map.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <numeric>
 #include <string>
 
+#include "analysis/environment_maps.hpp"
 #include "analysis/network.hpp"
+#include "test_support.hpp"
 
 namespace physarum::app::analysis {
 namespace {
@@ -301,6 +305,81 @@ TEST(Network, SampledCutsAreDeterministicAndCapped) {
   ASSERT_TRUE(a.fault_tolerance && b.fault_tolerance);
   EXPECT_EQ(*a.fault_tolerance, *b.fault_tolerance);
   EXPECT_EQ(*a.fault_tolerance, 1.0);  // a mesh: no single cut separates the corners
+}
+
+}  // namespace
+}  // namespace physarum::app::analysis
+
+namespace physarum::app::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The showcase map as the report reads it: 24 towns, none in the sea, all on one stretch of land
+// (so a network can link them), the land the larger part of the map.
+TEST(NetworkShowcase, TownsMapHasTwentyFourTownsOnOneLandmass) {
+  const fs::path images = fs::path(PHYSARUM_SOURCE_DIR) / "assets" / "images";
+  EnvironmentFiles files{images / "towns_food.png", images / "towns_walls.png", 0.5f};
+  for (const Size size : {Size{640, 360}, Size{960, 540}, Size{320, 180}}) {
+    SCOPED_TRACE(std::to_string(size.width) + "x" + std::to_string(size.height));
+    const EnvironmentMaps maps = load_environment_maps(files, size, ImageFit::Fill);
+    ASSERT_TRUE(maps.food && maps.walls);
+    const std::vector<Town> towns = find_towns(*maps.food, 2);
+    EXPECT_EQ(towns.size(), 24u);
+    // Land, 8-connected, labelled independently of the network code: a flood fill from town 0.
+    const int w = size.width, h = size.height;
+    std::vector<uint8_t> reached(static_cast<size_t>(w) * h, 0);
+    std::vector<int> stack{static_cast<int>(std::lround(towns[0].y)) * w +
+                           static_cast<int>(std::lround(towns[0].x))};
+    reached[static_cast<size_t>(stack[0])] = 1;
+    int64_t land = 0;
+    for (uint8_t c : maps.walls->cells) land += c ? 0 : 1;
+    while (!stack.empty()) {
+      const int i = stack.back();
+      stack.pop_back();
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int x = i % w + dx, y = i / w + dy;
+          if (x < 0 || y < 0 || x >= w || y >= h) continue;
+          const size_t j = static_cast<size_t>(y) * w + x;
+          if (!reached[j] && !maps.walls->cells[j]) {
+            reached[j] = 1;
+            stack.push_back(static_cast<int>(j));
+          }
+        }
+      }
+    }
+    for (const Town& t : towns) {
+      const size_t c = static_cast<size_t>(std::lround(t.y)) * w + static_cast<size_t>(std::lround(t.x));
+      EXPECT_FALSE(maps.walls->cells[c]) << "a town in the sea at " << t.x << "," << t.y;
+      EXPECT_TRUE(reached[c]) << "a town off the mainland at " << t.x << "," << t.y;
+    }
+    EXPECT_GT(land, static_cast<int64_t>(w) * h / 2);
+    EXPECT_LT(land, static_cast<int64_t>(w) * h * 4 / 5);
+  }
+}
+
+TEST(NetworkShowcase, EnvironmentTableOfAPresetFileNamesTheMapsRelativeToIt) {
+  const fs::path dir = test::temp_dir();
+  std::ofstream(dir / "p.toml")
+      << "# a preset\n[environment]\nfood = \"maps/f.png\"\nwalls = \"/abs/w.png\"\n"
+         "walls_threshold = 0.25\nfood_strength = 3.0\n";
+  const EnvironmentFiles f = environment_files_in(dir / "p.toml");
+  EXPECT_EQ(f.food, dir / "maps" / "f.png");
+  EXPECT_EQ(f.walls, fs::path("/abs/w.png"));
+  EXPECT_EQ(f.walls_threshold, 0.25f);
+  std::ofstream(dir / "none.toml") << "[model]\ndecay = 0.1\n";
+  const EnvironmentFiles none = environment_files_in(dir / "none.toml");
+  EXPECT_TRUE(none.food.empty() && none.walls.empty());
+  std::ofstream(dir / "bad.toml") << "[environment]\nfood = 3\n";
+  EXPECT_THROW(environment_files_in(dir / "bad.toml"), Error);
+  // A missing map image is refused with its name.
+  try {
+    (void)load_environment_maps(f, Size{8, 8}, ImageFit::Fill);
+    FAIL() << "a missing image was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("f.png"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
