@@ -293,7 +293,8 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
               analysis::skeleton(analysis::network_mask(grid, nullptr, report.threshold));
           for (const ex::Polyline& line : analysis::skeleton_polylines(skel)) {
             if (ex::length(line) * place.scale < o.min_length_mm) continue;
-            network.push_back(ex::simplify(line, o.tolerance_mm / place.scale));
+            // Skeleton points are cell centres: anything finer than a cell is staircase, not shape.
+            network.push_back(ex::simplify(line, std::max(o.tolerance_mm / place.scale, 1.0)));
           }
         }
         write_file_atomically(
