@@ -2,6 +2,7 @@
 // cave masks, 16-bit height maps, raw R16, Tiled maps, CSV grids and SVG contours (issue 13).
 // The algorithms live in app/export/; this file only reads options and wires them together.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/network.hpp"
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/sim_options.hpp"
@@ -53,6 +55,7 @@ struct ExportOptions {
   double tolerance_mm = 0.1;
   double min_length_mm = 0.5;  // shorter lines are specks a pen draws as blots
   double stroke_mm = 0.3;
+  bool skeleton = false;  // SVG: add the network as a single-line drawing
 };
 
 enum class Format { Mask, Height, R16, Tiled, Csv, Svg };
@@ -210,6 +213,8 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
     check_out_path(out);
   }
   if (!o.report.empty()) check_out_path(o.report);
+  if (o.skeleton && std::find(formats.begin(), formats.end(), Format::Svg) == formats.end())
+    throw UsageError("--skeleton draws the network into an SVG: give an --out FILE.svg");
   ex::Paper paper;
   try {
     paper = ex::parse_paper(o.paper);
@@ -281,7 +286,19 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
           }
           levels.push_back(std::move(level));
         }
-        write_file_atomically(out, ex::contours_svg(levels, place, o.stroke_mm, recipe));
+        std::vector<ex::Polyline> network;
+        if (o.skeleton) {
+          // The floor's centre lines: the same cells the cave threshold's contour encloses.
+          const analysis::Mask skel =
+              analysis::skeleton(analysis::network_mask(grid, nullptr, report.threshold));
+          for (const ex::Polyline& line : analysis::skeleton_polylines(skel)) {
+            if (ex::length(line) * place.scale < o.min_length_mm) continue;
+            // Skeleton points are cell centres: anything finer than a cell is staircase, not shape.
+            network.push_back(ex::simplify(line, std::max(o.tolerance_mm / place.scale, 1.0)));
+          }
+        }
+        write_file_atomically(
+            out, ex::contours_svg(levels, place, o.stroke_mm, recipe, o.skeleton ? &network : nullptr));
         break;
       }
     }
@@ -387,6 +404,10 @@ CommandFn add_export_command(CLI::App& app) {
   cmd->add_option("--stroke", o->stroke_mm, "SVG: pen width in mm")
       ->check(CLI::Range(0.01, 10.0))
       ->capture_default_str();
+  cmd->add_flag(
+      "--skeleton", o->skeleton,
+      "SVG: add the network as a single-line drawing, the centre lines of the cells at or above the "
+      "cave threshold (--threshold or --floor-fraction), in its own <g id=\"network\">");
   for (const char* name :
        {"--steps", "--field", "--channel", "--format", "--resolution", "--threshold", "--floor-fraction",
         "--smooth", "--min-island", "--connect", "--min-width", "--report", "--tile-size", "--paper",

@@ -15,6 +15,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
+#include "cli/render_report.hpp"
 #include "cli/sim_options.hpp"
 #include "render/egl_context.hpp"
 #include "render/field_renderer.hpp"
@@ -39,6 +40,7 @@ struct RenderOptions {
   int every = 0;           // video: a frame every N steps (0 = steps / 300, at least 1)
   int fps = 30;
   bool quiet = false;
+  ReportOptions report;
 };
 
 enum class OutKind { Png, Npy, Video };
@@ -52,18 +54,10 @@ OutKind out_kind(const std::string& file) {
   throw UsageError("--out " + file + ": the extension must be .png, .npy or .mp4");
 }
 
-// The video's comment tag: what was run and the command that makes the same video again, quoted
-// for a shell so it can be pasted as it is.
-std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t every, Size out_size,
-                          const std::string& out) {
+// The command that runs the same simulation again, quoted for a shell so it can be pasted as it is.
+std::string remake_command(const RenderOptions& o, const Preset& p) {
   const SimOptions& s = o.sim;
-  std::string preset_name =
-      s.preset.empty() ? std::string("built-in defaults") : std::filesystem::path(s.preset).stem().string();
-  std::string c = "physarum " PHYSARUM_VERSION "; preset " + preset_name + "; seed " +
-                  std::to_string(p.run.seed) + "; size " + format_size(p.run.size) + "; agents " +
-                  std::to_string(p.run.agents);
-  if (!s.image.empty()) c += "; image " + s.image;
-  c += "; made with: physarum render";
+  std::string c = "physarum render";
   if (!s.preset.empty()) c += " --preset " + shell_quote(s.preset);
   c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " --seed " +
        std::to_string(p.run.seed);
@@ -74,8 +68,22 @@ std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t ever
     if (key == "run.size" || key == "run.agents" || key == "run.seed") continue;
     c += " --set " + shell_quote(set);
   }
-  c += " --steps " + std::to_string(o.steps) + " --every " + std::to_string(every) + " --fps " +
-       std::to_string(o.fps);
+  c += " --steps " + std::to_string(o.steps);
+  return c;
+}
+
+// The video's comment tag: what was run and the command that makes the same video again.
+std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t every, Size out_size,
+                          const std::string& out) {
+  const SimOptions& s = o.sim;
+  std::string preset_name =
+      s.preset.empty() ? std::string("built-in defaults") : std::filesystem::path(s.preset).stem().string();
+  std::string c = "physarum " PHYSARUM_VERSION "; preset " + preset_name + "; seed " +
+                  std::to_string(p.run.seed) + "; size " + format_size(p.run.size) + "; agents " +
+                  std::to_string(p.run.agents);
+  if (!s.image.empty()) c += "; image " + s.image;
+  c += "; made with: " + remake_command(o, p);
+  c += " --every " + std::to_string(every) + " --fps " + std::to_string(o.fps);
   if (!o.resolution.empty()) c += " --resolution " + format_size(out_size);
   // --out=NAME: a name that starts with a dash is still the option's value.
   c += " --out=" + shell_quote(out);
@@ -269,12 +277,15 @@ void say_written(const RenderOptions& o, const Backend& b, uint64_t done, uint64
 
 int run_render(const RenderOptions& o) {
   const Outputs outs = sorted_outputs(o.outs);
+  if (!o.report.file.empty()) check_writable_target(o.report.file);
   OutputPlan plan = plan_output(o, outs.videos);
   install_signal_handlers();
 
   Simulation sim = make_simulation(o.sim);
   Backend& b = *sim.backend;
   if (o.resolution.empty()) plan.size = b.size();
+  const std::optional<ReportMaps> report_maps =
+      o.report.file.empty() ? std::nullopt : std::optional(load_report_maps(o.sim, b.size()));
   HeadlessRender out(o, sim, plan.size);
   const uint64_t every = o.every > 0 ? static_cast<uint64_t>(o.every) : std::max<uint64_t>(1, o.steps / 300);
   out.open_recorders(outs.videos, plan.encoder, every);
@@ -304,6 +315,10 @@ int run_render(const RenderOptions& o) {
   for (const auto& f : outs.npys)
     write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
   say_written(o, b, done, frames);
+  if (!o.report.file.empty()) {
+    write_render_report(o.report, *report_maps, b.size(), field, done,
+                        "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset));
+  }
   return kExitOk;
 }
 
@@ -332,6 +347,17 @@ CommandFn add_render_command(CLI::App& app) {
       ->transform(decimal_integer())
       ->check(CLI::Range(1, 240));
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar on stderr");
+  cmd->add_option("--report", o->report.file,
+                  "Measure the final network and write JSON: towns, towns_connected, network_length, "
+                  "mst_length, fault_tolerance (towns are the food map's blobs; none without one)")
+      ->type_name("FILE.json");
+  cmd->add_option("--report-threshold", o->report.threshold, "Report: network cells have trail >= V")
+      ->type_name("V");
+  cmd->add_option("--report-fraction", o->report.fraction,
+                  "Report: without --report-threshold, this share of the open cells is network")
+      ->type_name("F")
+      ->check(CLI::Range(0.001, 1.0))
+      ->capture_default_str();
   return [o] { return run_render(*o); };
 }
 

@@ -25,6 +25,20 @@ std::string comment_safe(std::string s) {
   return s;
 }
 
+// One <path> a line, in millimetres; closed lines end with Z.
+void append_paths(std::string& s, const std::vector<Polyline>& lines, const Placement& p) {
+  for (const Polyline& line : lines) {
+    if (line.points.size() < 2) continue;
+    s += "  <path d=\"";
+    for (size_t i = 0; i < line.points.size(); ++i) {
+      s += i == 0 ? "M" : " L";
+      s += mm(p.offset_x + line.points[i].x * p.scale) + " " + mm(p.offset_y + line.points[i].y * p.scale);
+    }
+    if (line.closed) s += " Z";
+    s += "\"/>\n";
+  }
+}
+
 }  // namespace
 
 Paper parse_paper(const std::string& s) {
@@ -55,7 +69,7 @@ Placement place_on_paper(int grid_width, int grid_height, Paper paper, double ma
 }
 
 std::string contours_svg(const std::vector<ContourLevel>& levels, const Placement& p, double stroke_mm,
-                         const std::string& recipe) {
+                         const std::string& recipe, const std::vector<Polyline>* network) {
   std::string s;
   s += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   s += "<!-- " + comment_safe(recipe) + " -->\n";
@@ -67,16 +81,13 @@ std::string contours_svg(const std::vector<ContourLevel>& levels, const Placemen
     s += " <g id=\"level-" + std::to_string(k + 1) + "\" data-level=\"" + value +
          "\" fill=\"none\" stroke=\"black\" stroke-width=\"" + mm(stroke_mm) +
          "\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n";
-    for (const Polyline& line : levels[k].lines) {
-      if (line.points.size() < 2) continue;
-      s += "  <path d=\"";
-      for (size_t i = 0; i < line.points.size(); ++i) {
-        s += i == 0 ? "M" : " L";
-        s += mm(p.offset_x + line.points[i].x * p.scale) + " " + mm(p.offset_y + line.points[i].y * p.scale);
-      }
-      if (line.closed) s += " Z";
-      s += "\"/>\n";
-    }
+    append_paths(s, levels[k].lines, p);
+    s += " </g>\n";
+  }
+  if (network) {
+    s += " <g id=\"network\" fill=\"none\" stroke=\"black\" stroke-width=\"" + mm(stroke_mm) +
+         "\" stroke-linecap=\"round\" stroke-linejoin=\"round\">\n";
+    append_paths(s, *network, p);
     s += " </g>\n";
   }
   s += "</svg>\n";

@@ -33,7 +33,9 @@ struct Placement {  // grid coordinates -> millimetres
 // kept; the paper is turned when its orientation does not match the grid's.
 Placement place_on_paper(int grid_width, int grid_height, Paper paper, double margin_mm);
 
+// With `network`, a last <g id="network"> holds it as a single-line drawing (the skeleton of the
+// thresholded trail, analysis::skeleton_polylines), in the same grid coordinates as the levels.
 std::string contours_svg(const std::vector<ContourLevel>& levels, const Placement& p, double stroke_mm,
-                         const std::string& recipe);
+                         const std::string& recipe, const std::vector<Polyline>* network = nullptr);
 
 }  // namespace physarum::app::exporter

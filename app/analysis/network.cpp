@@ -1,0 +1,514 @@
+#include "analysis/network.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <unordered_set>
+
+namespace physarum::app::analysis {
+namespace {
+
+constexpr double kSqrt2 = 1.4142135623730951;
+
+// The 8 neighbours clockwise from north: N, NE, E, SE, S, SW, W, NW (y down).
+constexpr int kDx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+constexpr int kDy[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+
+size_t index_of(int w, int x, int y) {
+  return static_cast<size_t>(y) * static_cast<size_t>(w) + x;
+}
+
+bool set_at(const Mask& m, int x, int y) {
+  return x >= 0 && y >= 0 && x < m.width && y < m.height && m.cells[index_of(m.width, x, y)] != 0;
+}
+
+// Labels the 8-connected components of cells where `in(i)` holds (flood fill with an explicit
+// stack, cells visited in raster order of the seeds).
+template <class In>
+int label8(int w, int h, In in, std::vector<int>& labels) {
+  labels.assign(static_cast<size_t>(w) * static_cast<size_t>(h), -1);
+  int count = 0;
+  std::vector<size_t> stack;
+  for (size_t start = 0; start < labels.size(); ++start) {
+    if (labels[start] >= 0 || !in(start)) continue;
+    labels[start] = count;
+    stack.push_back(start);
+    while (!stack.empty()) {
+      const size_t i = stack.back();
+      stack.pop_back();
+      const int x = static_cast<int>(i % static_cast<size_t>(w)),
+                y = static_cast<int>(i / static_cast<size_t>(w));
+      for (int k = 0; k < 8; ++k) {
+        const int nx = x + kDx[k], ny = y + kDy[k];
+        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+        const size_t j = index_of(w, nx, ny);
+        if (labels[j] < 0 && in(j)) {
+          labels[j] = count;
+          stack.push_back(j);
+        }
+      }
+    }
+    ++count;
+  }
+  return count;
+}
+
+struct UnionFind {
+  std::vector<int> parent;
+  explicit UnionFind(int n) : parent(static_cast<size_t>(n)) { std::iota(parent.begin(), parent.end(), 0); }
+  int find(int a) {
+    while (parent[static_cast<size_t>(a)] != a) {
+      parent[static_cast<size_t>(a)] = parent[static_cast<size_t>(parent[static_cast<size_t>(a)])];
+      a = parent[static_cast<size_t>(a)];
+    }
+    return a;
+  }
+  void unite(int a, int b) { parent[static_cast<size_t>(find(a))] = find(b); }
+};
+
+// Towns and components as one graph: are all towns in one piece? Counts the towns on the network.
+bool towns_linked(const std::vector<Town>& towns, const std::vector<int>& labels, int components,
+                  int* on_network = nullptr) {
+  const int t = static_cast<int>(towns.size());
+  UnionFind uf(t + components);
+  int on = 0;
+  for (int k = 0; k < t; ++k) {
+    bool touches = false;
+    for (int64_t z : towns[static_cast<size_t>(k)].zone) {
+      const int l = labels[static_cast<size_t>(z)];
+      if (l >= 0) {
+        uf.unite(k, t + l);
+        touches = true;
+      }
+    }
+    on += touches ? 1 : 0;
+  }
+  if (on_network) *on_network = on;
+  if (t == 0) return false;
+  if (t == 1) return true;
+  for (int k = 1; k < t; ++k) {
+    if (uf.find(k) != uf.find(0)) return false;
+  }
+  return true;
+}
+
+// The neighbours a skeleton cell is joined to (see skeleton_length): direction indices into kDx.
+int skeleton_edges(const Mask& s, int x, int y, int out[8]) {
+  int n = 0;
+  for (int k = 0; k < 8; ++k) {
+    const int nx = x + kDx[k], ny = y + kDy[k];
+    if (!set_at(s, nx, ny)) continue;
+    if (k % 2 == 1 && (set_at(s, nx, y) || set_at(s, x, ny))) continue;  // diagonal round a corner
+    out[n++] = k;
+  }
+  return n;
+}
+
+// Distance from (x, y) to the nearest cell that is not in the mask or lies outside the grid.
+double distance_to_background(const Mask& m, int x, int y) {
+  double best = std::numeric_limits<double>::infinity();
+  const int limit = std::max(m.width, m.height) + 1;
+  for (int r = 1; r <= limit && r < best; ++r) {
+    for (int dy = -r; dy <= r; ++dy) {
+      for (int dx = -r; dx <= r; ++dx) {
+        if (std::max(std::abs(dx), std::abs(dy)) != r) continue;  // the ring at Chebyshev distance r
+        if (!set_at(m, x + dx, y + dy)) best = std::min(best, std::hypot(dx, dy));
+      }
+    }
+  }
+  return best;
+}
+
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+std::vector<Town> find_towns(const Grid& food, int reach) {
+  const int w = food.width, h = food.height;
+  std::vector<int> labels;
+  const int n = label8(
+      w, h, [&](size_t i) { return food.values[i] > 0; }, labels);
+  std::vector<Town> towns(static_cast<size_t>(n));
+  std::vector<double> weight(static_cast<size_t>(n), 0.0), sx(static_cast<size_t>(n), 0.0),
+      sy(static_cast<size_t>(n), 0.0);
+  for (size_t i = 0; i < labels.size(); ++i) {
+    const int l = labels[i];
+    if (l < 0) continue;
+    const double v = food.values[i];
+    const auto k = static_cast<size_t>(l);
+    weight[k] += v;
+    sx[k] += v * static_cast<double>(i % static_cast<size_t>(w));
+    sy[k] += v * static_cast<double>(i / static_cast<size_t>(w));
+    ++towns[k].cells;
+  }
+  // Zones: every blob cell stamps a disc of radius `reach`; `stamp` remembers the town that last
+  // took a cell, so each town lists a cell once.
+  std::vector<int> stamp(labels.size(), -1);
+  for (size_t i = 0; i < labels.size(); ++i) {
+    const int l = labels[i];
+    if (l < 0) continue;
+    const int x = static_cast<int>(i % static_cast<size_t>(w)),
+              y = static_cast<int>(i / static_cast<size_t>(w));
+    for (int dy = -reach; dy <= reach; ++dy) {
+      for (int dx = -reach; dx <= reach; ++dx) {
+        const int nx = x + dx, ny = y + dy;
+        if (dx * dx + dy * dy > reach * reach || nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+        const size_t j = index_of(w, nx, ny);
+        if (stamp[j] == l) continue;
+        stamp[j] = l;
+        towns[static_cast<size_t>(l)].zone.push_back(static_cast<int64_t>(j));
+      }
+    }
+  }
+  for (size_t k = 0; k < towns.size(); ++k) {
+    towns[k].x = sx[k] / weight[k];
+    towns[k].y = sy[k] / weight[k];
+    std::sort(towns[k].zone.begin(), towns[k].zone.end());
+  }
+  return towns;
+}
+
+int label_components(const Mask& m, std::vector<int>& labels) {
+  return label8(
+      m.width, m.height, [&](size_t i) { return m.cells[i] != 0; }, labels);
+}
+
+float threshold_for_fraction(const Grid& field, const Mask* walls, double fraction) {
+  std::vector<float> open;
+  open.reserve(field.values.size());
+  for (size_t i = 0; i < field.values.size(); ++i) {
+    if (walls && walls->cells[i]) continue;
+    if (!std::isnan(field.values[i])) open.push_back(field.values[i]);
+  }
+  if (open.empty()) return std::numeric_limits<float>::infinity();
+  const double f = std::clamp(fraction, 0.0, 1.0);
+  auto k = static_cast<size_t>(std::ceil(f * static_cast<double>(open.size())));
+  k = std::clamp<size_t>(k, 1, open.size());
+  std::nth_element(open.begin(), open.begin() + static_cast<std::ptrdiff_t>(k - 1), open.end(),
+                   std::greater<float>());
+  return open[k - 1];
+}
+
+Mask network_mask(const Grid& field, const Mask* walls, float threshold) {
+  Mask m{field.width, field.height, std::vector<uint8_t>(field.values.size(), 0)};
+  for (size_t i = 0; i < field.values.size(); ++i) {
+    m.cells[i] = field.values[i] >= threshold && !(walls && walls->cells[i]) ? 1 : 0;
+  }
+  return m;
+}
+
+Mask skeleton(const Mask& m) {
+  Mask s = m;
+  const int w = s.width, h = s.height;
+  std::vector<size_t> to_clear;
+  bool changed = true;
+  // Zhang-Suen: two sub-iterations, each deciding on the image as it was at its start.
+  while (changed) {
+    changed = false;
+    for (int pass = 0; pass < 2; ++pass) {
+      to_clear.clear();
+      for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+          if (!s.cells[index_of(w, x, y)]) continue;
+          int p[8];
+          int b = 0;
+          for (int k = 0; k < 8; ++k) {
+            p[k] = set_at(s, x + kDx[k], y + kDy[k]) ? 1 : 0;
+            b += p[k];
+          }
+          if (b < 2 || b > 6) continue;
+          int a = 0;
+          for (int k = 0; k < 8; ++k) a += (p[k] == 0 && p[(k + 1) % 8] == 1) ? 1 : 0;
+          if (a != 1) continue;
+          // p[0] N (P2), p[2] E (P4), p[4] S (P6), p[6] W (P8).
+          const bool ok = pass == 0 ? (p[0] * p[2] * p[4] == 0 && p[2] * p[4] * p[6] == 0)
+                                    : (p[0] * p[2] * p[6] == 0 && p[0] * p[4] * p[6] == 0);
+          if (ok) to_clear.push_back(index_of(w, x, y));
+        }
+      }
+      for (size_t i : to_clear) s.cells[i] = 0;
+      changed |= !to_clear.empty();
+    }
+  }
+  // Staircase corners: a cell with exactly two neighbours, orthogonal and at a right angle (their
+  // shared corner cell empty), is dropped; the two stay joined diagonally. In raster order, each
+  // decision on the current image, so a chain never breaks.
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      if (!s.cells[index_of(w, x, y)]) continue;
+      int p[8];
+      int b = 0;
+      for (int k = 0; k < 8; ++k) {
+        p[k] = set_at(s, x + kDx[k], y + kDy[k]) ? 1 : 0;
+        b += p[k];
+      }
+      if (b != 2) continue;
+      for (int k = 0; k < 8; k += 2) {  // orthogonal k and k + 2, with the diagonal k + 1 between
+        if (p[k] && p[(k + 2) % 8]) {
+          s.cells[index_of(w, x, y)] = 0;
+          break;
+        }
+      }
+    }
+  }
+  return s;
+}
+
+double skeleton_length(const Mask& skel) {
+  double sum = 0;
+  for (int y = 0; y < skel.height; ++y) {
+    for (int x = 0; x < skel.width; ++x) {
+      if (!skel.cells[index_of(skel.width, x, y)]) continue;
+      int e[8];
+      const int n = skeleton_edges(skel, x, y, e);
+      for (int k = 0; k < n; ++k) sum += e[k] % 2 == 1 ? kSqrt2 : 1.0;
+    }
+  }
+  return sum / 2;  // every edge was seen from both ends
+}
+
+std::vector<Polyline> skeleton_polylines(const Mask& skel) {
+  const int w = skel.width, h = skel.height;
+  // An edge is named by its lower-index end and the direction to the other end.
+  std::unordered_set<int64_t> used;
+  const auto edge_key = [&](int x, int y, int k) {
+    const int nx = x + kDx[k], ny = y + kDy[k];
+    const int64_t a = static_cast<int64_t>(index_of(w, x, y)), b = static_cast<int64_t>(index_of(w, nx, ny));
+    return a < b ? a * 8 + k : b * 8 + (k + 4) % 8;
+  };
+  const auto unused_edges = [&](int x, int y, int out[8]) {
+    int all[8];
+    const int n = skeleton_edges(skel, x, y, all);
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+      if (!used.count(edge_key(x, y, all[i]))) out[m++] = all[i];
+    }
+    return m;
+  };
+  std::vector<Polyline> lines;
+  const auto trace = [&](int x, int y) {
+    Polyline line;
+    line.points.push_back({static_cast<double>(x), static_cast<double>(y)});
+    const int x0 = x, y0 = y;
+    int last = -1;
+    while (true) {
+      int e[8];
+      const int n = unused_edges(x, y, e);
+      if (n == 0) break;
+      int pick = e[0];
+      if (last >= 0) {  // the straightest way on: the largest cosine with the last step
+        double best = -2;
+        for (int i = 0; i < n; ++i) {
+          const double c = (kDx[last] * kDx[e[i]] + kDy[last] * kDy[e[i]]) /
+                           (std::hypot(kDx[last], kDy[last]) * std::hypot(kDx[e[i]], kDy[e[i]]));
+          if (c > best + 1e-12) {
+            best = c;
+            pick = e[i];
+          }
+        }
+      }
+      used.insert(edge_key(x, y, pick));
+      x += kDx[pick];
+      y += kDy[pick];
+      last = pick;
+      line.points.push_back({static_cast<double>(x), static_cast<double>(y)});
+    }
+    if (line.points.size() > 3 && x == x0 && y == y0) {
+      line.points.pop_back();
+      line.closed = true;
+    }
+    if (line.points.size() >= 2) lines.push_back(std::move(line));
+  };
+  // Odd-degree cells first (loose ends, three-way junctions): an Euler-path greedy that leaves few
+  // strokes; then whatever remains (loops and even junctions).
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        if (!skel.cells[index_of(w, x, y)]) continue;
+        int e[8];
+        if (pass == 0 && skeleton_edges(skel, x, y, e) % 2 == 0) continue;
+        while (unused_edges(x, y, e) > 0) trace(x, y);
+      }
+    }
+  }
+  // A lone cell is a dot: a zero-length stroke would be dropped by a plotter anyway.
+  return lines;
+}
+
+double mst_length(const std::vector<Point>& points) {
+  const size_t n = points.size();
+  if (n < 2) return 0;
+  std::vector<double> dist(n, std::numeric_limits<double>::infinity());
+  std::vector<uint8_t> in(n, 0);
+  dist[0] = 0;
+  double total = 0;
+  for (size_t step = 0; step < n; ++step) {
+    size_t u = n;
+    for (size_t i = 0; i < n; ++i) {
+      if (!in[i] && (u == n || dist[i] < dist[u])) u = i;
+    }
+    in[u] = 1;
+    total += dist[u];
+    for (size_t i = 0; i < n; ++i) {
+      if (!in[i])
+        dist[i] = std::min(dist[i], std::hypot(points[i].x - points[u].x, points[i].y - points[u].y));
+    }
+  }
+  return total;
+}
+
+NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* walls,
+                              const NetworkOptions& o) {
+  NetworkReport r;
+  const int w = field.width, h = field.height;
+  r.threshold = o.threshold ? *o.threshold : threshold_for_fraction(field, walls, o.fraction);
+  const Mask net = network_mask(field, walls, r.threshold);
+  r.network_cells = std::count(net.cells.begin(), net.cells.end(), uint8_t{1});
+  std::vector<int> labels;
+  r.components = label_components(net, labels);
+
+  const std::vector<Town> towns = food ? find_towns(*food, o.town_reach) : std::vector<Town>{};
+  r.towns = static_cast<int>(towns.size());
+  r.towns_connected = towns_linked(towns, labels, r.components, &r.towns_on_network);
+
+  // The transport network: the components a town reaches (all of them when there are no towns).
+  std::vector<uint8_t> serves(static_cast<size_t>(r.components), towns.empty() ? 1 : 0);
+  for (const Town& t : towns) {
+    for (int64_t z : t.zone) {
+      if (labels[static_cast<size_t>(z)] >= 0)
+        serves[static_cast<size_t>(labels[static_cast<size_t>(z)])] = 1;
+    }
+  }
+  const Mask skel = skeleton(net);
+  Mask served = skel;
+  for (size_t i = 0; i < served.cells.size(); ++i) {
+    if (served.cells[i] && !serves[static_cast<size_t>(labels[i])]) served.cells[i] = 0;
+  }
+  r.network_length_all = skeleton_length(skel);
+  r.network_length = skeleton_length(served);
+
+  std::vector<Point> centres;
+  for (const Town& t : towns) centres.push_back({t.x, t.y});
+  r.mst_length = mst_length(centres);
+  if (towns.size() < 2) return r;
+  if (r.mst_length > 0) r.ratio = r.network_length / r.mst_length;
+  if (!r.towns_connected) {
+    r.fault_tolerance = 0.0;
+    return r;
+  }
+
+  // Candidate cuts: served skeleton cells whose disc stays clear of every town's zone.
+  std::vector<uint8_t> in_zone(net.cells.size(), 0);
+  for (const Town& t : towns) {
+    for (int64_t z : t.zone) in_zone[static_cast<size_t>(z)] = 1;
+  }
+  struct Cut {
+    int x, y;
+    double radius;
+  };
+  std::vector<Cut> candidates;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      if (!served.cells[index_of(w, x, y)]) continue;
+      const double radius = distance_to_background(net, x, y) + 1;
+      const int reach = static_cast<int>(std::floor(radius));
+      bool clear = true;
+      for (int dy = -reach; dy <= reach && clear; ++dy) {
+        for (int dx = -reach; dx <= reach; ++dx) {
+          const int nx = x + dx, ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h || dx * dx + dy * dy > radius * radius) continue;
+          if (in_zone[index_of(w, nx, ny)]) {
+            clear = false;
+            break;
+          }
+        }
+      }
+      if (clear) candidates.push_back({x, y, radius});
+    }
+  }
+  r.cut_candidates = static_cast<int>(candidates.size());
+  if (candidates.size() > static_cast<size_t>(std::max(o.max_cuts, 0))) {
+    uint64_t state = o.seed;
+    const size_t m = static_cast<size_t>(std::max(o.max_cuts, 0));
+    for (size_t i = 0; i < m; ++i) {
+      const size_t j = i + static_cast<size_t>(splitmix64(state) % (candidates.size() - i));
+      std::swap(candidates[i], candidates[j]);
+    }
+    candidates.resize(m);
+  }
+  r.cuts = static_cast<int>(candidates.size());
+  if (candidates.empty()) {
+    r.fault_tolerance = 1.0;
+    return r;
+  }
+  int kept = 0;
+  Mask cut = net;
+  std::vector<int> cut_labels;
+  for (const Cut& c : candidates) {
+    const int reach = static_cast<int>(std::floor(c.radius));
+    std::vector<size_t> removed;
+    for (int dy = -reach; dy <= reach; ++dy) {
+      for (int dx = -reach; dx <= reach; ++dx) {
+        const int nx = c.x + dx, ny = c.y + dy;
+        if (nx < 0 || ny < 0 || nx >= w || ny >= h || dx * dx + dy * dy > c.radius * c.radius) continue;
+        const size_t i = index_of(w, nx, ny);
+        if (cut.cells[i]) {
+          cut.cells[i] = 0;
+          removed.push_back(i);
+        }
+      }
+    }
+    const int n = label_components(cut, cut_labels);
+    kept += towns_linked(towns, cut_labels, n) ? 1 : 0;
+    for (size_t i : removed) cut.cells[i] = 1;
+  }
+  r.fault_tolerance = static_cast<double>(kept) / static_cast<double>(candidates.size());
+  return r;
+}
+
+namespace {
+
+std::string number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+template <class T>
+std::string maybe(const std::optional<T>& v) {
+  return v ? number(static_cast<double>(*v)) : std::string("null");
+}
+
+}  // namespace
+
+std::string network_json(const NetworkReport& r, const std::string& extra) {
+  std::string s = "{\n";
+  if (!extra.empty()) s += extra;
+  const bool has_towns = r.towns > 0;
+  s += "  \"towns\": " + std::to_string(r.towns) + ",\n";
+  s += "  \"towns_on_network\": " + std::to_string(r.towns_on_network) + ",\n";
+  s += std::string("  \"towns_connected\": ") +
+       (has_towns ? (r.towns_connected ? "true" : "false") : "null") + ",\n";
+  s += "  \"network_length\": " + number(r.network_length) + ",\n";
+  s += "  \"network_length_all\": " + number(r.network_length_all) + ",\n";
+  s += "  \"mst_length\": " + (has_towns ? number(r.mst_length) : std::string("null")) + ",\n";
+  s += "  \"ratio\": " + maybe(r.ratio) + ",\n";
+  s += "  \"fault_tolerance\": " + maybe(r.fault_tolerance) + ",\n";
+  s += "  \"cuts\": " + std::to_string(r.cuts) + ",\n";
+  s += "  \"cut_candidates\": " + std::to_string(r.cut_candidates) + ",\n";
+  s += "  \"threshold\": " +
+       (std::isfinite(r.threshold) ? number(static_cast<double>(r.threshold)) : std::string("null")) + ",\n";
+  s += "  \"network_cells\": " + std::to_string(r.network_cells) + ",\n";
+  s += "  \"components\": " + std::to_string(r.components) + "\n";
+  s += "}\n";
+  return s;
+}
+
+}  // namespace physarum::app::analysis

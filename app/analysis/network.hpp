@@ -1,0 +1,113 @@
+// Measures a grown transport network the way the slime-mould railway experiment did (Tero et al.
+// 2010): towns are blobs of food, the network is the thresholded trail, and the numbers are its
+// length, whether it links every town, and how many single cuts it survives, against the minimum
+// spanning tree of the towns. Plain C++ on host arrays: it never needs the simulation or a GPU.
+//
+// Conventions, everywhere in this file:
+//  - Grids are row-major, y down, and stop at their edges (no wrap-around, even when the simulation
+//    ran on a torus): a network is measured as it is drawn.
+//  - Connectivity is 8-connectivity (cells that share an edge or a corner), for food blobs, the
+//    network mask, its components and its skeleton alike.
+//  - Lengths are in cells; points are cell centres, cell (x, y) at (x, y).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "export/cave.hpp"
+#include "export/contours.hpp"
+#include "export/grid.hpp"
+
+namespace physarum::app::analysis {
+
+using exporter::Grid;
+using exporter::Mask;
+using exporter::Point;
+using exporter::Polyline;
+
+struct Town {
+  double x = 0;  // the food-weighted centroid of its blob
+  double y = 0;
+  int64_t cells = 0;          // the blob's size
+  std::vector<int64_t> zone;  // the blob dilated by NetworkOptions::town_reach (cell indices)
+};
+
+// Towns are the 8-connected blobs of cells with food > 0, numbered in raster order of their first
+// cell. Each gets its zone: the cells within Euclidean distance `reach` of a blob cell.
+std::vector<Town> find_towns(const Grid& food, int reach);
+
+// Labels the 8-connected components of the mask's 1-cells (0, 1, ... in raster order of their
+// first cell; -1 elsewhere) and returns how many there are.
+int label_components(const Mask& m, std::vector<int>& labels);
+
+// The value v such that `fraction` of the open cells (not walls; all cells without a walls mask)
+// have field >= v; ties at v are all kept, so a few more may be.
+float threshold_for_fraction(const Grid& field, const Mask* walls, double fraction);
+
+// Network cells: field >= threshold and not a wall.
+Mask network_mask(const Grid& field, const Mask* walls, float threshold);
+
+// One cell wide centre lines: Zhang-Suen thinning, then staircase corners removed (a cell whose two
+// orthogonal neighbours at a right angle are joined through their shared corner anyway), so a
+// diagonal run is a chain of diagonal steps.
+Mask skeleton(const Mask& m);
+
+// The skeleton's length: each pair of 8-neighbouring skeleton cells is one edge, 1 for an
+// orthogonal step and sqrt(2) for a diagonal one; a diagonal pair is not an edge when one of the
+// two cells orthogonally next to both is also skeleton (the path goes round that corner already).
+double skeleton_length(const Mask& skel);
+
+// The skeleton as polylines for drawing: strokes follow the edges above, start at the loose ends,
+// carry on straight through junctions where they can (fewest pen lifts), and what is left are
+// closed loops. Every point is a skeleton cell's centre.
+std::vector<Polyline> skeleton_polylines(const Mask& skel);
+
+// The Euclidean minimum spanning tree of the points (Prim, O(n^2), double precision).
+double mst_length(const std::vector<Point>& points);
+
+struct NetworkOptions {
+  std::optional<float> threshold;  // absolute; else `fraction`
+  double fraction = 0.15;          // the share of open cells that is network
+  int town_reach = 2;              // a town's zone reaches this many cells past its blob
+  int max_cuts = 256;              // fault tolerance: at most this many cuts (all when fewer)
+  uint64_t seed = 1;               // which cuts, when sampled
+};
+
+struct NetworkReport {
+  float threshold = 0;
+  int64_t network_cells = 0;
+  int components = 0;  // of the whole mask
+  int towns = 0;
+  int towns_on_network = 0;  // towns whose zone holds a network cell
+  bool towns_connected = false;
+  double network_length = 0;      // skeleton of the components that reach a town (all when no towns)
+  double network_length_all = 0;  // skeleton of the whole mask
+  double mst_length = 0;
+  std::optional<double> ratio;            // network_length / mst_length (two towns or more)
+  std::optional<double> fault_tolerance;  // two towns or more
+  int cuts = 0;
+  int cut_candidates = 0;
+};
+
+// Fault tolerance (the share of single cuts after which every town is still linked):
+//  - A cut is centred on a skeleton cell c of a component that reaches a town; it removes every
+//    network cell within distance d(c) + 1 of c, where d(c) is the distance from c to the nearest
+//    cell that is not network (or lies outside the grid), so it severs the trail's whole width.
+//  - Cuts whose disc reaches into a town's zone are not made: they cut the line between towns, not
+//    the station (the experiment cut links).
+//  - With more candidates than max_cuts, max_cuts distinct ones are drawn (a partial Fisher-Yates
+//    shuffle of the candidates in raster order, driven by splitmix64 from `seed`); else all.
+//  - Towns are linked when the towns and the mask's components form one connected graph, a town
+//    joining every component with a cell in its zone (a town is a station where lines meet).
+//  - Not linked before any cut: 0. Linked and nothing to cut: 1. Fewer than two towns: none.
+NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* walls,
+                              const NetworkOptions& o);
+
+// The report as JSON (keys: towns, towns_connected, network_length, mst_length, fault_tolerance,
+// ratio, ...); numbers that do not exist are null. `extra` is inserted verbatim after the opening
+// brace (e.g. "\"steps\": 100, ").
+std::string network_json(const NetworkReport& r, const std::string& extra = {});
+
+}  // namespace physarum::app::analysis

@@ -1,0 +1,386 @@
+// The network measures of issue 11 (app/analysis/network.hpp) on hand-made fields whose answers are
+// known: a straight line, a ring, two islands, and a brute-force spanning tree; and the showcase map.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "analysis/environment_maps.hpp"
+#include "analysis/network.hpp"
+#include "test_support.hpp"
+
+namespace physarum::app::analysis {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+Grid blank(int w, int h) {
+  return Grid{w, h, std::vector<float>(static_cast<size_t>(w) * h, 0.0f)};
+}
+
+float& at(Grid& g, int x, int y) {
+  return g.values[static_cast<size_t>(y) * g.width + x];
+}
+
+// Cells whose centre lies within `half` of the segment (x0, y0)-(x1, y1) get `v`.
+void thick_segment(Grid& g, double x0, double y0, double x1, double y1, double half, float v) {
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) {
+      const double dx = x1 - x0, dy = y1 - y0;
+      double t = ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy);
+      t = std::clamp(t, 0.0, 1.0);
+      if (std::hypot(x - (x0 + t * dx), y - (y0 + t * dy)) <= half) at(g, x, y) = v;
+    }
+  }
+}
+
+void disc(Grid& g, double cx, double cy, double r, float v) {
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) {
+      if (std::hypot(x - cx, y - cy) <= r) at(g, x, y) = v;
+    }
+  }
+}
+
+NetworkOptions absolute(float t) {
+  NetworkOptions o;
+  o.threshold = t;
+  return o;
+}
+
+TEST(Network, StraightLineBetweenTwoTownsHasTheirDistanceAndNoFaultTolerance) {
+  Grid field = blank(100, 40), food = blank(100, 40);
+  thick_segment(field, 10, 20, 80, 20, 1.0, 1.0f);  // three cells wide
+  disc(food, 10, 20, 2, 1.0f);
+  disc(food, 80, 20, 2, 1.0f);
+  const NetworkReport r = analyse_network(field, &food, nullptr, absolute(0.5f));
+  EXPECT_EQ(r.towns, 2);
+  EXPECT_TRUE(r.towns_connected);
+  EXPECT_EQ(r.components, 1);
+  EXPECT_NEAR(r.mst_length, 70.0, 1e-9);
+  // The skeleton stops a cell or so short of the line's rounded ends.
+  EXPECT_NEAR(r.network_length, 70.0, 3.0);
+  ASSERT_TRUE(r.ratio.has_value());
+  EXPECT_NEAR(*r.ratio, r.network_length / 70.0, 1e-12);
+  ASSERT_TRUE(r.fault_tolerance.has_value());
+  EXPECT_GT(r.cuts, 20);
+  EXPECT_EQ(*r.fault_tolerance, 0.0);  // every cut between the two towns separates them
+}
+
+TEST(Network, RingThroughThreeTownsSurvivesEverySingleCut) {
+  Grid field = blank(100, 100), food = blank(100, 100);
+  const double cx = 50, cy = 50, radius = 30;
+  for (int y = 0; y < 100; ++y) {
+    for (int x = 0; x < 100; ++x) {
+      if (std::abs(std::hypot(x - cx, y - cy) - radius) <= 1.0) at(field, x, y) = 1.0f;
+    }
+  }
+  // Towns at whole cells, so that each disc's centroid is its centre.
+  std::vector<Point> at_cells;
+  for (double deg : {90.0, 210.0, 330.0}) {
+    at_cells.push_back({std::round(cx + radius * std::cos(deg * kPi / 180)),
+                        std::round(cy + radius * std::sin(deg * kPi / 180))});
+    disc(food, at_cells.back().x, at_cells.back().y, 2, 1.0f);
+  }
+  const NetworkReport r = analyse_network(field, &food, nullptr, absolute(0.5f));
+  EXPECT_EQ(r.towns, 3);
+  EXPECT_TRUE(r.towns_connected);
+  EXPECT_EQ(r.cuts, r.cut_candidates);  // fewer than max_cuts: every one is made
+  EXPECT_GT(r.cuts, 100);
+  ASSERT_TRUE(r.fault_tolerance.has_value());
+  EXPECT_EQ(*r.fault_tolerance, 1.0);
+  // An 8-step chain over-measures oblique curves (a 22.5 degree run by 8%): between the circle's
+  // length and 9% over it.
+  const double circle = 2 * kPi * radius;
+  EXPECT_GE(r.network_length, circle * 0.98);
+  EXPECT_LE(r.network_length, circle * 1.09);
+  // The spanning tree of a triangle: its two shortest sides.
+  std::vector<double> sides;
+  for (size_t i = 0; i < 3; ++i) {
+    const Point &a = at_cells[i], &b = at_cells[(i + 1) % 3];
+    sides.push_back(std::hypot(a.x - b.x, a.y - b.y));
+  }
+  std::sort(sides.begin(), sides.end());
+  EXPECT_NEAR(r.mst_length, sides[0] + sides[1], 1e-9);
+}
+
+TEST(Network, TwoSeparateComponentsDoNotConnectTheTowns) {
+  Grid field = blank(120, 40), food = blank(120, 40);
+  thick_segment(field, 10, 20, 50, 20, 1.0, 1.0f);
+  thick_segment(field, 60, 20, 110, 20, 1.0, 1.0f);
+  for (int x : {10, 50, 60, 110}) disc(food, x, 20, 1.5, 1.0f);
+  const NetworkReport r = analyse_network(field, &food, nullptr, absolute(0.5f));
+  EXPECT_EQ(r.towns, 4);
+  EXPECT_EQ(r.components, 2);
+  EXPECT_EQ(r.towns_on_network, 4);
+  EXPECT_FALSE(r.towns_connected);
+  ASSERT_TRUE(r.fault_tolerance.has_value());
+  EXPECT_EQ(*r.fault_tolerance, 0.0);
+  EXPECT_EQ(r.cuts, 0);
+}
+
+TEST(Network, ComponentsTouchingNoTownAreNotTheTransportNetwork) {
+  Grid field = blank(100, 60), food = blank(100, 60);
+  thick_segment(field, 10, 15, 80, 15, 1.0, 1.0f);
+  thick_segment(field, 10, 45, 50, 45, 1.0, 1.0f);  // an island mesh with no town on it
+  disc(food, 10, 15, 2, 1.0f);
+  disc(food, 80, 15, 2, 1.0f);
+  const NetworkReport r = analyse_network(field, &food, nullptr, absolute(0.5f));
+  EXPECT_TRUE(r.towns_connected);
+  EXPECT_NEAR(r.network_length, 70.0, 3.0);
+  EXPECT_NEAR(r.network_length_all - r.network_length, 40.0, 3.0);
+}
+
+TEST(Network, WallsAreNeverNetworkAndTheFractionCountsOpenCellsOnly) {
+  Grid field = blank(50, 20);
+  for (size_t i = 0; i < field.values.size(); ++i) field.values[i] = static_cast<float>(i);  // distinct
+  Mask walls{50, 20, std::vector<uint8_t>(1000, 0)};
+  for (int i = 0; i < 400; ++i) walls.cells[static_cast<size_t>(999 - i)] = 1;  // the brightest 400 are walls
+  const float t = threshold_for_fraction(field, &walls, 0.1);
+  const Mask m = network_mask(field, &walls, t);
+  EXPECT_EQ(std::count(m.cells.begin(), m.cells.end(), uint8_t{1}), 60);  // 10% of the 600 open cells
+  for (size_t i = 0; i < m.cells.size(); ++i) EXPECT_FALSE(m.cells[i] && walls.cells[i]);
+  EXPECT_EQ(t, 540.0f);  // the open cells are 0..599: the top 60 start at 540
+}
+
+TEST(Network, TownsAreFoodBlobsWithWeightedCentroidsAndZones) {
+  Grid food = blank(30, 20);
+  at(food, 3, 4) = 1.0f;
+  at(food, 4, 4) = 3.0f;  // centroid (3.75, 4)
+  at(food, 20, 10) = 2.0f;
+  at(food, 21, 11) = 2.0f;  // diagonal: one blob under 8-connectivity, centroid (20.5, 10.5)
+  const std::vector<Town> towns = find_towns(food, 1);
+  ASSERT_EQ(towns.size(), 2u);
+  EXPECT_DOUBLE_EQ(towns[0].x, 3.75);
+  EXPECT_DOUBLE_EQ(towns[0].y, 4.0);
+  EXPECT_EQ(towns[0].cells, 2);
+  EXPECT_DOUBLE_EQ(towns[1].x, 20.5);
+  EXPECT_DOUBLE_EQ(towns[1].y, 10.5);
+  // Reach 1 around two cells side by side: the two plus-shapes of 5 cells overlap in 2 -> 8 cells.
+  EXPECT_EQ(towns[0].zone.size(), 8u);
+}
+
+TEST(Network, NoFoodMeansNoTownsAndNullTownNumbers) {
+  Grid field = blank(60, 30);
+  thick_segment(field, 5, 15, 55, 15, 1.0, 2.0f);
+  const NetworkReport r = analyse_network(field, nullptr, nullptr, absolute(1.0f));
+  EXPECT_EQ(r.towns, 0);
+  EXPECT_FALSE(r.fault_tolerance.has_value());
+  EXPECT_NEAR(r.network_length, 50.0, 3.0);
+  const std::string json = network_json(r, "  \"steps\": 7,\n");
+  EXPECT_NE(json.find("\"towns\": 0,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"towns_connected\": null"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"mst_length\": null"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"fault_tolerance\": null"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"steps\": 7,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"network_length\": "), std::string::npos) << json;
+}
+
+// Brute force: every set of n - 1 edges that spans the points, the lightest one.
+double brute_force_mst(const std::vector<Point>& p) {
+  const int n = static_cast<int>(p.size());
+  std::vector<std::pair<int, int>> edges;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) edges.push_back({i, j});
+  }
+  const int m = static_cast<int>(edges.size());
+  double best = std::numeric_limits<double>::infinity();
+  std::vector<int> pick(static_cast<size_t>(n - 1));
+  std::iota(pick.begin(), pick.end(), 0);
+  while (true) {
+    std::vector<int> parent(static_cast<size_t>(n));
+    std::iota(parent.begin(), parent.end(), 0);
+    const auto find = [&](int a) {
+      while (parent[static_cast<size_t>(a)] != a) a = parent[static_cast<size_t>(a)];
+      return a;
+    };
+    bool tree = true;
+    double sum = 0;
+    for (int e : pick) {
+      const auto [a, b] = edges[static_cast<size_t>(e)];
+      const int ra = find(a), rb = find(b);
+      if (ra == rb) {
+        tree = false;
+        break;
+      }
+      parent[static_cast<size_t>(ra)] = rb;
+      sum += std::hypot(p[static_cast<size_t>(a)].x - p[static_cast<size_t>(b)].x,
+                        p[static_cast<size_t>(a)].y - p[static_cast<size_t>(b)].y);
+    }
+    if (tree) best = std::min(best, sum);
+    // Next combination of n - 1 out of m edges.
+    int k = n - 2;
+    while (k >= 0 && pick[static_cast<size_t>(k)] == m - (n - 1) + k) --k;
+    if (k < 0) break;
+    ++pick[static_cast<size_t>(k)];
+    for (int i = k + 1; i < n - 1; ++i) pick[static_cast<size_t>(i)] = pick[static_cast<size_t>(i - 1)] + 1;
+  }
+  return best;
+}
+
+TEST(Network, MinimumSpanningTreeMatchesBruteForce) {
+  uint32_t s = 12345;
+  const auto next = [&] {
+    s = s * 1664525u + 1013904223u;
+    return static_cast<double>(s >> 8) / (1 << 24) * 100.0;
+  };
+  for (int trial = 0; trial < 5; ++trial) {
+    std::vector<Point> p;
+    for (int i = 0; i < 7; ++i) p.push_back({next(), next()});
+    EXPECT_NEAR(mst_length(p), brute_force_mst(p), 1e-9) << "trial " << trial;
+  }
+  EXPECT_EQ(mst_length({}), 0.0);
+  EXPECT_EQ(mst_length({{3, 4}}), 0.0);
+  EXPECT_DOUBLE_EQ(mst_length({{0, 0}, {3, 4}}), 5.0);
+}
+
+TEST(Network, SkeletonIsOneCellWideInsideTheMaskAndMeasuresDiagonals) {
+  Grid field = blank(80, 80);
+  thick_segment(field, 10, 10, 70, 70, 2.5, 1.0f);  // a 45 degree bar about five cells wide
+  const Mask m = network_mask(field, nullptr, 0.5f);
+  const Mask s = skeleton(m);
+  int cells = 0;
+  for (int y = 0; y + 1 < s.height; ++y) {
+    for (int x = 0; x + 1 < s.width; ++x) {
+      const size_t i = static_cast<size_t>(y) * s.width + x;
+      if (!s.cells[i]) continue;
+      ++cells;
+      EXPECT_TRUE(m.cells[i]) << x << "," << y;
+      // One cell wide: no 2x2 block of skeleton.
+      EXPECT_FALSE(s.cells[i + 1] && s.cells[i + s.width] && s.cells[i + s.width + 1]) << x << "," << y;
+    }
+  }
+  EXPECT_GT(cells, 40);
+  EXPECT_NEAR(skeleton_length(s), 60 * std::sqrt(2.0), 4.0);
+}
+
+TEST(Network, PolylinesUseEverySkeletonEdgeOnceInFewStrokes) {
+  // A plus sign and a separate square loop.
+  Grid field = blank(90, 50);
+  thick_segment(field, 5, 25, 45, 25, 1.0, 1.0f);
+  thick_segment(field, 25, 5, 25, 45, 1.0, 1.0f);
+  for (int y = 10; y <= 40; ++y) {
+    for (int x = 55; x <= 85; ++x) {
+      const bool ring = (x <= 57 || x >= 83 || y <= 12 || y >= 38);
+      if (ring) at(field, x, y) = 1.0f;
+    }
+  }
+  const Mask s = skeleton(network_mask(field, nullptr, 0.5f));
+  const std::vector<Polyline> lines = skeleton_polylines(s);
+  double total = 0;
+  for (const Polyline& l : lines) {
+    total += exporter::length(l);
+    for (const Point& p : l.points) {
+      EXPECT_TRUE(s.at(static_cast<int>(p.x), static_cast<int>(p.y))) << p.x << "," << p.y;
+    }
+  }
+  EXPECT_NEAR(total, skeleton_length(s), 1e-9);
+  // The plus: two strokes straight through the crossing; the square: one closed loop.
+  EXPECT_LE(lines.size(), 3u);
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(), [](const Polyline& l) { return l.closed; }), 1);
+}
+
+TEST(Network, SampledCutsAreDeterministicAndCapped) {
+  // A grid of lines: many skeleton cells, towns at the four corners.
+  Grid field = blank(120, 120), food = blank(120, 120);
+  for (int k = 10; k <= 110; k += 20) {
+    thick_segment(field, 10, k, 110, k, 1.0, 1.0f);
+    thick_segment(field, k, 10, k, 110, 1.0, 1.0f);
+  }
+  for (int x : {10, 110}) {
+    for (int y : {10, 110}) disc(food, x, y, 2, 1.0f);
+  }
+  NetworkOptions o = absolute(0.5f);
+  o.max_cuts = 40;
+  o.seed = 7;
+  const NetworkReport a = analyse_network(field, &food, nullptr, o);
+  const NetworkReport b = analyse_network(field, &food, nullptr, o);
+  EXPECT_EQ(a.cuts, 40);
+  EXPECT_GT(a.cut_candidates, 40);
+  ASSERT_TRUE(a.fault_tolerance && b.fault_tolerance);
+  EXPECT_EQ(*a.fault_tolerance, *b.fault_tolerance);
+  EXPECT_EQ(*a.fault_tolerance, 1.0);  // a mesh: no single cut separates the corners
+}
+
+}  // namespace
+}  // namespace physarum::app::analysis
+
+namespace physarum::app::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The showcase map as the report reads it: 24 towns, none in the sea, all on one stretch of land
+// (so a network can link them), the land the larger part of the map.
+TEST(NetworkShowcase, TownsMapHasTwentyFourTownsOnOneLandmass) {
+  const fs::path images = fs::path(PHYSARUM_SOURCE_DIR) / "assets" / "images";
+  EnvironmentFiles files{images / "towns_food.png", images / "towns_walls.png", 0.5f};
+  for (const Size size : {Size{640, 360}, Size{960, 540}, Size{320, 180}}) {
+    SCOPED_TRACE(std::to_string(size.width) + "x" + std::to_string(size.height));
+    const EnvironmentMaps maps = load_environment_maps(files, size, ImageFit::Fill);
+    ASSERT_TRUE(maps.food && maps.walls);
+    const std::vector<Town> towns = find_towns(*maps.food, 2);
+    EXPECT_EQ(towns.size(), 24u);
+    // Land, 8-connected, labelled independently of the network code: a flood fill from town 0.
+    const int w = size.width, h = size.height;
+    std::vector<uint8_t> reached(static_cast<size_t>(w) * h, 0);
+    std::vector<int> stack{static_cast<int>(std::lround(towns[0].y)) * w +
+                           static_cast<int>(std::lround(towns[0].x))};
+    reached[static_cast<size_t>(stack[0])] = 1;
+    int64_t land = 0;
+    for (uint8_t c : maps.walls->cells) land += c ? 0 : 1;
+    while (!stack.empty()) {
+      const int i = stack.back();
+      stack.pop_back();
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int x = i % w + dx, y = i / w + dy;
+          if (x < 0 || y < 0 || x >= w || y >= h) continue;
+          const size_t j = static_cast<size_t>(y) * w + x;
+          if (!reached[j] && !maps.walls->cells[j]) {
+            reached[j] = 1;
+            stack.push_back(static_cast<int>(j));
+          }
+        }
+      }
+    }
+    for (const Town& t : towns) {
+      const size_t c = static_cast<size_t>(std::lround(t.y)) * w + static_cast<size_t>(std::lround(t.x));
+      EXPECT_FALSE(maps.walls->cells[c]) << "a town in the sea at " << t.x << "," << t.y;
+      EXPECT_TRUE(reached[c]) << "a town off the mainland at " << t.x << "," << t.y;
+    }
+    EXPECT_GT(land, static_cast<int64_t>(w) * h / 2);
+    EXPECT_LT(land, static_cast<int64_t>(w) * h * 4 / 5);
+  }
+}
+
+TEST(NetworkShowcase, EnvironmentTableOfAPresetFileNamesTheMapsRelativeToIt) {
+  const fs::path dir = test::temp_dir();
+  std::ofstream(dir / "p.toml")
+      << "# a preset\n[environment]\nfood = \"maps/f.png\"\nwalls = \"/abs/w.png\"\n"
+         "walls_threshold = 0.25\nfood_strength = 3.0\n";
+  const EnvironmentFiles f = environment_files_in(dir / "p.toml");
+  EXPECT_EQ(f.food, dir / "maps" / "f.png");
+  EXPECT_EQ(f.walls, fs::path("/abs/w.png"));
+  EXPECT_EQ(f.walls_threshold, 0.25f);
+  std::ofstream(dir / "none.toml") << "[model]\ndecay = 0.1\n";
+  const EnvironmentFiles none = environment_files_in(dir / "none.toml");
+  EXPECT_TRUE(none.food.empty() && none.walls.empty());
+  std::ofstream(dir / "bad.toml") << "[environment]\nfood = 3\n";
+  EXPECT_THROW(environment_files_in(dir / "bad.toml"), Error);
+  // A missing map image is refused with its name.
+  try {
+    (void)load_environment_maps(f, Size{8, 8}, ImageFit::Fill);
+    FAIL() << "a missing image was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("f.png"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace physarum::app::analysis

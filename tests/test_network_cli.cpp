@@ -1,0 +1,139 @@
+// The network as the program writes it: `export --skeleton` draws the skeleton into the SVG (read
+// back with python3's XML parser and mapped back onto the mask), `render --report` writes the
+// network numbers as JSON (read back with python3's json).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <sstream>
+
+#include "analysis/network.hpp"
+#include "export/svg.hpp"
+#include "export_support.hpp"
+#include "sim/npy.hpp"
+#include "test_support.hpp"
+
+namespace physarum::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+ProcessResult python(const std::string& script, const std::vector<std::string>& args, const fs::path& dir) {
+  std::vector<std::string> a{"-c", script};
+  a.insert(a.end(), args.begin(), args.end());
+  return run_physarum(a, dir, {}, {}, find_program("python3"));
+}
+
+// A ring and a spur, three cells wide: 1 on the network, 0 elsewhere.
+std::vector<float> ring_and_spur(int w, int h) {
+  std::vector<float> f(static_cast<size_t>(w) * h, 0.0f);
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const double r = std::hypot(x - 30.0, y - 25.0);
+      const bool ring = std::abs(r - 15.0) <= 1.0;
+      const bool spur = y >= 24 && y <= 26 && x >= 45 && x <= 70;
+      if (ring || spur) f[static_cast<size_t>(y) * w + x] = 1.0f;
+    }
+  }
+  return f;
+}
+
+TEST(NetworkCli, SkeletonGroupParsesAndEveryPointLiesOnTheNetwork) {
+  if (find_program("python3").empty()) GTEST_SKIP() << "python3 is not installed";
+  const fs::path dir = temp_dir();
+  const int w = 80, h = 50;
+  const std::vector<float> f = ring_and_spur(w, h);
+  write_npy(dir / "net.npy", f.data(), h, w);
+  const ProcessResult r =
+      run_physarum({"export", "--field", (dir / "net.npy").string(), "--threshold", "0.5", "--skeleton",
+                    "--paper", "160x100mm", "--margin", "0", "--out", "s.svg"},
+                   dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const ProcessResult p = python(R"(
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+print(" ".join(g.get("id") for g in root.findall(ns + "g")))
+for path in root.find(ns + "g[@id='network']").findall(ns + "path"):
+    print(path.get("d"))
+)",
+                                 {(dir / "s.svg").string()}, dir);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  std::istringstream lines(p.out);
+  std::string groups;
+  std::getline(lines, groups);
+  EXPECT_EQ(groups, "level-1 network");  // the threshold's contour, then the network in its own group
+  const app::exporter::Placement place = app::exporter::place_on_paper(w, h, {160, 100}, 0);
+  static const std::regex point(R"(([ML]) ?([-0-9.]+) ([-0-9.]+))");
+  int paths = 0, points = 0;
+  for (std::string d; std::getline(lines, d);) {
+    ++paths;
+    for (std::sregex_iterator q(d.begin(), d.end(), point), end; q != end; ++q) {
+      const double gx = (std::stod((*q)[2].str()) - place.offset_x) / place.scale;
+      const double gy = (std::stod((*q)[3].str()) - place.offset_y) / place.scale;
+      // Skeleton points are cell centres: whole grid coordinates, on a network cell.
+      const int x = static_cast<int>(std::lround(gx)), y = static_cast<int>(std::lround(gy));
+      EXPECT_NEAR(gx, x, 1e-3);
+      EXPECT_NEAR(gy, y, 1e-3);
+      ASSERT_TRUE(x >= 0 && y >= 0 && x < w && y < h) << gx << "," << gy;
+      EXPECT_EQ(f[static_cast<size_t>(y) * w + x], 1.0f) << "off the network at " << x << "," << y;
+      ++points;
+    }
+  }
+  // A ring with a spur: the stroke round the ring and the spur, few pen lifts.
+  EXPECT_GE(paths, 1);
+  EXPECT_LE(paths, 3);
+  EXPECT_GE(points, 8);
+}
+
+TEST(NetworkCli, SkeletonWithoutAnSvgIsRefused) {
+  const fs::path dir = temp_dir();
+  const std::vector<float> f = ring_and_spur(80, 50);
+  write_npy(dir / "net.npy", f.data(), 50, 80);
+  const ProcessResult r =
+      run_physarum({"export", "--field", (dir / "net.npy").string(), "--skeleton", "--out", "m.png"}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--skeleton"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "m.png"));
+}
+
+TEST(NetworkCli, RenderReportWithoutFoodHasNoTownsAndTheFieldsNetwork) {
+  if (find_program("python3").empty()) GTEST_SKIP() << "python3 is not installed";
+  const fs::path dir = temp_dir();
+  const ProcessResult r = run_physarum(
+      {"render", "--steps", "120", "--backend", "cpu", "--size", "96x64", "--agents", "4000", "--seed", "3",
+       "--out", "field.npy", "--report", "net.json", "--report-fraction", "0.2", "-q"},
+      dir, {{"EGL_PLATFORM", "surfaceless"}}, {});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const ProcessResult p = python(R"(
+import json, sys
+r = json.load(open(sys.argv[1]))
+for k in ("towns", "towns_connected", "network_length", "mst_length", "fault_tolerance", "threshold", "steps",
+          "recipe"):
+    assert k in r, k
+assert r["towns"] == 0 and r["towns_connected"] is None and r["mst_length"] is None, r
+assert r["fault_tolerance"] is None and r["steps"] == 120 and "--seed 3" in r["recipe"], r
+print(repr(r["threshold"]), repr(r["network_length"]), r["network_cells"])
+)",
+                                 {(dir / "net.json").string()}, dir);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  // The same numbers from the .npy the run wrote: the report measured the final field.
+  const NpyArray a = read_npy(dir / "field.npy");
+  const app::analysis::Grid g{a.width, a.height, a.data};
+  const float t = app::analysis::threshold_for_fraction(g, nullptr, 0.2);
+  const app::analysis::Mask m = app::analysis::network_mask(g, nullptr, t);
+  const double len = app::analysis::skeleton_length(app::analysis::skeleton(m));
+  std::istringstream in(p.out);
+  double threshold = 0, length = 0;
+  int64_t cells = 0;
+  in >> threshold >> length >> cells;
+  EXPECT_NEAR(threshold, t, 1e-6 * std::abs(t));
+  EXPECT_NEAR(length, len, 1e-6 * len);
+  EXPECT_EQ(cells, std::count(m.cells.begin(), m.cells.end(), uint8_t{1}));
+  EXPECT_GE(cells, static_cast<int64_t>(0.2 * 96 * 64));
+  EXPECT_GT(length, 0);
+}
+
+}  // namespace
+}  // namespace physarum::test
