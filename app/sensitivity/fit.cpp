@@ -21,12 +21,22 @@ LyapunovFit fit_lyapunov(const std::vector<int64_t>& steps, const std::vector<do
   std::sort(tail.begin(), tail.end());
   fit.saturation_level =
       tail.size() % 2 ? tail[tail.size() / 2] : 0.5 * (tail[tail.size() / 2 - 1] + tail[tail.size() / 2]);
-  if (fit.saturation_level <= 0) {
-    fit.why = "the twins never diverged (distance 0 at the end)";
-    return fit;
-  }
   size_t first = 0;
   while (first < n && distance[first] <= 0) ++first;
+  if (first == n) {
+    fit.why = "the twins never diverged (distance 0 throughout)";
+    return fit;
+  }
+  // Still growing at the end (the last eighth's median over twice the eighth before): S is then no
+  // plateau, and the fit may run into the growth itself.
+  const size_t eighth = n / 8;
+  const auto median_of = [&](size_t from, size_t count) {
+    std::vector<double> v(distance.begin() + static_cast<std::ptrdiff_t>(from),
+                          distance.begin() + static_cast<std::ptrdiff_t>(from + count));
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const bool growing = eighth >= 2 && median_of(n - eighth, eighth) > 2 * median_of(n - 2 * eighth, eighth);
   // The end level below the first difference: the perturbation fades instead of growing. The slope
   // over everything from the first difference on is then the (negative) rate it fades at.
   const bool fades = fit.saturation_level < distance[first];
@@ -62,6 +72,8 @@ LyapunovFit fit_lyapunov(const std::vector<int64_t>& steps, const std::vector<do
     cxx += dx * dx;
     cxy += dx * (std::log(distance[i]) - my);
   }
+  if (growing && !fades)
+    fit.why = "still growing at the end: no plateau yet, lambda may be low (run more --steps)";
   fit.lambda = cxy / cxx;
   fit.intercept = my - fit.lambda * mx;
   fit.from_step = steps[used.front()];

@@ -8,9 +8,12 @@
 //   runs on while the distance stays at or below fit_below * S (default 0.3), so the plateau and
 //   the bend into it are left out. The slope is the least-squares fit of ln(d) on those records.
 //   Saturation step = the first record with d >= 0.9 S.
-// When S is below the first nonzero distance the perturbation fades rather than grows (a nudged
-// agent rejoins the trail): the slope is then fitted over every nonzero record from the first one
-// on (negative: the rate it fades at), `why` says so, and there is no saturation step.
+// When S is below the first nonzero distance (or 0: the twins became identical again, as when a
+// nudged agent rejoins its twin's path) the perturbation fades rather than grows: the slope is
+// then fitted over every nonzero record from the first one on (negative: the rate it fades at),
+// `why` says so, and there is no saturation step.
+// A series whose last eighth's median is over twice the eighth's before is still growing: `why`
+// says so (the fit stands, but S is no plateau yet).
 // Jitter-free runs are piecewise constant in their discrete choices, so the growth comes in steps
 // (one more agent choosing differently); the fit measures the mean rate of that cascade.
 // lambda is per step (multiply by 1/step-time for per second); doubling time = ln 2 / lambda.

@@ -51,6 +51,14 @@ std::string gp_string(const std::string& s) {
   return out + "\"";
 }
 
+// The word after `option` in a recipe ("--perturb agent:0:theta:1e-4 ..." gives "agent:0:theta:1e-4").
+std::string recipe_word_after(const std::string& recipe, const std::string& option) {
+  const size_t at = recipe.find(option + " ");
+  if (at == std::string::npos) return "?";
+  const size_t start = at + option.size() + 1;
+  return recipe.substr(start, recipe.find(' ', start) - start);
+}
+
 }  // namespace
 
 bool can_plot() {
@@ -91,11 +99,14 @@ void plot_png(const fs::path& out, const CsvHeader& h, const std::vector<RunData
   std::string gp = "set terminal pngcairo size " + std::to_string(width) + "," + std::to_string(height) +
                    " noenhanced font 'sans,10'\nset output 'plot.png'\nset grid\n";
   if (lower) gp += "set multiplot layout 2,1\n";
-  gp += "set title " + gp_string("distance between twin runs (" + h.recipe + ")") + "\n";
+  // The perturbation (or, for --average, the relative step), not the whole recipe: that is in the CSV.
+  const std::string what = h.mode == Mode::Average ? std::string("each model parameter in turn")
+                                                   : recipe_word_after(h.recipe, "--perturb");
+  gp += "set title " + gp_string("distance between twin runs A and B (B: " + what + ")") + "\n";
   gp += "set logscale y\nset xlabel 'step'\nset ylabel 'relative L2 field distance'\nset format y '%.0e'\n";
   gp += "unset key\n";
   if (h.mode == Mode::Sweep) {
-    gp += "set palette rgbformulae 30,31,32\nset cblabel " +
+    gp += "set palette defined (0 '#2040c0', 0.5 '#20a060', 1 '#d02020')\nset cblabel " +
           gp_string(runs.empty() ? "" : runs[0].parameter) + "\n";
   } else {
     gp += "set palette rgbformulae 33,13,10\nunset colorbox\n";
@@ -116,7 +127,7 @@ void plot_png(const fs::path& out, const CsvHeader& h, const std::vector<RunData
         "unset logscale y\nset format y '%g'\nset title 'largest Lyapunov exponent (slope of ln distance, "
         "mean and 95% interval over seeds)'\nset xlabel " +
         gp_string(runs.empty() ? "" : runs[0].parameter) +
-        "\nset ylabel 'lambda per step'\nunset colorbox\n"
+        "\nset ylabel 'lambda per step'\nset xzeroaxis lt -1\nunset colorbox\n"
         "plot 'lambda.dat' using 1:2:3 with yerrorlines lw 2 pt 7 lc rgb '#c03020'\n";
   } else if (h.mode == Mode::Average) {
     std::string bars;
