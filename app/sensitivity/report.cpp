@@ -81,13 +81,21 @@ std::string summary_text(const CsvHeader& h, const std::vector<RunData>& runs, c
                   pm(p.lambda, "%.4g").c_str(), pm(p.saturation, "%.0f").c_str(), p.lambda.n, h.repeats);
     out += line;
   }
-  // A run that could not be fitted says why (once per reason).
-  std::string reasons;
+  // What was unusual about the runs: each kind once, with how many runs it concerns.
+  std::vector<std::pair<std::string, int>> notes;
   for (size_t i = 0; i < runs.size(); ++i) {
-    if (!a.fits[i].ok && reasons.find(a.fits[i].why) == std::string::npos)
-      reasons += "  " + a.fits[i].why + "\n";
+    if (a.fits[i].why.empty()) continue;
+    const auto same = [&](const std::pair<std::string, int>& n) { return n.first == a.fits[i].why; };
+    const auto it = std::find_if(notes.begin(), notes.end(), same);
+    if (it == notes.end()) {
+      notes.emplace_back(a.fits[i].why, 1);
+    } else {
+      ++it->second;
+    }
   }
-  if (!reasons.empty()) out += "runs without a fit:\n" + reasons;
+  for (const auto& [why, count] : notes) {
+    out += "note (" + std::to_string(count) + " of " + std::to_string(runs.size()) + " runs): " + why + "\n";
+  }
   return out;
 }
 
