@@ -3,6 +3,7 @@
 // parameter sweep or for every model parameter (--average). Shards of a sweep run anywhere and
 // --merge joins their CSVs. The analysis lives in app/sensitivity/.
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <memory>
