@@ -13,12 +13,13 @@ namespace physarum::app {
 
 using CommandFn = std::function<int()>;  // returns the exit code
 
-CommandFn add_run_command(CLI::App& app);      // cmd_run.cpp:    headless run, writes .npy
-CommandFn add_bench_command(CLI::App& app);    // cmd_bench.cpp:  GPU/CPU benchmark
-CommandFn add_render_command(CLI::App& app);   // cmd_render.cpp: headless EGL render (png, npy, mp4)
-CommandFn add_presets_command(CLI::App& app);  // cmd_presets.cpp: lists presets
-CommandFn add_export_command(CLI::App& app);   // cli/cmd_export.cpp: cave masks, height maps, Tiled, SVG
-CommandFn add_window_options(CLI::App& app);   // window/window.cpp: the interactive window (no subcommand)
+CommandFn add_run_command(CLI::App& app);          // cmd_run.cpp:    headless run, writes .npy
+CommandFn add_bench_command(CLI::App& app);        // cmd_bench.cpp:  GPU/CPU benchmark
+CommandFn add_render_command(CLI::App& app);       // cmd_render.cpp: headless EGL render (png, npy, mp4)
+CommandFn add_presets_command(CLI::App& app);      // cmd_presets.cpp: lists presets
+CommandFn add_export_command(CLI::App& app);       // cli/cmd_export.cpp: cave masks, height maps, Tiled, SVG
+CommandFn add_sensitivity_command(CLI::App& app);  // cmd_sensitivity.cpp: twin runs, Lyapunov exponents
+CommandFn add_window_options(CLI::App& app);  // window/window.cpp: the interactive window (no subcommand)
 
 // Thrown for a bad value that CLI11 could not catch itself (e.g. "--size 0x5"): exit code 2.
 class UsageError : public std::runtime_error {

@@ -1,7 +1,7 @@
 # Writes physarum.1 with help2man: the top-level --help, plus each subcommand's --help as its own
 # section, plus the hand-written sections of manpage.h2m. Run by the build (app/CMakeLists.txt).
 set(sections "")
-foreach(sub run render bench presets export)
+foreach(sub run render bench presets export sensitivity)
   execute_process(COMMAND ${EXE} ${sub} --help OUTPUT_VARIABLE text RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "manpage: '${EXE} ${sub} --help' failed")

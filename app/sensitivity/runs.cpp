@@ -1,0 +1,184 @@
+#include "sensitivity/runs.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace physarum::app::sensitivity {
+namespace {
+
+constexpr const char* kTitle =
+    "# physarum sensitivity: twin-run distances (README, \"Sensitivity analysis\")";
+constexpr const char* kColumns = "point,parameter,value,delta,repeat,seed,step,field_distance,agent_fraction";
+
+std::string quoted(const std::string& s) {
+  if (s.find_first_of(",\"") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// Fields of one CSV line; a field in double quotes may hold commas ("" is a quote).
+std::vector<std::string> fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool in_quotes = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_quotes) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        in_quotes = false;
+      } else {
+        out.back() += c;
+      }
+    } else if (c == '"') {
+      in_quotes = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+template <typename T>
+T number(const std::string& s, const std::string& where) {
+  T v{};
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) {
+    throw Error(where + ": '" + s + "' is not a number");
+  }
+  return v;
+}
+
+std::string header_text(const CsvHeader& h) {
+  char fit[64];
+  std::snprintf(fit, sizeof fit, "%.9g", h.fit_below);
+  return std::string(kTitle) + "\n# recipe: " + h.recipe + "\n# mode: " + to_string(h.mode) +
+         "; points: " + std::to_string(h.points) + "; repeats: " + std::to_string(h.repeats) +
+         "; fit_below: " + fit + "\n" + kColumns + "\n";
+}
+
+// "mode: sweep; points: 18; repeats: 3; fit_below: 0.3"
+void parse_mode_line(const std::string& line, CsvHeader& h, const std::string& where) {
+  std::istringstream in(line);
+  std::string item;
+  while (std::getline(in, item, ';')) {
+    const size_t colon = item.find(':');
+    if (colon == std::string::npos) throw Error(where + ": expected 'key: value' in '" + line + "'");
+    std::string key = item.substr(0, colon), value = item.substr(colon + 1);
+    key.erase(0, key.find_first_not_of(' '));
+    value.erase(0, value.find_first_not_of(' '));
+    if (key == "mode")
+      h.mode = parse_mode(value);
+    else if (key == "points")
+      h.points = number<int>(value, where);
+    else if (key == "repeats")
+      h.repeats = number<int>(value, where);
+    else if (key == "fit_below")
+      h.fit_below = number<double>(value, where);
+    else
+      throw Error(where + ": unknown key '" + key + "'");
+  }
+  if (h.points < 1 || h.repeats < 1) throw Error(where + ": points and repeats must be at least 1");
+}
+
+}  // namespace
+
+std::string csv_text(const CsvHeader& h, const std::vector<RunData>& runs) {
+  std::string out = header_text(h);
+  char line[512];
+  for (const RunData& r : runs) {
+    const std::string parameter = quoted(r.parameter);
+    for (const Record& rec : r.records) {
+      std::snprintf(line, sizeof line, ",%.9g,%.17g,%d,%u,%lld,%.17g,%.17g\n", r.value, r.delta, r.repeat,
+                    r.seed, static_cast<long long>(rec.step), rec.field_distance, rec.agent_fraction);
+      out += std::to_string(r.point) + "," + parameter + line;
+    }
+  }
+  return out;
+}
+
+CsvFile read_csv(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error("cannot read '" + file.string() + "'");
+  CsvFile csv;
+  std::string line;
+  std::vector<std::string> head;
+  for (int i = 0; i < 4 && std::getline(in, line); ++i) head.push_back(line);
+  std::string name = "'";
+  name += file.string();
+  name += '\'';
+  if (head.size() != 4 || head[0] != kTitle || head[1].rfind("# recipe: ", 0) != 0 ||
+      head[2].rfind("# mode: ", 0) != 0 || head[3] != kColumns) {
+    throw Error(name + " is not a CSV written by physarum sensitivity (its first four lines differ)");
+  }
+  csv.header.recipe = head[1].substr(10);
+  parse_mode_line(head[2].substr(2), csv.header, name + ":3");
+  csv.header_text = head[0] + "\n" + head[1] + "\n" + head[2] + "\n" + head[3] + "\n";
+  for (int n = 5; std::getline(in, line); ++n) {
+    const std::string where = name + ":" + std::to_string(n);
+    const std::vector<std::string> f = fields(line);
+    if (f.size() != 9) throw Error(where + ": expected 9 fields, found " + std::to_string(f.size()));
+    const int point = number<int>(f[0], where), repeat = number<int>(f[4], where);
+    if (csv.runs.empty() || csv.runs.back().point != point || csv.runs.back().repeat != repeat) {
+      csv.runs.push_back({point,
+                          f[1],
+                          number<double>(f[2], where),
+                          number<double>(f[3], where),
+                          repeat,
+                          number<uint32_t>(f[5], where),
+                          {}});
+    }
+    csv.runs.back().records.push_back(
+        {number<int64_t>(f[6], where), number<double>(f[7], where), number<double>(f[8], where)});
+  }
+  return csv;
+}
+
+CsvFile merge_csv(const std::vector<std::filesystem::path>& files) {
+  if (files.empty()) throw Error("--merge: no files given");
+  CsvFile merged;
+  std::map<std::pair<int, int>, std::string> seen;  // (point, repeat) -> the file that had it
+  for (const auto& file : files) {
+    CsvFile part = read_csv(file);
+    if (merged.header_text.empty()) {
+      merged.header = part.header;
+      merged.header_text = part.header_text;
+    } else if (part.header_text != merged.header_text) {
+      throw Error("--merge: '" + file.string() + "' comes from another recipe than '" + files[0].string() +
+                  "' (their header lines differ)");
+    }
+    for (RunData& r : part.runs) {
+      const auto [it, fresh] = seen.emplace(std::make_pair(r.point, r.repeat), file.string());
+      if (!fresh) {
+        throw Error("--merge: point " + std::to_string(r.point) + " repeat " + std::to_string(r.repeat) +
+                    " is in both '" + it->second + "' and '" + file.string() + "'");
+      }
+      merged.runs.push_back(std::move(r));
+    }
+  }
+  for (int p = 0; p < merged.header.points; ++p) {
+    for (int r = 0; r < merged.header.repeats; ++r) {
+      if (!seen.count({p, r})) {
+        throw Error("--merge: point " + std::to_string(p) + " repeat " + std::to_string(r) +
+                    " is in none of the files (a shard missing?)");
+      }
+    }
+  }
+  if (seen.size() != static_cast<size_t>(merged.header.points) * static_cast<size_t>(merged.header.repeats)) {
+    throw Error("--merge: the files hold runs beyond the recipe's points and repeats");
+  }
+  std::sort(merged.runs.begin(), merged.runs.end(), [](const RunData& a, const RunData& b) {
+    return a.point != b.point ? a.point < b.point : a.repeat < b.repeat;
+  });
+  return merged;
+}
+
+}  // namespace physarum::app::sensitivity

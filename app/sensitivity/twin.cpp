@@ -1,0 +1,51 @@
+#include "sensitivity/twin.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "sensitivity/distance.hpp"
+#include "sensitivity/parameters.hpp"
+
+namespace physarum::app::sensitivity {
+namespace {
+
+Record measure(Backend& a, Backend& b) {
+  std::vector<float> fa, fb;
+  a.read_field(fa);
+  b.read_field(fb);
+  return {static_cast<int64_t>(a.steps_done()), relative_l2(fa, fb),
+          cell_mismatch_fraction(a.read_agents(), b.read_agents())};
+}
+
+}  // namespace
+
+TwinResult run_twins(const SimOptions& a_options, const Perturbation& p, int steps, int every) {
+  TwinResult result;
+  SimOptions b_options = a_options;
+  if (p.kind == Perturbation::Kind::Parameter) {
+    // B differs by one more --set, written so it reproduces the rounded value exactly.
+    Preset b = resolve_preset(a_options);
+    result.delta = perturb_preset(p, b);
+    char text[64];
+    std::snprintf(text, sizeof text, "%.9g", parameter_value(b, p.key));
+    b_options.sets.push_back(p.key + "=" + text);
+  } else {
+    result.delta = p.eps;
+  }
+  Simulation a = make_simulation(a_options);
+  Simulation b = make_simulation(b_options);
+  perturb_state(p, *b.backend);
+  result.backend = a.backend->name();
+
+  result.records.push_back(measure(*a.backend, *b.backend));
+  for (int done = 0; done < steps;) {
+    const int n = std::min(every, steps - done);
+    a.backend->step(n);
+    b.backend->step(n);
+    done += n;
+    result.records.push_back(measure(*a.backend, *b.backend));
+  }
+  return result;
+}
+
+}  // namespace physarum::app::sensitivity

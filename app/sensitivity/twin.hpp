@@ -1,0 +1,31 @@
+// Twin runs: A and B built from the same options in one process, B perturbed once, both stepped
+// alike; every K steps the distance between them is recorded. Runs are bit-exact, so any distance
+// comes from the perturbation alone.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/sim_options.hpp"
+#include "sensitivity/perturbation.hpp"
+
+namespace physarum::app::sensitivity {
+
+struct Record {
+  int64_t step = 0;
+  double field_distance = 0;  // relative_l2 of the fields
+  double agent_fraction = 0;  // cell_mismatch_fraction of the agents
+};
+
+struct TwinResult {
+  double delta = 0;             // the perturbation applied (after rounding to float)
+  std::vector<Record> records;  // steps 0, K, 2K, ..., and `steps` itself
+  std::string backend;          // A's backend name
+};
+
+// Throws UsageError for bad options (as make_simulation does) and Error for a perturbation that
+// does not fit the simulation (agent id, cell, key).
+TwinResult run_twins(const SimOptions& a, const Perturbation& p, int steps, int every);
+
+}  // namespace physarum::app::sensitivity

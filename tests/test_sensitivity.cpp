@@ -1,0 +1,180 @@
+// The sensitivity library (app/sensitivity/): twin runs on the CPU backend are bit-exact, so no
+// perturbation (or one the step never reads) gives distance exactly 0; the distance measures agree
+// with hand-computed cases; the Lyapunov fit recovers a known exponent from a synthetic series.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "sensitivity/distance.hpp"
+#include "sensitivity/fit.hpp"
+#include "sensitivity/parameters.hpp"
+#include "sensitivity/perturbation.hpp"
+#include "sensitivity/summary.hpp"
+#include "sensitivity/twin.hpp"
+#include "test_support.hpp"
+
+namespace physarum::app::sensitivity {
+namespace {
+
+SimOptions small_sim() {
+  SimOptions o;
+  o.size = "48x40";
+  o.agents = "1500";
+  o.backend = "cpu";
+  o.threads = 2;
+  return o;
+}
+
+TEST(Sensitivity, ZeroPerturbationGivesDistanceExactlyZeroAtEveryStep) {
+  for (const char* spec : {"agent:7:theta:0", "agent:7:x:0", "field:3,4:0", "model.sensor_angle_deg:0"}) {
+    const TwinResult r = run_twins(small_sim(), parse_perturbation(spec), 120, 6);
+    ASSERT_EQ(r.records.size(), 21u) << spec;
+    for (const Record& rec : r.records) {
+      EXPECT_EQ(rec.field_distance, 0.0) << spec << " at step " << rec.step;
+      EXPECT_EQ(rec.agent_fraction, 0.0) << spec << " at step " << rec.step;
+    }
+  }
+}
+
+// The same runs with a real perturbation do part (so the test above can fail).
+TEST(Sensitivity, RealPerturbationsSeparateTheTwins) {
+  // A zero field and one cell at eps: ||A - B|| / max(||A||, ||B||) = eps / eps = 1.
+  const TwinResult field = run_twins(small_sim(), parse_perturbation("field:3,4:1e-3"), 60, 6);
+  EXPECT_EQ(field.records.front().field_distance, 1.0);
+  const TwinResult angle = run_twins(small_sim(), parse_perturbation("model.sensor_angle_deg:0.2"), 120, 6);
+  EXPECT_GT(angle.records.back().field_distance, 0.0);
+  EXPECT_GT(angle.records.back().agent_fraction, 0.0);
+  EXPECT_FLOAT_EQ(static_cast<float>(angle.delta), 45.0f * 0.2f);
+}
+
+TEST(Sensitivity, ParametersTheStepDoesNotReadGiveZero) {
+  for (const char* spec : {"display.exposure:0.5", "display.gamma:0.5", "spawn.field_strength:0.5"}) {
+    const TwinResult r = run_twins(small_sim(), parse_perturbation(spec), 60, 6);
+    EXPECT_NE(r.delta, 0.0) << spec << ": the perturbation must be real";
+    for (const Record& rec : r.records) EXPECT_EQ(rec.field_distance, 0.0) << spec << " at step " << rec.step;
+  }
+  // Two species, the second with share 0: no agent reads its sensor angle or step size, and its
+  // channel stays 0 whatever it decays by. Its first species' angle does matter.
+  const auto dir = test::temp_dir();
+  test::write_file(dir / "two.toml",
+                   "[[species]]\nname = \"a\"\nshare = 1.0\n[[species]]\nname = \"b\"\nshare = 0.0\n"
+                   "[interaction]\nmatrix = [[1.0, -1.0], [1.0, 1.0]]\n");
+  SimOptions o = small_sim();
+  o.preset = (dir / "two.toml").string();
+  for (const char* spec :
+       {"species.1.sensor_angle_deg:0.3", "species.1.step_size:0.3", "species.1.decay:0.3"}) {
+    const TwinResult r = run_twins(o, parse_perturbation(spec), 90, 6);
+    EXPECT_NE(r.delta, 0.0) << spec;
+    for (const Record& rec : r.records) {
+      EXPECT_EQ(rec.field_distance, 0.0) << spec << " at step " << rec.step;
+      EXPECT_EQ(rec.agent_fraction, 0.0) << spec << " at step " << rec.step;
+    }
+  }
+  const TwinResult used = run_twins(o, parse_perturbation("species.0.sensor_angle_deg:0.3"), 90, 6);
+  EXPECT_GT(used.records.back().field_distance, 0.0);
+}
+
+TEST(Sensitivity, DistancesMatchHandComputedCases) {
+  // a = (3, 4) (norm 5), b = (0, 4): ||a - b|| = 3, max norm 5.
+  EXPECT_DOUBLE_EQ(relative_l2({3, 4}, {0, 4}), 0.6);
+  EXPECT_EQ(relative_l2({0, 0}, {0, 0}), 0.0);
+  EXPECT_THROW(relative_l2({1}, {1, 2}), Error);
+  AgentState a{{0.5f, 1.9f, 2.0f, 9.99f}, {0.1f, 0.2f, 3.0f, 4.0f}, {0, 0, 0, 0}, {0, 1, 2, 3}};
+  AgentState b = a;
+  b.x[1] = 1.1f;   // same cell (1, 0)
+  b.x[2] = 1.99f;  // cell 1 instead of 2
+  b.y[3] = 5.0f;   // row 5 instead of 4
+  EXPECT_DOUBLE_EQ(cell_mismatch_fraction(a, b), 0.5);
+}
+
+// d = 0 up to step 90, then 1e-6 * exp(0.02 (step - 100)) until it reaches a plateau at 0.5 that
+// wobbles (0.49, 0.51, ...). Median of the plateau (an even count) 0.5: the phase ends at the last d <= 0.15
+// (ln(1.5e5) / 0.02 = 595.9, so step 690) and saturation (d >= 0.45: ln(4.5e5) / 0.02 = 650.8) is step 760.
+TEST(Sensitivity, FitRecoversAKnownExponentFromASyntheticSeries) {
+  std::vector<int64_t> steps;
+  std::vector<double> d;
+  for (int64_t s = 0; s <= 3190; s += 10) {  // 320 records: the last quarter, 80, has an even count
+    steps.push_back(s);
+    const double grow = s < 100 ? 0.0 : 1e-6 * std::exp(0.02 * static_cast<double>(s - 100));
+    d.push_back(grow < 0.49 ? grow : ((s / 10) % 2 ? 0.49 : 0.51));
+  }
+  const LyapunovFit f = fit_lyapunov(steps, d);
+  ASSERT_TRUE(f.ok) << f.why;
+  EXPECT_NEAR(f.lambda, 0.02, 1e-12);
+  EXPECT_NEAR(f.intercept, std::log(1e-6) - 0.02 * 100, 1e-9);
+  EXPECT_EQ(f.from_step, 100);
+  EXPECT_EQ(f.to_step, 690);
+  EXPECT_EQ(f.points, 60);
+  EXPECT_DOUBLE_EQ(f.saturation_level, 0.5);
+  EXPECT_EQ(f.saturation_step, 760);
+
+  // A perturbation that fades: the slope of the whole series, negative.
+  std::vector<double> fade;
+  // From step 2500 the twins are identical again (as a nudged agent can rejoin its twin's path).
+  for (int64_t s : steps) {
+    fade.push_back(s < 50 || s >= 2500 ? 0.0 : 1e-3 * std::exp(-0.01 * static_cast<double>(s)));
+  }
+  const LyapunovFit g = fit_lyapunov(steps, fade);
+  ASSERT_TRUE(g.ok) << g.why;
+  EXPECT_NEAR(g.lambda, -0.01, 1e-12);
+  EXPECT_EQ(g.saturation_step, -1);
+  EXPECT_EQ(g.from_step, 50);
+  EXPECT_EQ(g.to_step, 2490);
+  EXPECT_NE(g.why.find("fades"), std::string::npos);
+
+  EXPECT_FALSE(fit_lyapunov(steps, std::vector<double>(steps.size(), 0.0)).ok);
+}
+
+TEST(Sensitivity, MeanAndIntervalMatchStudentT) {
+  // 1, 2, 3: mean 2, s = 1, t(0.975, 2) = 4.303: half-width 4.303 / sqrt(3).
+  const MeanCi m = mean_ci({1.0, 2.0, NAN, 3.0});
+  EXPECT_EQ(m.n, 3);
+  EXPECT_DOUBLE_EQ(m.mean, 2.0);
+  EXPECT_NEAR(m.half, 4.303 / std::sqrt(3.0), 1e-12);
+  EXPECT_TRUE(std::isnan(mean_ci({4.0}).half));
+}
+
+TEST(Sensitivity, DerivativeNormIsRelativeChangePerRelativeChange) {
+  RunData r;
+  r.value = 45;
+  r.delta = 0.045;  // 1e-3 relative
+  r.records = {{0, 0, 0}, {100, 0.2, 0.1}};
+  EXPECT_NEAR(derivative_norm(r), 0.2 / 1e-3, 1e-9);
+  r.value = 0;  // a parameter at 0 moves absolutely
+  r.delta = 1e-3;
+  EXPECT_NEAR(derivative_norm(r), 0.2 / 1e-3, 1e-9);
+}
+
+TEST(Sensitivity, BadPerturbationSpecsAreRefusedWithAMessage) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"agent:0:phi:1e-4", "not theta, x or y"},
+      {"agent:one:theta:1e-4", "not a whole number"},
+      {"agent:0:theta", "expected agent:ID"},
+      {"agent:0:theta:abc", "not a finite number"},
+      {"field:3:1e-3", "expected field:X,Y:EPS"},
+      {"field:-1,2:1e-3", "not X,Y"},
+      {"model.nonsense:1e-3", "not a numeric parameter"},
+      {"model.turn_rule:1e-3", "not a numeric parameter"},
+      {"display.palette:1", "not a numeric parameter"},
+      {"nonsense", "expected agent:ID:theta|x|y:EPS, field:X,Y:EPS or KEY:REL_EPS"},
+      {"model.decay:inf", "not a finite number"},
+  };
+  for (const auto& [spec, message] : bad) {
+    try {
+      (void)parse_perturbation(spec);
+      ADD_FAILURE() << spec << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << spec << ": " << e.what();
+    }
+  }
+  // Well formed, but not for this simulation: checked when applied.
+  EXPECT_THROW(run_twins(small_sim(), parse_perturbation("agent:1500:theta:1e-4"), 10, 5), Error);
+  EXPECT_THROW(run_twins(small_sim(), parse_perturbation("field:48,0:1e-4"), 10, 5), Error);
+  EXPECT_THROW(run_twins(small_sim(), parse_perturbation("species.3.decay:1e-4"), 10, 5), Error);
+  EXPECT_THROW(run_twins(small_sim(), parse_perturbation("model.decay:1e6"), 10, 5), Error);  // out of range
+}
+
+}  // namespace
+}  // namespace physarum::app::sensitivity
