@@ -10,7 +10,9 @@ vec4 catmull_rom_weights(float f) {
               0.5 * f3 - 0.5 * f2);
 }
 
-ivec2 wrap_cell(ivec2 c, ivec2 size) { return ((c % size) + size) % size; }
+// GLSL leaves % of a negative number undefined: the offsets reach at most 2 cells past an edge,
+// so adding twice the size first keeps every operand positive.
+ivec2 wrap_cell(ivec2 c, ivec2 size) { return (c + 2 * size) % size; }
 
 // `cell` is in field cell units (cell k covers [k, k + 1), its centre at k + 0.5).
 vec4 bicubic_field(sampler2D tex, vec2 cell) {
