@@ -21,9 +21,11 @@
 #include "sim/npy.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
+#include "video/recorder.hpp"
 #include "video/video_format.hpp"
 #include "video_support.hpp"
 #include "window/window_recording.hpp"
+#include "xvfb.hpp"
 
 namespace physarum::app {
 namespace {
@@ -102,6 +104,65 @@ TEST(RenderOutputs, GifWebmAndPngSequenceHaveTheFrameCountsAndSizes) {
       test::run_physarum(small_render({"--size", "65x49", "--steps", "40", "--out", "last.png"}), dir, kEgl);
   ASSERT_EQ(last.exit_code, 0) << last.err;
   EXPECT_EQ(load_png(dir / "new/dir/00010.png").rgba, load_png(dir / "last.png").rgba);
+}
+
+// The window's recorder takes the same formats: a GIF made when the window closes, PNG frames.
+TEST(WindowOutputs, RecordsAGifAndAPngSequenceOfTheField) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  test::XvfbServer x;
+  if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
+  const auto dir = test::temp_dir();
+  for (const std::string out : {"rec.gif", "frames/%03d.png"}) {
+    const auto r = test::run_physarum({"--frames", "20", "--backend", "cpu", "--size", "90x60", "--agents",
+                                       "3K", "--no-vsync", "--record-every-frame", "--record", out},
+                                      dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
+                                      {"WAYLAND_DISPLAY"});
+    ASSERT_EQ(r.exit_code, 0) << out << ": " << r.err << r.out;
+  }
+  auto gif = probe(dir / "rec.gif");
+  EXPECT_EQ(gif["codec_name"], "gif");
+  EXPECT_EQ(gif["width"], "90");
+  EXPECT_EQ(gif["height"], "60");
+  const int gif_frames = std::stoi(gif["nb_read_frames"].empty() ? "0" : gif["nb_read_frames"]);
+  EXPECT_GT(gif_frames, 0);
+  EXPECT_LE(gif_frames, 20);  // one per window frame at most; Drop mode may drop some
+  EXPECT_FALSE(fs::exists(dir / "rec.gif.frames.mkv"));
+  int pngs = 0;
+  for (const auto& e : fs::directory_iterator(dir / "frames")) {
+    const Image img = load_png(e.path());
+    EXPECT_EQ(img.w, 90) << e.path();
+    EXPECT_EQ(img.h, 60) << e.path();
+    ++pngs;
+  }
+  EXPECT_GT(pngs, 0);
+  EXPECT_LE(pngs, 20);
+  EXPECT_TRUE(fs::exists(dir / "frames/001.png"));
+}
+
+// A GIF that cannot be made in time loses nothing: the frames stay, losslessly, and the message
+// says where.
+TEST(GifRecorder, FramesAreKeptWhenTheGifCannotBeMade) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  const auto dir = test::temp_dir();
+  RecorderOptions o;
+  o.output = dir / "slow.gif";
+  o.width = 33;
+  o.height = 21;
+  o.policy = RingPolicy::Wait;
+  o.convert_limit = std::chrono::milliseconds(1);
+  Recorder rec(o);
+  EXPECT_EQ(rec.format(), VideoFormat::Gif);
+  std::vector<uint8_t> frame(33 * 21 * 4);
+  for (int i = 0; i < 5; ++i) {
+    for (size_t k = 0; k < frame.size(); ++k) frame[k] = static_cast<uint8_t>(k * 7 + i * 40);
+    ASSERT_TRUE(rec.write_rgba(frame.data(), 33, 21));
+  }
+  EXPECT_FALSE(rec.stop());
+  EXPECT_NE(rec.error().find("kept in " + rec.frames_file().string()), std::string::npos) << rec.error();
+  auto kept = probe(rec.frames_file());
+  EXPECT_EQ(kept["codec_name"], "ffv1");
+  EXPECT_EQ(kept["nb_read_frames"], "5");
+  EXPECT_EQ(kept["width"], "33");  // GIF frames are not cropped to even
 }
 
 TEST(RenderOutputs, BadFramePatternsAndFoldersAreRefusedBeforeAnyWork) {

@@ -177,8 +177,8 @@ OutputPlan plan_output(const RenderOptions& o, const std::vector<std::string>& v
   }
   if (even_cropped) {
     std::fprintf(stderr,
-                 "physarum render: the MP4/WebM video is %dx%d (4:2:0 video needs even sides: the last %s "
-                 "cropped)\n",
+                 "physarum render: the video is %dx%d (MP4 and WebM need even sides: the last %s cropped; "
+                 "GIF and PNG keep them)\n",
                  w & ~1, h & ~1,
                  (w & 1) && (h & 1) ? "column and row are"
                  : (w & 1)          ? "column is"

@@ -249,8 +249,7 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
             save_screenshot(file, fb_w, fb_h);
           }
           const std::string what = action == PanelAction::Screenshot ? "field" : "window";
-          toasts_.info("Saved " + file + " (" + what + ", " + format_size(s) + ")");
-          std::printf("physarum: saved %s (%s, %s)\n", file.c_str(), what.c_str(), format_size(s).c_str());
+          toasts_.info("Saved " + file + " (" + what + ", " + format_size(s) + ")");  // in the terminal too
         } catch (const std::exception& e) {
           toasts_.error(std::string("screenshot failed: ") + e.what());
         }
