@@ -112,10 +112,10 @@ TEST(HeadlessRender, BinaryCaveWithSmoothingMatchesCpuColouring) {
 TEST(HeadlessRender, RefusesUnknownOutputAndUnknownPalette) {
   const auto dir = test::temp_dir();
   auto r = test::run_physarum({"render", "--steps", "1", "--backend", "cpu", "--size", "32x32", "--agents",
-                               "100", "--out", "img.gif"},
+                               "100", "--out", "img.avi"},
                               dir, {}, {});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find(".png, .npy or .mp4"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(".png, .npy, .mp4, .webm or .gif"), std::string::npos) << r.err;
   r = test::run_physarum({"render", "--steps", "1", "--backend", "cpu", "--size", "32x32", "--agents", "100",
                           "--set", "display.palette=no-such-palette", "--out", "img.png"},
                          dir, {}, {});

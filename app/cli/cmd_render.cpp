@@ -1,8 +1,9 @@
 // `physarum render`: runs the simulation headless and draws it with the window's shader into an
 // offscreen framebuffer through EGL (no display needed). Outputs by extension: .png (last frame),
-// .npy (the field), .mp4 (a frame every --every steps, through the recorder in Wait mode: the
-// simulation waits for the encoder, so no frame is ever dropped). Ctrl-C / SIGTERM finalise the
-// videos written so far and exit with 128 + signal.
+// .npy (the field), videos (.mp4, .webm, .gif, or a PNG sequence frames/%05d.png: a frame every
+// --every steps, through the recorder in Wait mode: the simulation waits for the encoder, so no
+// frame is ever dropped). --resolution 4x draws larger than the field, sampled bicubically. Ctrl-C / SIGTERM
+// finalise the videos written so far and exit with 128 + signal.
 #include <glad/gl.h>
 
 #include <CLI/CLI.hpp>
@@ -15,6 +16,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
+#include "cli/output_size.hpp"
 #include "cli/render_report.hpp"
 #include "cli/sim_options.hpp"
 #include "render/egl_context.hpp"
@@ -28,6 +30,7 @@
 #include "video/progress.hpp"
 #include "video/recorder.hpp"
 #include "video/signals.hpp"
+#include "video/video_format.hpp"
 
 namespace physarum::app {
 namespace {
@@ -36,7 +39,7 @@ struct RenderOptions {
   SimOptions sim;
   uint64_t steps = 500;
   std::vector<std::string> outs;
-  std::string resolution;  // "WxH"; empty = the field's size
+  std::string resolution;  // "WxH" or "4x"; empty = the field's size
   int every = 0;           // video: a frame every N steps (0 = steps / 300, at least 1)
   int fps = 30;
   bool quiet = false;
@@ -46,12 +49,14 @@ struct RenderOptions {
 enum class OutKind { Png, Npy, Video };
 
 OutKind out_kind(const std::string& file) {
+  if (video_format_of(file)) return OutKind::Video;
   std::string ext = std::filesystem::path(file).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (ext == ".png") return OutKind::Png;
   if (ext == ".npy") return OutKind::Npy;
-  if (ext == ".mp4") return OutKind::Video;
-  throw UsageError("--out " + file + ": the extension must be .png, .npy or .mp4");
+  throw UsageError("--out " + file +
+                   ": the extension must be .png, .npy, .mp4, .webm or .gif, or a numbered PNG "
+                   "sequence such as frames/%05d.png");
 }
 
 // The command that runs the same simulation again, quoted for a shell so it can be pasted as it is.
@@ -110,6 +115,8 @@ struct Outputs {
   std::vector<std::string> pngs, npys, videos;
 };
 
+// Every output checked before any work is done (a PNG sequence's folder is made by plan_output,
+// once everything else is known to be good).
 Outputs sorted_outputs(const std::vector<std::string>& outs) {
   Outputs r;
   for (const auto& f : outs) {
@@ -118,7 +125,15 @@ Outputs sorted_outputs(const std::vector<std::string>& outs) {
       case OutKind::Npy: r.npys.push_back(f); break;
       case OutKind::Video: r.videos.push_back(f); break;
     }
-    check_writable_target(f);  // before any work is done
+    if (video_format_of(f) == VideoFormat::PngSequence) {
+      try {
+        check_frame_pattern(f);
+      } catch (const Error& e) {
+        throw UsageError(std::string("--out ") + e.what());
+      }
+    } else {
+      check_writable_target(f);
+    }
   }
   return r;
 }
@@ -130,31 +145,55 @@ struct OutputPlan {
   std::string encoder = "auto";
 };
 
-OutputPlan plan_output(const RenderOptions& o, const std::vector<std::string>& videos) {
-  OutputPlan plan{resolve_preset(o.sim).run.size};
-  if (!o.resolution.empty()) {
-    try {
-      plan.size = parse_size(o.resolution);
-    } catch (const Error& e) {
-      throw UsageError("--resolution " + o.resolution + ": " + e.what());
-    }
-  }
-  if (videos.empty()) return plan;
-  (void)pick_h264_encoder();  // no ffmpeg: its own message
+OutputResolution resolution_of(const RenderOptions& o) {
+  if (o.resolution.empty()) return {};
   try {
-    plan.encoder = encoder_for_size(plan.size.width, plan.size.height);
+    return parse_resolution(o.resolution);
   } catch (const Error& e) {
-    throw UsageError(std::string("--out ") + videos.front() + ": " + e.what() +
-                     (o.resolution.empty() ? "; choose a smaller --resolution" : ""));
+    throw UsageError("--resolution " + o.resolution + ": " + e.what());
   }
+}
+
+Size image_size(const RenderOptions& o, Size field) {
+  try {
+    return output_size(resolution_of(o), field);
+  } catch (const Error& e) {
+    throw UsageError("--resolution " + o.resolution + ": " + e.what());
+  }
+}
+
+OutputPlan plan_output(const RenderOptions& o, const std::vector<std::string>& videos) {
+  OutputPlan plan{image_size(o, resolve_preset(o.sim).run.size)};
+  if (videos.empty()) return plan;
+  if (!find_on_path("ffmpeg"))
+    throw Error("ffmpeg not found on PATH; install it with apt-get install ffmpeg");
   const int w = plan.size.width, h = plan.size.height;
-  if ((w | h) & 1) {
+  bool even_cropped = false;
+  for (const auto& v : videos) {
+    const VideoFormat f = *video_format_of(v);
+    try {
+      if (f == VideoFormat::Mp4) {
+        plan.encoder = encoder_for_size(w, h);
+      } else if (std::string why = video_size_problem(w, h, "libx264"); !why.empty()) {
+        throw Error(why);
+      }
+    } catch (const Error& e) {
+      throw UsageError(std::string("--out ") + v + ": " + e.what() +
+                       (o.resolution.empty() ? "; choose a smaller --resolution" : ""));
+    }
+    even_cropped = even_cropped || (format_needs_even_size(f) && ((w | h) & 1));
+  }
+  if (even_cropped) {
     std::fprintf(stderr,
-                 "physarum render: the video is %dx%d (H.264 needs even sides: the last %s cropped)\n",
+                 "physarum render: the video is %dx%d (MP4 and WebM need even sides: the last %s cropped; "
+                 "GIF and PNG keep them)\n",
                  w & ~1, h & ~1,
                  (w & 1) && (h & 1) ? "column and row are"
                  : (w & 1)          ? "column is"
                                     : "row is");
+  }
+  for (const auto& v : videos) {
+    if (video_format_of(v) == VideoFormat::PngSequence) prepare_frame_folder(v);
   }
   return plan;
 }
@@ -176,6 +215,7 @@ class HeadlessRender {
     std::fprintf(stderr, "physarum render: %s; %s\n", b_.name().c_str(), egl_.description().c_str());
     renderer_.set_palette(
         palette_named(render::load_palettes(render::palette_dir()), sim.preset.display.palette));
+    renderer_.set_bicubic(true);  // only where a cell covers more than one pixel (--resolution 4x)
     target_.emplace(out.width, out.height);
   }
 
@@ -183,6 +223,7 @@ class HeadlessRender {
     for (const auto& v : videos) {
       RecorderOptions ro;
       ro.output = v;
+      ro.alpha = sim_.preset.display.background == Background::Transparent;
       ro.width = out_.width;
       ro.height = out_.height;
       ro.fps = o_.fps;
@@ -283,7 +324,7 @@ int run_render(const RenderOptions& o) {
 
   Simulation sim = make_simulation(o.sim);
   Backend& b = *sim.backend;
-  if (o.resolution.empty()) plan.size = b.size();
+  plan.size = image_size(o, b.size());
   const std::optional<ReportMaps> report_maps =
       o.report.file.empty() ? std::nullopt : std::optional(load_report_maps(o.sim, b.size()));
   HeadlessRender out(o, sim, plan.size);
@@ -333,11 +374,16 @@ CommandFn add_render_command(CLI::App& app) {
       ->capture_default_str()
       ->transform(decimal_integer())
       ->check(CLI::Range(0, 100'000'000));
-  cmd->add_option("--out", o->outs, "Output file: .png (last frame), .npy (field), .mp4 (video); repeatable")
+  cmd->add_option("--out", o->outs,
+                  "Output file, by extension: .png (last frame), .npy (field), .mp4 (H.264), .webm (VP9), "
+                  ".gif (looping, two-pass palette), DIR/%05d.png (numbered PNG frames; DIR is made); "
+                  "repeatable")
       ->type_name("FILE")
       ->required();
-  cmd->add_option("--resolution", o->resolution, "Image size (default: the field's size, one pixel per cell)")
-      ->type_name("WxH");
+  cmd->add_option("--resolution", o->resolution,
+                  "Image size, WxH or a multiple of the field's size such as 4x (default: the field's size, "
+                  "one pixel per cell); larger than the field the field is sampled bicubically")
+      ->type_name("WxH|Nx");
   cmd->add_option("--every", o->every, "Video: one frame every N steps (default: steps / 300)")
       ->type_name("N")
       ->transform(decimal_integer())

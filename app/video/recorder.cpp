@@ -134,11 +134,22 @@ std::string pick_h264_encoder(const std::string& ffmpeg) {
 }
 
 Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
+  format_ = options_.format.value_or(video_format_of(options_.output).value_or(VideoFormat::Mp4));
   const std::filesystem::path absolute = checked_output();
   const std::string ffmpeg = resolve_ffmpeg(options_.ffmpeg);
-  encoder_ = encoder_for_size(video_w_, video_h_, options_.encoder, ffmpeg);
-  if (encoder_ != "libx264" && encoder_ != "h264_nvenc") {
-    throw Error("unknown video encoder '" + encoder_ + "' (choose auto, libx264 or h264_nvenc)");
+  switch (format_) {
+    case VideoFormat::Mp4:
+      encoder_ = encoder_for_size(video_w_, video_h_, options_.encoder, ffmpeg);
+      if (encoder_ != "libx264" && encoder_ != "h264_nvenc") {
+        throw Error("unknown video encoder '" + encoder_ + "' (choose auto, libx264 or h264_nvenc)");
+      }
+      break;
+    case VideoFormat::Webm: encoder_ = "libvpx-vp9"; break;
+    case VideoFormat::Gif: encoder_ = "gif"; break;
+    case VideoFormat::PngSequence: encoder_ = "png"; break;
+  }
+  if (format_ != VideoFormat::Mp4) {
+    if (std::string why = video_size_problem(video_w_, video_h_, encoder_); !why.empty()) throw Error(why);
   }
   watch_free_space(absolute.parent_path());
   argv_ = ffmpeg_argv(ffmpeg, absolute);
@@ -150,8 +161,9 @@ Recorder::Recorder(RecorderOptions options) : options_(std::move(options)) {
 
 // Refuses what cannot be recorded before anything starts; returns the output's absolute path.
 std::filesystem::path Recorder::checked_output() {
-  video_w_ = options_.width & ~1;
-  video_h_ = options_.height & ~1;
+  const int even_mask = format_needs_even_size(format_) ? ~1 : ~0;
+  video_w_ = options_.width & even_mask;
+  video_h_ = options_.height & even_mask;
   if (video_w_ < 2 || video_h_ < 2 || options_.width > 16384 || options_.height > 16384) {
     throw Error("cannot record a " + std::to_string(options_.width) + "x" + std::to_string(options_.height) +
                 " frame: each side must be 2..16384 pixels");
@@ -160,6 +172,7 @@ std::filesystem::path Recorder::checked_output() {
     throw Error("recording frame rate " + std::to_string(options_.fps) + " is out of range 1..1000");
   }
   if (options_.output.empty()) throw Error("no output file given for the recording");
+  if (format_ == VideoFormat::PngSequence) prepare_frame_folder(options_.output);
   std::error_code ec;
   // ffmpeg reads "-x.mp4" as an option, "-" and "pipe:1" as stdout, "a:b.mp4" or "http://..." as a
   // protocol: it gets the absolute path behind its file: prefix, which it takes as a plain name.
@@ -167,6 +180,11 @@ std::filesystem::path Recorder::checked_output() {
   if (ec) throw Error("cannot record to " + options_.output.string() + ": " + ec.message());
   // A FIFO would block ffmpeg, and the window with it; a device (/dev/null) takes a stream.
   check_writable_target(absolute, "record to", WritableTarget::RegularFileOrDevice);
+  absolute_ = absolute;
+  if (format_ == VideoFormat::Gif) {
+    frames_file_ = absolute.string() + ".frames.mkv";
+    check_writable_target(frames_file_, "keep the GIF's frames in");
+  }
   return absolute;
 }
 
@@ -208,16 +226,54 @@ std::vector<std::string> Recorder::ffmpeg_argv(const std::string& ffmpeg,
                                    "-i",
                                    "pipe:0",
                                    "-an"};
-  for (const std::string& a : encoder_args(encoder_, options_.policy)) argv.push_back(a);
-  // Fragmented MP4 with a fragment a second: a file cut short by a crash, a kill or a full disk
-  // still plays up to its last whole fragment (a plain MP4 needs its index, written last).
-  argv.insert(argv.end(), {"-r", std::to_string(options_.fps), "-movflags",
-                           "+frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "1000000"});
-  if (!options_.comment.empty()) argv.insert(argv.end(), {"-metadata", "comment=" + options_.comment});
-  // MP4 whatever the extension says, so the flags above always apply.
-  argv.insert(argv.end(), {"-f", "mp4", "file:" + absolute.string()});
-
+  for (const std::string& a : format_args(absolute)) argv.push_back(a);
   return argv;
+}
+
+// Everything after the input: codec, container and file, per format.
+std::vector<std::string> Recorder::format_args(const std::filesystem::path& absolute) const {
+  const bool live = options_.policy == RingPolicy::Drop;  // the window: the encoder must keep up
+  const std::string fps = std::to_string(options_.fps);
+  std::vector<std::string> a;
+  const auto comment = [&] {
+    if (!options_.comment.empty()) a.insert(a.end(), {"-metadata", "comment=" + options_.comment});
+  };
+  switch (format_) {
+    case VideoFormat::Mp4:
+      a = encoder_args(encoder_, options_.policy);
+      // Fragmented MP4 with a fragment a second: a file cut short by a crash, a kill or a full disk
+      // still plays up to its last whole fragment (a plain MP4 needs its index, written last).
+      a.insert(a.end(), {"-r", fps, "-movflags", "+frag_keyframe+empty_moov+default_base_moof",
+                         "-frag_duration", "1000000"});
+      comment();
+      // MP4 whatever the extension says, so the flags above always apply.
+      a.insert(a.end(), {"-f", "mp4", "file:" + absolute.string()});
+      break;
+    case VideoFormat::Webm:
+      // Constant quality (-b:v 0); WebM is Matroska, written cluster by cluster, so a file cut
+      // short still plays up to its last cluster.
+      a = {"-c:v",      "libvpx-vp9",
+           "-pix_fmt",  options_.alpha ? "yuva420p" : "yuv420p",
+           "-crf",      "31",
+           "-b:v",      "0",
+           "-row-mt",   "1",
+           "-deadline", live ? "realtime" : "good",
+           "-cpu-used", live ? "8" : "2",
+           "-r",        fps};
+      comment();
+      a.insert(a.end(), {"-f", "webm", "file:" + absolute.string()});
+      break;
+    case VideoFormat::Gif:
+      // Lossless frames first (FFV1 in Matroska: compact, and playable if we are killed); the
+      // GIF's palette needs every frame, so it is made at stop() (make_gif).
+      a = {"-c:v", "ffv1", "-pix_fmt", "bgr0", "-r", fps, "-f", "matroska", "file:" + frames_file_.string()};
+      break;
+    case VideoFormat::PngSequence:
+      a = {"-c:v", "png", "-pix_fmt", options_.alpha ? "rgba" : "rgb24", "-start_number",
+           "1",    "-f",  "image2",   "file:" + absolute.string()};
+      break;
+  }
+  return a;
 }
 
 void Recorder::allocate_ring() {
@@ -587,8 +643,8 @@ void Recorder::finish_writer(const WriterEnd& end) {
           !wait_status_ok(end.status) && tail.empty()) {
         what += " (full disk or unwritable file " + options_.output.string() + "?)";
       }
-      what += "; " + options_.output.string() + " keeps what was written before (" + frames_text(written_) +
-              " sent)";
+      what += "; " + (format_ == VideoFormat::Gif ? frames_file_ : options_.output).string() +
+              " keeps what was written before (" + frames_text(written_) + " sent)";
       error_ = what;
     }
     failing_ = !error_.empty();
@@ -619,6 +675,7 @@ bool Recorder::stop() {
   }
   cv_.notify_all();
   if (writer_.joinable()) writer_.join();
+  finish_gif();
   std::lock_guard lock(mutex_);
   finished_ = true;
   dropped_ += queued_.size();  // queued after the writer had ended
@@ -628,6 +685,61 @@ bool Recorder::stop() {
     std::filesystem::remove(log_path_, ec);
   }
   return clean_exit_;
+}
+
+// GIF: the frames kept so far become the GIF (even after a failure: what was recorded is not
+// lost); the frames file goes once the GIF is made, else it stays and the error says where.
+void Recorder::finish_gif() {
+  if (format_ != VideoFormat::Gif || gif_done_) return;
+  gif_done_ = true;
+  uint64_t written = 0;
+  {
+    std::lock_guard lock(mutex_);
+    written = written_;
+  }
+  std::string problem = written > 0 ? make_gif() : "no frame was recorded";
+  std::error_code ec;
+  if (problem.empty()) {
+    std::filesystem::remove(frames_file_, ec);
+    return;
+  }
+  if (written == 0) std::filesystem::remove(frames_file_, ec);
+  std::lock_guard lock(mutex_);
+  std::string what = "the GIF was not made: " + problem;
+  if (written > 0) what += "; the " + frames_text(written) + " are kept in " + frames_file_.string();
+  error_ = error_.empty() ? what : error_ + "; " + what;
+  failing_ = true;
+  clean_exit_ = false;
+}
+
+// Two passes over the kept frames: palettegen picks the 256 colours the whole video needs, then
+// paletteuse maps every frame to them (dithered), into a GIF that loops for ever.
+std::string Recorder::make_gif() {
+  const std::string ffmpeg = argv_.front();
+  const std::string palette = frames_file_.string() + ".palette.png";
+  const std::vector<std::string> quiet = {ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y"};
+  auto run = [&](const char* what, std::vector<std::string> args) -> std::string {
+    std::vector<std::string> argv = quiet;
+    argv.insert(argv.end(), args.begin(), args.end());
+    const ProcessOutput r = run_capture(argv, true, options_.convert_limit);
+    if (r.timed_out) return std::string(what) + " took longer than " + seconds_text(options_.convert_limit);
+    if (wait_status_ok(r.wait_status)) return {};
+    std::string out = r.out;
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    return std::string(what) + ": ffmpeg " + describe_wait_status(r.wait_status) +
+           (out.empty() ? "" : "; ffmpeg said: " + out.substr(out.size() > 400 ? out.size() - 400 : 0));
+  };
+  std::string problem =
+      run("the palette pass", {"-i", "file:" + frames_file_.string(), "-vf", "palettegen=stats_mode=full",
+                               "-frames:v", "1", "-f", "image2", "file:" + palette});
+  if (problem.empty()) {
+    problem = run("the GIF pass", {"-i", "file:" + frames_file_.string(), "-i", "file:" + palette, "-lavfi",
+                                   "[0:v][1:v]paletteuse=dither=sierra2_4a", "-loop", "0", "-f", "gif",
+                                   "file:" + absolute_.string()});
+  }
+  std::error_code ec;
+  std::filesystem::remove(palette, ec);
+  return problem;
 }
 
 RecorderStatus Recorder::status() const {
@@ -645,8 +757,10 @@ RecorderStatus Recorder::status() const {
     if (first_capture_) s.wall_s = std::chrono::duration<double>(last_capture_ - *first_capture_).count();
   }
   s.duration_s = static_cast<double>(s.video_frames) / options_.fps;
+  // A GIF grows in its frames file until stop(); a PNG sequence has no one file (0).
   std::error_code ec;
-  const auto bytes = std::filesystem::file_size(options_.output, ec);
+  const bool gif_pending = format_ == VideoFormat::Gif && !s.finished;
+  const auto bytes = std::filesystem::file_size(gif_pending ? frames_file_ : options_.output, ec);
   s.file_bytes = ec ? 0 : static_cast<uint64_t>(bytes);
   s.video_width = video_w_;
   s.video_height = video_h_;

@@ -1,7 +1,9 @@
-// Records frames to an H.264 MP4 through an ffmpeg pipe. ffmpeg is started without a shell and fed
-// raw RGBA from a ring of frame buffers by a writer thread, so the frame loop only copies a frame
-// into a free slot. Interactive mode drops a frame when the ring is full (and counts it); headless
-// mode waits for a slot and never drops. The file is always finalised: by stop(), which the frame
+// Records frames through an ffmpeg pipe: an H.264 MP4, a VP9 WebM (with alpha when asked), a
+// looping GIF (frames kept losslessly in <name>.frames.mkv while recording, then ffmpeg's
+// palettegen and paletteuse in two passes at stop()) or a numbered PNG sequence (video_format.hpp). ffmpeg is
+// started without a shell and fed raw RGBA from a ring of frame buffers by a writer thread, so the frame loop
+// only copies a frame into a free slot. Interactive mode drops a frame when the ring is full (and counts it);
+// headless mode waits for a slot and never drops. The file is always finalised: by stop(), which the frame
 // loops call when they see Ctrl-C / SIGTERM / SIGHUP, by the destructor, or, as a safety net for
 // an exit() that skips both, by finalise_open() at exit (see signals.hpp).
 //
@@ -27,6 +29,7 @@
 
 #include "video/frame_sink.hpp"
 #include "video/signals.hpp"
+#include "video/video_format.hpp"
 
 namespace physarum::app {
 
@@ -42,9 +45,13 @@ enum class Pacing {
 };
 
 struct RecorderOptions {
-  std::filesystem::path output;  // written as MP4 whatever its extension
-  int width = 0;                 // frame size handed to write_rgba; the video is this rounded
-  int height = 0;                //   down to even (the right column / bottom row are cropped)
+  std::filesystem::path output;  // a file, or a frame pattern (frames/%05d.png) for a PNG sequence
+  // Empty: from the output's name (video_format_of), MP4 for a name of no known format.
+  std::optional<VideoFormat> format;
+  // Keep the frames' alpha where the format can (WebM as yuva420p, PNG as RGBA); else dropped.
+  bool alpha = false;
+  int width = 0;   // frame size handed to write_rgba; MP4 and WebM are this rounded down to
+  int height = 0;  //   even (the right column / bottom row are cropped)
   int fps = 60;
   RingPolicy policy = RingPolicy::Drop;
   int ring_slots = 4;
@@ -63,6 +70,9 @@ struct RecorderOptions {
   // After stop(): the time the queued frames and ffmpeg get to finish; then ffmpeg is ended
   // (SIGTERM, SIGKILL two seconds later). What it wrote before stays in the file.
   std::chrono::milliseconds stop_limit{30'000};
+  // GIF: the time each of the two palette passes gets after stop(); past it the GIF fails and the
+  // frames stay in <name>.frames.mkv.
+  std::chrono::milliseconds convert_limit{600'000};
   // The recording stops cleanly, with a message, when the output's file system has less free.
   uint64_t min_free_bytes = uint64_t{256} << 20;
   // Free bytes on the output's file system; empty: statvfs. A seam for tests.
@@ -122,7 +132,9 @@ class Recorder final : public FrameSink, private Finalisable {
   bool write_rgba_at(const uint8_t* rgba, int width, int height, Clock::time_point captured) override;
 
   // Writes every queued frame, closes the pipe and waits for ffmpeg, all within stop_limit (then
-  // ffmpeg is ended and the frames not yet written are dropped). Returns true when ffmpeg finished
+  // ffmpeg is ended and the frames not yet written are dropped). A GIF is made now from the
+  // frames kept (two passes, each within convert_limit); when that fails they stay in
+  // <name>.frames.mkv and error() says so. Returns true when ffmpeg finished
   // cleanly; otherwise error() says why, with ffmpeg's own last words. Safe to call more than once.
   // error() is final once stop() has returned ("ffmpeg stopped taking frames ..."); the caller
   // adds which recording stopped or failed.
@@ -132,6 +144,9 @@ class Recorder final : public FrameSink, private Finalisable {
   bool failed() const;
   std::string error() const;
   const std::filesystem::path& output() const { return options_.output; }
+  VideoFormat format() const { return format_; }
+  // GIF: where the frames are kept until the GIF is made (empty for the other formats).
+  const std::filesystem::path& frames_file() const { return frames_file_; }
   pid_t ffmpeg_pid() const { return pid_; }  // for tests and diagnostics
   // The ffmpeg argument vector used (tests, logs).
   const std::vector<std::string>& command() const { return argv_; }
@@ -154,6 +169,9 @@ class Recorder final : public FrameSink, private Finalisable {
   int open_log();
   void start_ffmpeg(int log_fd);
   void start_writer();
+  std::vector<std::string> format_args(const std::filesystem::path& absolute) const;
+  void finish_gif();       // at stop(): makes the GIF, or says why not
+  std::string make_gif();  // empty when the GIF was made, else why not
 
   void finalise() noexcept override;
   // The writer thread: write_queued_frames, write_last_frame_again, end ffmpeg, finish_writer.
@@ -173,6 +191,10 @@ class Recorder final : public FrameSink, private Finalisable {
   std::string log_tail() const;
 
   RecorderOptions options_;
+  VideoFormat format_ = VideoFormat::Mp4;
+  std::filesystem::path frames_file_;  // GIF: the lossless frames, made into the GIF at stop()
+  std::filesystem::path absolute_;     // the output, as ffmpeg is given it
+  bool gif_done_ = false;              // finish_gif has run (stop() may be called again)
   int video_w_ = 0;
   int video_h_ = 0;
   size_t frame_bytes_ = 0;

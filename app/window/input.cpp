@@ -16,9 +16,13 @@ void on_drop(GLFWwindow* w, int count, const char** paths) {
   for (int i = 0; i < count; ++i) e->dropped.emplace_back(paths[i]);
 }
 
+// Shift+F12, queued as its own key: the shift may be up again by the time the queue is read.
+constexpr int kKeyShiftF12 = GLFW_KEY_LAST + 1;
+
 void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
   ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);  // ImGui sees every key first
   auto* e = static_cast<WindowEvents*>(glfwGetWindowUserPointer(w));
+  if (key == GLFW_KEY_F12 && (mods & GLFW_MOD_SHIFT)) key = kKeyShiftF12;
   if (e && (action == GLFW_PRESS || (action == GLFW_REPEAT && key == GLFW_KEY_S))) e->keys.push_back(key);
 }
 
@@ -28,6 +32,7 @@ void handle_keys(GLFWwindow* win, WindowCore& core, PanelState& panel, std::vect
     switch (key) {
       case GLFW_KEY_F9: panel.actions.push_back(PanelAction::ToggleRecording); continue;
       case GLFW_KEY_F12: panel.actions.push_back(PanelAction::Screenshot); continue;
+      case kKeyShiftF12: panel.actions.push_back(PanelAction::ScreenshotWindow); continue;
       case GLFW_KEY_F11: panel.actions.push_back(PanelAction::ToggleFullscreen); continue;
       default: break;
     }

@@ -368,12 +368,18 @@ void record_section(PanelState& st) {
     slider(st.record_fps, limits::kRecordFps);
     const char* pacings[] = {"real time (video lasts as long as it ran)", "every frame (speed varies)"};
     ImGui::Combo("timing", &st.record_pacing, pacings, 2);
-    ImGui::InputTextWithHint("file", "physarum-<date>-<time>.mp4", st.record_path, sizeof st.record_path);
+    const char* formats[] = {"MP4 (H.264)", "WebM (VP9; alpha with a transparent background)",
+                             "GIF (looping; made when the recording stops)",
+                             "PNG sequence (a folder of frames)"};
+    ImGui::Combo("format", &st.record_format, formats, 4);
+    ImGui::InputTextWithHint("file", "physarum-<date>-<time>", st.record_path, sizeof st.record_path);
   }
   if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)"))
     st.actions.push_back(PanelAction::ToggleRecording);
   ImGui::SameLine();
   if (ImGui::Button("Screenshot (F12)")) st.actions.push_back(PanelAction::Screenshot);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The field alone at field resolution; Shift+F12: the whole window");
   if (r.active || r.rec.finished || !r.rec.error.empty()) {
     if (r.active) {
       ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "REC");
@@ -403,7 +409,8 @@ void help_section() {
   ImGui::BulletText("R: reset the view    F11: fullscreen    Tab: hide this panel");
   ImGui::BulletText("Left drag: paint pheromone    Right drag: erase");
   ImGui::BulletText("Drop an image on the window: seed the field");
-  ImGui::BulletText("F9: start / stop recording    F12: screenshot");
+  ImGui::BulletText("F9: start / stop recording");
+  ImGui::BulletText("F12: save the field (field resolution)    Shift+F12: the whole window");
   ImGui::BulletText("Esc: quit");
 }
 

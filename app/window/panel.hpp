@@ -18,8 +18,9 @@ namespace physarum::app {
 // What the panel and the function keys ask of the window, which acts on it at one place in the
 // frame (drained in order, once a frame).
 enum class PanelAction {
-  ToggleRecording,  // start with the Record settings below, or stop
-  Screenshot,       // the window, panel included, to physarum-<date>-<time>.png
+  ToggleRecording,   // start with the Record settings below, or stop
+  Screenshot,        // F12: the field alone at field resolution, to physarum-<date>-<time>.png
+  ScreenshotWindow,  // Shift+F12: the whole window, panel included
   ToggleFullscreen,
   ApplyVsync,  // `vsync` below changed
 };
@@ -51,6 +52,7 @@ struct PanelState {
   int record_source = 0;  // RecordSource
   int record_fps = 60;
   int record_pacing = 0;       // 0: real time, 1: every frame (Pacing)
+  int record_format = 0;       // VideoFormat: MP4, WebM, GIF, PNG sequence
   char record_path[512] = "";  // empty: physarum-<time>.mp4 in the current directory
   RecordingStatus recording;   // filled by the window each frame
 };

@@ -11,6 +11,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -78,6 +79,30 @@ std::future<void> probe_encoder_in_background(const WindowOptions& o) {
 void save_screenshot(const std::string& file, int fb_w, int fb_h) {
   const auto rgba = render::read_framebuffer_rgba(fb_w, fb_h);
   render::write_png_rgba(file, rgba.data(), fb_w, fb_h);
+}
+
+// F12: the field alone, one pixel per cell, drawn offscreen with this frame's display (a
+// transparent background keeps its alpha). Returns the image's size.
+Size save_field_screenshot(const std::string& file, WindowCore& core) {
+  const Size s = core.field_size();
+  render::Texture color = render::make_texture_2d(s.width, s.height, GL_RGBA8);
+  render::Framebuffer fbo = render::make_framebuffer();
+  glNamedFramebufferTexture(fbo.get(), GL_COLOR_ATTACHMENT0, color.get(), 0);
+  if (glCheckNamedFramebufferStatus(fbo.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    throw Error("the screenshot framebuffer is incomplete");
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
+  core.draw_field(render::View{}, s.width, s.height);
+  std::vector<uint8_t> rgba;
+  try {
+    rgba = render::read_framebuffer_rgba(s.width, s.height);
+  } catch (...) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    throw;
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  render::write_png_rgba(file, rgba.data(), s.width, s.height);
+  return s;
 }
 
 // Everything a frame uses, for as long as the window is open.
@@ -208,15 +233,23 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
       case PanelAction::ToggleRecording: {
         const RecordingSettings settings{
             panel_.record_path, panel_.record_source == 1 ? RecordSource::Window : RecordSource::Field,
-            panel_.record_fps, panel_.record_pacing == 1 ? Pacing::EveryFrame : Pacing::RealTime};
+            panel_.record_fps, panel_.record_pacing == 1 ? Pacing::EveryFrame : Pacing::RealTime,
+            kVideoFormats[std::clamp(panel_.record_format, 0, 3)]};
         tell(recording_.toggle(settings, core_, fb_w, fb_h));
         break;
       }
-      case PanelAction::Screenshot: {
+      case PanelAction::Screenshot:
+      case PanelAction::ScreenshotWindow: {
         const std::string file = timestamped_name(".png");
         try {
-          save_screenshot(file, fb_w, fb_h);
-          toasts_.info("screenshot saved: " + file);
+          Size s{fb_w, fb_h};
+          if (action == PanelAction::Screenshot) {
+            s = save_field_screenshot(file, core_);
+          } else {
+            save_screenshot(file, fb_w, fb_h);
+          }
+          const std::string what = action == PanelAction::Screenshot ? "field" : "window";
+          toasts_.info("Saved " + file + " (" + what + ", " + format_size(s) + ")");  // in the terminal too
         } catch (const std::exception& e) {
           toasts_.error(std::string("screenshot failed: ") + e.what());
         }
@@ -307,8 +340,9 @@ CommandFn add_window_options(CLI::App& app) {
   app.add_flag("!--no-vsync", o->vsync, "Do not wait for the display's refresh (uncapped frame rate)");
   app.add_flag("--fullscreen", o->fullscreen, "Start fullscreen (F11 toggles)");
   app.add_flag("--hide-panel", o->hide_panel, "Start with the panel hidden (Tab toggles)");
-  app.add_option("--record", o->record, "Start recording to this MP4 at once (F9 stops and starts)")
-      ->type_name("FILE.mp4");
+  app.add_option("--record", o->record,
+                 "Start recording at once (F9 stops and starts): FILE.mp4, .webm, .gif or DIR/%05d.png")
+      ->type_name("FILE");
   app.add_flag("--record-window", o->record_window,
                "Record the whole window with the panel (default: the field)");
   app.add_option("--record-fps", o->record_fps, "Frame rate of recordings")

@@ -23,6 +23,7 @@ void WindowRecording::start(const std::filesystem::path& file, RecordSource sour
   }
   RecorderOptions ro;
   ro.output = file;
+  ro.alpha = core.preset.display.background == Background::Transparent;
   ro.width = w;
   ro.height = h;
   ro.fps = fps;
@@ -106,9 +107,9 @@ std::string WindowRecording::stop() {
 RecordingNote WindowRecording::toggle(const RecordingSettings& settings, const WindowCore& core, int fb_w,
                                       int fb_h) {
   if (active()) return finish();
-  const std::string file =
-      settings.file.empty() ? timestamped_name(".mp4") : unused_path(settings.file).string();
+  std::string file;
   try {
+    file = recording_name(settings.file, settings.format).string();
     start(file, settings.source, settings.fps, settings.pacing, core, fb_w, fb_h);
   } catch (const std::exception& e) {
     return {std::string("cannot record: ") + e.what(), true};
@@ -156,6 +157,20 @@ std::string timestamped_name(const char* extension) {
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
   return unused_path(std::string("physarum-") + stamp + extension).string();
+}
+
+std::filesystem::path recording_name(const std::string& typed, VideoFormat f) {
+  const std::string ext(format_extension(f));
+  if (f == VideoFormat::PngSequence) {
+    if (is_frame_pattern(typed)) return typed;
+    std::filesystem::path folder = typed.empty() ? timestamped_name("") : typed;
+    if (!typed.empty()) folder = unused_path(folder.replace_extension());
+    return folder / "%05d.png";
+  }
+  if (typed.empty()) return timestamped_name(ext.c_str());
+  std::filesystem::path file = typed;
+  if (is_frame_pattern(file)) file = file.parent_path().empty() ? "physarum" : file.parent_path();
+  return unused_path(file.replace_extension(ext));
 }
 
 std::string format_bytes(uint64_t bytes) {

@@ -32,10 +32,11 @@ struct RecordingStatus {
 
 // What the panel's Record section chose.
 struct RecordingSettings {
-  std::string file;  // as typed; empty: physarum-<date>-<time>.mp4 in the current directory
+  std::string file;  // as typed; empty: physarum-<date>-<time> in the current directory
   RecordSource source = RecordSource::Field;
   int fps = 60;
   Pacing pacing = Pacing::RealTime;
+  VideoFormat format = VideoFormat::Mp4;
 };
 
 // A recording started, stopped or failed: what to tell the user.
@@ -51,7 +52,9 @@ class WindowRecording {
   WindowRecording(const WindowRecording&) = delete;
   WindowRecording& operator=(const WindowRecording&) = delete;
 
-  // Starts recording to `file`. Throws Error (no ffmpeg, bad directory); nothing changes then.
+  // Starts recording to `file`, in the format its name asks for (video_format_of; MP4 when none).
+  // A transparent background (display.background) keeps its alpha in WebM and PNG frames.
+  // Throws Error (no ffmpeg, bad directory); nothing changes then.
   void start(const std::filesystem::path& file, RecordSource source, int fps, Pacing pacing,
              const WindowCore& core, int fb_w, int fb_h);
   // After the field is drawn to the window: the Field source draws it again, alone, offscreen.
@@ -94,6 +97,12 @@ std::filesystem::path unused_path(const std::filesystem::path& path);
 
 // "physarum-20250101-120000.png" in the current directory, through unused_path.
 std::string timestamped_name(const char* extension);
+
+// The file a recording of format `f` goes to, from the name typed in the panel: empty gives
+// physarum-<date>-<time> in the current folder; a typed name gets the format's extension (one it
+// has is replaced); a PNG sequence is "<name>/%05d.png" in a folder not there yet, or a typed
+// frame pattern as it is. Never an existing file or folder (unused_path).
+std::filesystem::path recording_name(const std::string& typed, VideoFormat f);
 
 // "12.3 MB", "512 KB".
 std::string format_bytes(uint64_t bytes);

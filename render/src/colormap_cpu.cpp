@@ -44,6 +44,8 @@ DisplayParams drawable_display(const DisplayParams& d) {
   out.smoothing = std::clamp(d.smoothing, 0, kMaxSmoothing);
   if (d.blend != Blend::Additive && d.blend != Blend::Ink) out.blend = kDefaults.blend;
   out.cave_channel = std::clamp(d.cave_channel, kCaveFromSum, kMaxSpecies - 1);
+  if (d.background != Background::Opaque && d.background != Background::Transparent)
+    out.background = kDefaults.background;
   return out;
 }
 
@@ -101,10 +103,14 @@ DisplayRange compute_display_range(const float* field, size_t n, const DisplayPa
   return r;
 }
 
-float continuous_position(float v, const DisplayParams& d, const DisplayRange& r) {
+float mapped_intensity(float v, const DisplayParams& d, const DisplayRange& r) {
   float x = std::max((v - r.lo) * r.inv_span, 0.0f) * drawable_exposure(d.exposure);
   float t = std::clamp(apply_mapping(x, d.mapping), 0.0f, 1.0f);
-  t = std::pow(t, 1.0f / drawable_gamma(d.gamma));
+  return std::pow(t, 1.0f / drawable_gamma(d.gamma));
+}
+
+float continuous_position(float v, const DisplayParams& d, const DisplayRange& r) {
+  const float t = mapped_intensity(v, d, r);
   return d.invert ? 1.0f - t : t;
 }
 
@@ -147,12 +153,18 @@ void map_field_to_rgba(const float* field, int width, int height, const DisplayP
                        const DisplayRange& r, const Palette& p, uint8_t* out) {
   const DisplayParams d = drawable_display(given);
   const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
-  auto put_entry = [&](size_t i, int entry) {
+  const bool transparent = d.background == Background::Transparent;
+  auto put_entry = [&](size_t i, int entry, float alpha) {
     for (int c = 0; c < 4; ++c) out[i * 4 + c] = p.lut[entry * 4 + c];
+    if (transparent) out[i * 4 + 3] = to_unorm8(alpha);
   };
   switch (d.cave) {
     case CaveMode::Off:
-      for (size_t i = 0; i < n; ++i) lut_lookup(p, continuous_position(field[i], d, r), out + i * 4);
+      for (size_t i = 0; i < n; ++i) {
+        const float t = mapped_intensity(field[i], d, r);
+        lut_lookup(p, d.invert ? 1.0f - t : t, out + i * 4);
+        if (transparent) out[i * 4 + 3] = to_unorm8(t);
+      }
       break;
     case CaveMode::Even:
     case CaveMode::Quantile: {
@@ -161,8 +173,9 @@ void map_field_to_rgba(const float* field, int width, int height, const DisplayP
       for (size_t i = 0; i < n; ++i) {
         int level = 0;
         for (int k = 0; k < count; ++k) level += field[i] >= r.thresholds[k] ? 1 : 0;
+        const float alpha = levels > 1 ? static_cast<float>(level) / static_cast<float>(levels - 1) : 0.0f;
         if (d.invert) level = levels - 1 - level;
-        put_entry(i, levels > 1 ? level * (kLutSize - 1) / (levels - 1) : 0);
+        put_entry(i, levels > 1 ? level * (kLutSize - 1) / (levels - 1) : 0, alpha);
       }
       break;
     }
@@ -170,7 +183,7 @@ void map_field_to_rgba(const float* field, int width, int height, const DisplayP
       const auto cave = binary_cave(field, width, height, r.thresholds[0], d.smoothing);
       for (size_t i = 0; i < n; ++i) {
         const bool floor_cell = (cave[i] != 0) != d.invert;
-        put_entry(i, floor_cell ? kLutSize - 1 : 0);
+        put_entry(i, floor_cell ? kLutSize - 1 : 0, cave[i] != 0 ? 1.0f : 0.0f);
       }
       break;
     }
@@ -224,18 +237,21 @@ void blend_channels(const float* v, const DisplayParams& d, const DisplayRange& 
   const bool ink = d.blend == Blend::Ink;
   std::array<float, 3> rgb{};
   rgb.fill(ink ? 1.0f : 0.0f);
+  float alpha = 0.0f;
   for (int c = 0; c < colours.count; ++c) {
     DisplayRange one;
     one.lo = r.channel_lo[c];
     one.inv_span = r.channel_inv_span[c];
-    const float t = continuous_position(v[c], d, one);
+    const float intensity = mapped_intensity(v[c], d, one);
+    alpha = std::max(alpha, intensity);
+    const float t = d.invert ? 1.0f - intensity : intensity;
     for (int k = 0; k < 3; ++k) {
       const float col = colours.rgb[c][k];
       rgb[k] = ink ? rgb[k] * (1.0f * (1.0f - t) + col * t) : rgb[k] + t * col;
     }
   }
   for (int k = 0; k < 3; ++k) rgba[k] = to_unorm8(rgb[k]);
-  rgba[3] = 255;
+  rgba[3] = d.background == Background::Transparent ? to_unorm8(alpha) : 255;
 }
 
 void map_channels_to_rgba(const float* planes, int width, int height, const DisplayParams& given,

@@ -236,7 +236,8 @@ void FieldRenderer::draw_field(const DisplayParams& given, const View& view, int
   const DisplayParams d = drawable_display(given);
   glViewport(0, 0, fb_w, fb_h);
   if (!field_tex_) {
-    glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
+    glClearColor(kBackground[0], kBackground[1], kBackground[2],
+                 d.background == Background::Transparent ? 0.0f : 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
   } else {
     if (new_range) {
@@ -260,6 +261,8 @@ void FieldRenderer::draw_field(const DisplayParams& given, const View& view, int
     set_uniform(p, "u_invert", d.invert ? 1 : 0);
     set_uniform(p, "u_background", kBackground[0], kBackground[1], kBackground[2]);
     set_uniform(p, "u_channels", colours_.count);
+    set_uniform(p, "u_bicubic", bicubic_ ? 1 : 0);
+    set_uniform(p, "u_transparent", d.background == Background::Transparent ? 1 : 0);
     set_uniform(p, "u_cave_channel", drawable_cave_channel(d.cave_channel, colours_.count));
     set_uniform(p, "u_blend", d.blend == Blend::Ink ? 1 : 0);
     for (int c = 0; c < kMaxSpecies; ++c) {

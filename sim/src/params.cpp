@@ -252,6 +252,14 @@ Blend parse_blend(std::string_view s) {
   if (s == "ink") return Blend::Ink;
   bad_choice("blend", s, "additive, ink");
 }
+std::string_view to_string(Background b) {
+  return b == Background::Transparent ? "transparent" : "opaque";
+}
+Background parse_background(std::string_view s) {
+  if (s == "opaque") return Background::Opaque;
+  if (s == "transparent") return Background::Transparent;
+  bad_choice("background", s, "opaque, transparent");
+}
 CaveMode parse_cave_mode(std::string_view s) {
   if (s == "off") return CaveMode::Off;
   if (s == "even") return CaveMode::Even;

@@ -221,6 +221,8 @@ const std::vector<Field>& fields() {
                    validate(p.display);
                  },
                  [](const Preset& p) { return Value{static_cast<int64_t>(p.display.cave_channel)}; }});
+    f.push_back(enum_field("display", "background", &DisplayParams::background, &P::display,
+                           [](const std::string& s) { return parse_background(s); }));
     return f;
   }();
   return table;

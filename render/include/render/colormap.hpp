@@ -64,6 +64,11 @@ float invert_mapping(float t, Mapping m);  // inverse of apply_mapping on [0, 1]
 // of the field, Binary has one at `threshold` of the mapped scale.
 DisplayRange compute_display_range(const float* field, size_t n, const DisplayParams& d);
 
+// A value's mapped intensity in [0, 1]: after range, exposure, mapping and gamma, before invert.
+// With a transparent background it is the pixel's alpha (several species: the largest of the
+// channels'; cave levels: level / (levels - 1); binary cave: 1 floor, 0 wall, both before
+// invert), and the colour channels keep the palette's colour: straight alpha, as PNG stores it.
+float mapped_intensity(float v, const DisplayParams& d, const DisplayRange& r);
 // Continuous colouring of one value: t in [0, 1] after range, exposure, mapping, gamma, invert.
 float continuous_position(float v, const DisplayParams& d, const DisplayRange& r);
 // RGBA8 of position t, interpolating between the two nearest LUT entries as the shader does.

@@ -25,6 +25,9 @@ class FieldRenderer {
   FieldRenderer& operator=(const FieldRenderer&) = delete;
 
   void set_palette(const Palette& p);
+  // Bicubic sampling (shaders/bicubic.glsl) where a cell covers more than one pixel, for images
+  // larger than the field (`render --resolution 4x`); off, each pixel shows its cell as it is.
+  void set_bicubic(bool on) { bicubic_ = on; }
 
   // This frame's field from the backend: published through interop when the backend can and
   // registration worked, else read to the host and uploaded through a pixel buffer. With
@@ -76,6 +79,7 @@ class FieldRenderer {
   bool timer_pending_[2] = {false, false};
   int timer_next_ = 0;
   double draw_ms_ = 0;
+  bool bicubic_ = false;
   static constexpr float kBackground[3] = {0.07f, 0.07f, 0.08f};  // before the first field
 
   Size size_{0, 0};

@@ -69,6 +69,9 @@ enum class CaveMode { Off, Even, Quantile, Binary };
 enum class Blend { Additive, Ink };
 // cave_channel: the cave map of several species reads the sum of the channels, or one channel.
 inline constexpr int kCaveFromSum = -1;
+// Opaque: every pixel has alpha 1. Transparent: a pixel's alpha is the field's mapped intensity
+// there (render/colormap.hpp, pixel_alpha), for stills and videos that keep alpha (PNG, WebM).
+enum class Background { Opaque, Transparent };
 struct DisplayParams {
   std::string palette = "inferno";
   Mapping mapping = Mapping::Log;
@@ -82,6 +85,7 @@ struct DisplayParams {
   int smoothing = 0;                // binary cave: passes of majority smoothing, 0..8
   Blend blend = Blend::Additive;    // several species, cave off: how the channels' colours combine
   int cave_channel = kCaveFromSum;  // several species, cave maps: the sum (-1) or channel 0..3
+  Background background = Background::Opaque;
   friend bool operator==(const DisplayParams&, const DisplayParams&) = default;
 };
 
@@ -147,11 +151,13 @@ std::string_view to_string(SpawnMode m);
 std::string_view to_string(Mapping m);
 std::string_view to_string(CaveMode m);
 std::string_view to_string(Blend b);
+std::string_view to_string(Background b);
 TurnRule parse_turn_rule(std::string_view s);  // throws Error listing the choices
 SpawnMode parse_spawn_mode(std::string_view s);
 Mapping parse_mapping(std::string_view s);
 CaveMode parse_cave_mode(std::string_view s);
 Blend parse_blend(std::string_view s);
+Background parse_background(std::string_view s);
 Size parse_size(std::string_view s);       // "1920x1080"
 uint64_t parse_count(std::string_view s);  // "1000", "250K", "4M", "1.5M", "1G"
 std::string format_size(Size s);

@@ -1,0 +1,107 @@
+#include "video/video_format.hpp"
+
+#include <cctype>
+#include <system_error>
+
+#include "sim/params.hpp"
+
+namespace physarum::app {
+
+namespace {
+
+std::string lower_extension(const std::filesystem::path& file) {
+  std::string ext = file.extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+// The number fields (%d, %0Nd) in `name`, or -1 when a '%' starts anything else.
+int number_fields(const std::string& name) {
+  int fields = 0;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name[i] != '%') continue;
+    if (i + 1 < name.size() && name[i + 1] == '%') {
+      ++i;
+      continue;
+    }
+    size_t j = i + 1;
+    if (j < name.size() && name[j] == '0') {
+      ++j;
+      if (j < name.size() && name[j] >= '1' && name[j] <= '9') ++j;
+    }
+    if (j >= name.size() || name[j] != 'd') return -1;
+    ++fields;
+    i = j;
+  }
+  return fields;
+}
+
+}  // namespace
+
+std::string_view format_label(VideoFormat f) {
+  switch (f) {
+    case VideoFormat::Mp4: return "MP4 (H.264)";
+    case VideoFormat::Webm: return "WebM (VP9)";
+    case VideoFormat::Gif: return "GIF (looping)";
+    case VideoFormat::PngSequence: return "PNG sequence";
+  }
+  return "MP4 (H.264)";
+}
+
+std::string_view format_extension(VideoFormat f) {
+  switch (f) {
+    case VideoFormat::Mp4: return ".mp4";
+    case VideoFormat::Webm: return ".webm";
+    case VideoFormat::Gif: return ".gif";
+    case VideoFormat::PngSequence: return ".png";
+  }
+  return ".mp4";
+}
+
+bool is_frame_pattern(const std::filesystem::path& file) {
+  return file.filename().string().find('%') != std::string::npos;
+}
+
+std::optional<VideoFormat> video_format_of(const std::filesystem::path& file) {
+  const std::string ext = lower_extension(file);
+  if (ext == ".mp4") return VideoFormat::Mp4;
+  if (ext == ".webm") return VideoFormat::Webm;
+  if (ext == ".gif") return VideoFormat::Gif;
+  if (ext == ".png" && is_frame_pattern(file)) return VideoFormat::PngSequence;
+  return std::nullopt;
+}
+
+void check_frame_pattern(const std::filesystem::path& pattern) {
+  const std::string shown = pattern.string();
+  if (pattern.parent_path().string().find('%') != std::string::npos) {
+    throw Error("frame pattern " + shown + ": only the file name may hold the frame number (%05d)");
+  }
+  const int fields = number_fields(pattern.filename().string());
+  if (fields != 1) {
+    throw Error("frame pattern " + shown +
+                ": the file name must hold one frame number, %d or %0Nd (e.g. frames/%05d.png); " +
+                "write a literal % as %%");
+  }
+}
+
+void prepare_frame_folder(const std::filesystem::path& pattern) {
+  check_frame_pattern(pattern);
+  const std::filesystem::path dir = pattern.has_parent_path() ? pattern.parent_path() : ".";
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec)) return;
+  if (std::filesystem::exists(dir, ec)) {
+    throw Error("cannot write frames to " + dir.string() + ": it exists and is not a folder");
+  }
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error("cannot make the folder " + dir.string() + " for the frames: " + ec.message());
+}
+
+bool format_keeps_alpha(VideoFormat f) {
+  return f == VideoFormat::Webm || f == VideoFormat::PngSequence;
+}
+
+bool format_needs_even_size(VideoFormat f) {
+  return f == VideoFormat::Mp4 || f == VideoFormat::Webm;
+}
+
+}  // namespace physarum::app

@@ -1,0 +1,45 @@
+// What a recording's file name asks for: an H.264 MP4, a VP9 WebM, a looping GIF or a numbered
+// PNG sequence ("frames/%05d.png"), chosen by the extension, and the checks each needs before
+// any work (a frame pattern with one number field, its folder there or made).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace physarum::app {
+
+enum class VideoFormat { Mp4, Webm, Gif, PngSequence };
+
+inline constexpr VideoFormat kVideoFormats[] = {VideoFormat::Mp4, VideoFormat::Webm, VideoFormat::Gif,
+                                                VideoFormat::PngSequence};
+
+// "MP4 (H.264)", "WebM (VP9)", "GIF (looping)", "PNG sequence".
+std::string_view format_label(VideoFormat f);
+// ".mp4", ".webm", ".gif", ".png".
+std::string_view format_extension(VideoFormat f);
+
+// True for a file name whose last part holds a printf number field (%d, %05d), i.e. a name
+// ffmpeg numbers frame by frame. Says nothing of whether the field is well formed.
+bool is_frame_pattern(const std::filesystem::path& file);
+
+// The format a name asks for: .mp4, .webm, .gif, or a frame pattern ending in .png (a plain .png
+// is a still, not a video). Nothing for any other name. Case-insensitive extension.
+std::optional<VideoFormat> video_format_of(const std::filesystem::path& file);
+
+// Throws Error unless the pattern's last part holds exactly one number field (%d or %0Nd, N up
+// to 9), no other '%' than "%%", and no '%' in its folders.
+void check_frame_pattern(const std::filesystem::path& pattern);
+
+// Checks the pattern and makes its folder (and the folders above) when missing. Throws Error
+// saying which folder could not be made, and why.
+void prepare_frame_folder(const std::filesystem::path& pattern);
+
+// Whether the format keeps an alpha channel (display.background = transparent): WebM (yuva420p)
+// and PNG. MP4 (yuv420p) and GIF (no partial transparency) do not.
+bool format_keeps_alpha(VideoFormat f);
+// Whether the format's frames must have even sides (4:2:0 chroma): MP4 and WebM.
+bool format_needs_even_size(VideoFormat f);
+
+}  // namespace physarum::app
