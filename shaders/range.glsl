@@ -49,3 +49,20 @@ uint order_key(float f) {
 float from_order_key(uint k) {
   return uintBitsToFloat((k & 0x80000000u) != 0u ? (k & 0x7fffffffu) : ~k);
 }
+
+// Several species: per-workgroup sums of each channel (range_minmax writes, range_finish adds them
+// in workgroup order), for each channel's mean and so its black level.
+layout(std430, binding = 1) buffer PartialSums {
+  float partial_sum[];  // [workgroup * 4 + channel]
+};
+
+// Mirrors channel_black_level() in render/src/colormap_cpu.cpp (and its constants in colormap.hpp).
+const float kBlackLevelFrom = 0.02;
+const float kBlackLevelFull = 0.2;
+float channel_black_level(float lo, float hi, float mean) {
+  float span = hi - lo;
+  if (!(span > 0.0) || isinf(mean) || isnan(mean)) return lo;
+  float r = (mean - lo) / span;
+  float w = clamp((r - kBlackLevelFrom) / (kBlackLevelFull - kBlackLevelFrom), 0.0, 1.0);
+  return lo + w * (mean - lo);
+}

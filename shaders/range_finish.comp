@@ -10,6 +10,8 @@ uniform int u_log;
 uniform float u_threshold;
 uniform int u_channels;  // several species: each channel's lo and 1 / span too
 uniform int u_auto_range;
+uniform int u_groups;   // workgroups of range_minmax: slots of partial_sum
+uniform float u_cells;  // cells of the field, for the channels' means
 
 void main() {
   lo = from_order_key(min_key);
@@ -20,6 +22,11 @@ void main() {
   for (int c = 0; c < min(u_channels, 4) && u_channels > 1; ++c) {
     float clo = u_auto_range != 0 ? from_order_key(channel_min_key[c]) : 0.0;
     float chi = u_auto_range != 0 ? from_order_key(channel_max_key[c]) : 1.0;
+    if (u_auto_range != 0 && chi > clo) {
+      float sum = 0.0;
+      for (int g = 0; g < u_groups; ++g) sum += partial_sum[g * 4 + c];
+      clo = channel_black_level(clo, chi, sum / u_cells);
+    }
     channel_lo[c] = clo;
     channel_inv_span[c] = chi > clo ? 1.0 / (chi - clo) : 0.0;
   }

@@ -232,6 +232,105 @@ print("ok")
   EXPECT_EQ(p.out, "ok\n");
 }
 
+// Level bands on a 4x3 field of squares, banded by hand (the values are i*i for i = 0..11):
+//   25   0 121   9
+//   64   4  36 100
+//    1  81  49  16
+// quantile, 3 levels: thresholds at ranks 4 and 8 of the sorted values, 16 and 64;
+// even, linear: 0 + 121 * 1/3 = 40.33 and 80.67; even, log: 121 * (1001^(k/3) - 1) / 1000 = 1.089
+// and 11.99. A cell's band is the number of thresholds at or below its value.
+struct BandCase {
+  std::vector<std::string> options;
+  std::string expected;  // band of each cell, row by row
+};
+const std::vector<BandCase> kBandCases = {
+    {{"--bands", "quantile", "--set", "display.mapping=linear"}, "1,0,2,0,2,0,1,2,0,2,1,1"},
+    {{"--bands", "even", "--set", "display.mapping=linear"}, "0,0,2,0,1,0,0,2,0,2,1,0"},
+    {{"--bands", "even", "--set", "display.mapping=log"}, "2,0,2,1,2,1,2,2,0,2,2,2"},
+};
+
+fs::path write_squares(const fs::path& dir) {
+  const std::vector<float> f = {25, 0, 121, 9, 64, 4, 36, 100, 1, 81, 49, 16};
+  write_npy(dir / "squares.npy", f.data(), 3, 4);
+  return dir / "squares.npy";
+}
+
+// Python: the map has one tile layer per band, layer k holds gid k + 1 exactly on the cells of band
+// k (0 elsewhere), the tileset has one tile per band, and the CSV grid is the bands.
+const char* kCheckBands = R"(
+import json, sys
+m = json.load(open(sys.argv[1]))
+expected = [int(v) for v in sys.argv[3].split(",")]
+levels = int(sys.argv[4])
+assert (m["width"], m["height"]) == (4, 3), (m["width"], m["height"])
+layers = m["layers"]
+assert len(layers) == levels, len(layers)
+for k, layer in enumerate(layers):
+    assert layer["type"] == "tilelayer" and layer["name"] == "band %d" % k, layer["name"]
+    assert layer["data"] == [k + 1 if b == k else 0 for b in expected], (k, layer["data"])
+    props = {p["name"]: p["value"] for p in layer["properties"]}
+    assert props["band"] == k, props
+ts = m["tilesets"][0]
+assert ts["tilecount"] == levels and ts["imagewidth"] == levels * m["tilewidth"], ts
+props = {p["name"]: p["value"] for p in m["properties"]}
+assert props["levels"] == levels and props["bands"] in ("even", "quantile"), props
+rows = [[int(v) for v in r.split(",")] for r in open(sys.argv[2]).read().splitlines()]
+assert rows == [expected[0:4], expected[4:8], expected[8:12]], rows
+print("ok")
+)";
+
+TEST(ExportCli, BandsGiveOneTileLayerPerBandAndTheCsvHoldsBandIndices) {
+  if (find_program("python3").empty()) GTEST_SKIP() << "python3 is not installed";
+  const fs::path dir = temp_dir();
+  write_squares(dir);
+  for (const BandCase& c : kBandCases) {
+    const ProcessResult r = run_physarum(with({"export", "--field", "squares.npy", "--levels", "3",
+                                               "--tile-size", "8", "--out", "b.tmj", "--out", "b.csv"},
+                                              c.options),
+                                         dir);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const ProcessResult p =
+        python(kCheckBands, {(dir / "b.tmj").string(), (dir / "b.csv").string(), c.expected, "3"}, dir);
+    EXPECT_EQ(p.exit_code, 0) << c.options[1] << " " << c.options[3] << ": " << p.err;
+    EXPECT_EQ(p.out, "ok\n");
+    const GreyPng tiles = read_grey_png(dir / "b_tiles.png");
+    ASSERT_TRUE(tiles.ok);
+    EXPECT_EQ(tiles.width, 3 * 8);
+    EXPECT_EQ(tiles.height, 8);
+    EXPECT_LT(tiles.samples[0], tiles.samples[8]);  // band 0 darker than band 1, darker than band 2
+    EXPECT_LT(tiles.samples[8], tiles.samples[16]);
+  }
+  // --levels alone means nothing: refused.
+  const ProcessResult bad =
+      run_physarum({"export", "--field", "squares.npy", "--levels", "3", "--out", "x.csv"}, dir);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--levels needs --bands"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(dir / "x.csv"));
+}
+
+TEST(ExportCli, TiledOpensAndRewritesTheBandedMap) {
+  const std::string tiled = find_program("tiled");
+  if (tiled.empty()) GTEST_SKIP() << "the Tiled program is not installed (scripts/install-deps tiled)";
+  if (find_program("python3").empty()) GTEST_SKIP() << "python3 is not installed";
+  const fs::path dir = temp_dir();
+  write_squares(dir);
+  ASSERT_EQ(run_physarum(with({"export", "--field", "squares.npy", "--levels", "3", "--out", "b.tmj", "--out",
+                               "b.csv"},
+                              kBandCases[0].options),
+                         dir)
+                .exit_code,
+            0);
+  const ProcessResult t = run_physarum({"--export-map", "json", "b.tmj", "again.json"}, dir,
+                                       {{"QT_QPA_PLATFORM", "offscreen"}}, {}, tiled);
+  ASSERT_EQ(t.exit_code, 0) << t.out << t.err;
+  // What Tiled wrote back passes the same checks: its layers, tiles, properties and bands.
+  const ProcessResult p =
+      python(kCheckBands,
+             {(dir / "again.json").string(), (dir / "b.csv").string(), kBandCases[0].expected, "3"}, dir);
+  EXPECT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_EQ(p.out, "ok\n");
+}
+
 // A bump in the middle of a flat field: its contours are closed rings. A ramp: open lines.
 fs::path write_field(const fs::path& dir, const std::string& name, bool bump) {
   const int w = 40, h = 30;

@@ -60,7 +60,7 @@ struct Image {
 
 // Runs S species on the CPU backend, draws with the GL renderer by both range paths and compares
 // with the CPU colouring of the same planes.
-void expect_gl_matches_cpu(int species, const DisplayParams& d) {
+void expect_gl_matches_cpu(int species, const DisplayParams& d, int steps = 40) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
@@ -70,7 +70,7 @@ void expect_gl_matches_cpu(int species, const DisplayParams& d) {
   c.seed = 3;
   c.species = species_set(species);
   auto b = create_backend(BackendKind::Cpu, c);
-  b->step(40);
+  b->step(steps);
   render::FieldRenderer r;
   const render::Palette grey = render::greyscale_palette();
   r.set_palette(grey);
@@ -138,6 +138,65 @@ TEST(RenderSpecies, CaveMapsFromTheSumAndFromOneChannelMatchCpu) {
   expect_gl_matches_cpu(2, d);
   d.cave_channel = kCaveFromSum;
   expect_gl_matches_cpu(4, d);
+}
+
+// A few steps after a random spawn the channels are noise far above their minimum: each channel's
+// black level has moved up from its min towards its mean (the first frames no longer wash out to
+// white), and the
+// compute shaders' per-workgroup sums give the same picture as the host.
+TEST(RenderSpecies, EarlyNoiseGetsABlackLevelOnTheGpuAsOnTheHost) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  SimConfig c;
+  c.size = {97, 61};
+  c.agents = 6000;
+  c.seed = 3;
+  c.species = species_set(3);
+  auto b = create_backend(BackendKind::Cpu, c);
+  b->step(3);
+  std::vector<float> planes;
+  b->read_field(planes);
+  const size_t cells = size_t{97} * 61;
+  const render::DisplayRange range = render::compute_channels_range(planes.data(), 3, cells, DisplayParams{});
+  for (int ch : {0, 2}) {  // the randomly spawned ones (species 1 starts on a ring)
+    const float* p = planes.data() + static_cast<size_t>(ch) * cells;
+    const auto [mn, mx] = std::minmax_element(p, p + cells);
+    double sum = 0;
+    for (size_t i = 0; i < cells; ++i) sum += p[i];
+    const double mean = sum / static_cast<double>(cells);
+    const double r = (mean - *mn) / (*mx - *mn);
+    ASSERT_GT(r, 0.1) << "not noise yet: channel " << ch;
+    // The black level in double: min + w (mean - min), w = (r - 0.02) / (0.2 - 0.02) clamped to [0, 1].
+    const double w = std::clamp((r - 0.02) / 0.18, 0.0, 1.0);
+    const double black = *mn + w * (mean - *mn);
+    EXPECT_GT(range.channel_lo[ch], *mn + 0.5 * (mean - *mn)) << ch;
+    EXPECT_NEAR(range.channel_lo[ch], black, 1e-4 * black) << ch;
+    EXPECT_NEAR(range.channel_inv_span[ch], 1.0 / (*mx - black), 1e-4 / (*mx - black)) << ch;
+  }
+  for (Blend blend : {Blend::Additive, Blend::Ink}) expect_gl_matches_cpu(3, display(blend), 3);
+}
+
+// The black level by hand, and a grown network's range exactly as without it.
+TEST(RenderSpecies, BlackLevelByHandAndNoneForAGrownNetwork) {
+  EXPECT_EQ(render::channel_black_level(0.0f, 100.0f, 1.0f), 0.0f);            // r = 0.01: the min
+  EXPECT_EQ(render::channel_black_level(0.0f, 100.0f, 2.0f), 0.0f);            // r = 0.02: still the min
+  EXPECT_EQ(render::channel_black_level(0.0f, 100.0f, 20.0f), 20.0f);          // r = 0.2: the mean
+  EXPECT_EQ(render::channel_black_level(0.0f, 100.0f, 50.0f), 50.0f);          // beyond: the mean
+  EXPECT_NEAR(render::channel_black_level(0.0f, 100.0f, 11.0f), 5.5f, 1e-5f);  // r = 0.11: halfway
+  EXPECT_NEAR(render::channel_black_level(10.0f, 110.0f, 21.0f), 15.5f, 1e-5f);
+  EXPECT_EQ(render::channel_black_level(3.0f, 3.0f, 3.0f), 3.0f);  // flat
+  // Two channels: a few bright cells on a dark background (mean 1% of the span above the min).
+  const size_t cells = 1000;
+  std::vector<float> planes(2 * cells, 0.5f);
+  for (size_t i = 0; i < 10; ++i) planes[i * 97] = planes[cells + i * 89] = 100.5f;
+  const render::DisplayRange r = render::compute_channels_range(planes.data(), 2, cells, DisplayParams{});
+  for (int ch = 0; ch < 2; ++ch) {
+    const render::DisplayRange one = render::compute_display_range(planes.data() + ch * cells, cells, {});
+    EXPECT_EQ(r.channel_lo[ch], one.lo);
+    EXPECT_EQ(r.channel_lo[ch], 0.5f);
+    EXPECT_EQ(r.channel_inv_span[ch], one.inv_span);
+  }
 }
 
 // The reference itself, by hand: channel 0 (red) at its maximum and channel 1 (blue) at half its

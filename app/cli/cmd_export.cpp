@@ -16,6 +16,7 @@
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/sim_options.hpp"
+#include "export/bands.hpp"
 #include "export/cave.hpp"
 #include "export/contours.hpp"
 #include "export/grid.hpp"
@@ -48,6 +49,8 @@ struct ExportOptions {
   int min_width = 3;  // a corridor one cell wide is hard to walk through
   std::string report;
   int tile_size = 16;
+  std::string bands;  // empty: floor/wall; even | quantile: level bands for .tmj and .csv
+  int levels = 0;     // bands: 0 takes the preset's [display] levels
   std::string paper = "a4";
   double margin_mm = 10;
   int contours = 0;
@@ -197,6 +200,7 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
   if (!o.field.empty() && o.steps > 0) throw UsageError("--steps and --field exclude each other");
   if (o.threshold && o.floor_fraction)
     throw UsageError("--threshold and --floor-fraction exclude each other");
+  if (o.levels > 0 && o.bands.empty()) throw UsageError("--levels needs --bands even|quantile");
   if (!o.field.empty()) {
     // They would be silently ignored: the field is already grown.
     for (const char* name :
@@ -244,8 +248,13 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
                                           : ex::Connect::Corridors;
   cave.min_width = o.min_width;
   // The clean-up costs more than the rest together on big grids: only when a cave is written.
+  const bool banded = !o.bands.empty();
   bool need_cave = !o.report.empty();
-  for (Format f : formats) need_cave |= f == Format::Mask || f == Format::Tiled || f == Format::Csv;
+  for (Format f : formats)
+    need_cave |= f == Format::Mask || (!banded && (f == Format::Tiled || f == Format::Csv));
+  ex::BandMap bands;
+  const ex::BandMode band_mode = o.bands == "quantile" ? ex::BandMode::Quantile : ex::BandMode::Even;
+  if (banded) bands = ex::band_map(grid, band_mode, o.levels > 0 ? o.levels : display.levels, display);
   ex::CaveReport report;
   ex::Mask mask;
   if (need_cave) {
@@ -270,11 +279,16 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
       case Format::R16: write_file_atomically(out, ex::r16_bytes(ex::height_samples(grid, display))); break;
       case Format::Tiled: {
         const std::string tiles = out.stem().string() + "_tiles.png";
-        write_file_atomically(out.parent_path() / tiles, ex::tileset_png(o.tile_size));
-        write_file_atomically(out, ex::tiled_json(mask, o.tile_size, tiles, recipe));
+        if (banded) {
+          write_file_atomically(out.parent_path() / tiles, ex::band_tileset_png(o.tile_size, bands.levels));
+          write_file_atomically(out, ex::tiled_bands_json(bands, band_mode, o.tile_size, tiles, recipe));
+        } else {
+          write_file_atomically(out.parent_path() / tiles, ex::tileset_png(o.tile_size));
+          write_file_atomically(out, ex::tiled_json(mask, o.tile_size, tiles, recipe));
+        }
         break;
       }
-      case Format::Csv: write_file_atomically(out, ex::grid_csv(mask)); break;
+      case Format::Csv: write_file_atomically(out, banded ? ex::band_csv(bands) : ex::grid_csv(mask)); break;
       case Format::Svg: {
         const ex::Placement place = ex::place_on_paper(w, h, paper, o.margin_mm);
         std::vector<ex::ContourLevel> levels;
@@ -382,6 +396,15 @@ CommandFn add_export_command(CLI::App& app) {
       ->transform(decimal_integer())
       ->check(CLI::Range(1, 512))
       ->capture_default_str();
+  cmd->add_option("--bands", o->bands,
+                  "Tiled and CSV: level bands instead of floor/wall, as the cave display's levels: even "
+                  "(on the display mapping) or quantile (equal shares); one tile layer per band")
+      ->check(CLI::IsMember({"even", "quantile"}))
+      ->type_name("even|quantile");
+  cmd->add_option("--levels", o->levels, "With --bands: how many (default: the preset's display levels)")
+      ->type_name("N")
+      ->transform(decimal_integer())
+      ->check(CLI::Range(ex::kMinBands, ex::kMaxBands));
   cmd->add_option("--paper", o->paper, "SVG: a4, a3 or WxHmm (turned to the field's orientation)")
       ->capture_default_str();
   cmd->add_option("--margin", o->margin_mm, "SVG: margin in mm")
@@ -409,9 +432,10 @@ CommandFn add_export_command(CLI::App& app) {
       "SVG: add the network as a single-line drawing, the centre lines of the cells at or above the "
       "cave threshold (--threshold or --floor-fraction), in its own <g id=\"network\">");
   for (const char* name :
-       {"--steps", "--field", "--channel", "--format", "--resolution", "--threshold", "--floor-fraction",
-        "--smooth", "--min-island", "--connect", "--min-width", "--report", "--tile-size", "--paper",
-        "--margin", "--contours", "--tolerance", "--min-length", "--stroke"}) {
+       {"--steps",          "--field",      "--channel",    "--format",  "--resolution", "--threshold",
+        "--floor-fraction", "--smooth",     "--min-island", "--connect", "--min-width",  "--report",
+        "--tile-size",      "--bands",      "--levels",     "--paper",   "--margin",     "--contours",
+        "--tolerance",      "--min-length", "--stroke"}) {
     cmd->get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
   return [o, cmd] { return run(*o, *cmd); };

@@ -158,8 +158,66 @@ bool interaction_grid(SpeciesSet& s, Toasts& toasts) {
   return changed;
 }
 
+ImVec4 rgb_colour(uint32_t rgb) {
+  return ImVec4(static_cast<float>((rgb >> 16) & 0xffU) / 255.0f,
+                static_cast<float>((rgb >> 8) & 0xffU) / 255.0f, static_cast<float>(rgb & 0xffU) / 255.0f,
+                1.0f);
+}
+
+// Adding and removing species: a plan shown as the list Apply will build, applied at once by
+// "Apply (reallocates)" like the size and agents; the species that stay remain live meanwhile.
+void species_count_section(WindowCore& core, PanelState& st, Toasts& toasts) {
+  const SpeciesSet live = core.backend().species();
+  if (!plan_fits(st.species_plan, live)) st.species_plan = unchanged_plan(live);
+  if (!ImGui::TreeNode("Add / remove species (reallocates)")) return;
+  SpeciesPlan& plan = st.species_plan;
+  const SpeciesSet planned = merged_species(plan, live);
+  int remove = -1;
+  for (size_t i = 0; i < planned.list.size(); ++i) {
+    const Species& sp = planned.list[i];
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::ColorButton("##c", rgb_colour(sp.colour), ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
+    ImGui::SameLine();
+    ImGui::Text("%s%s", sp.name.c_str(), plan.entries[i].origin < 0 ? "  (new)" : "");
+    ImGui::SameLine();
+    if (planned.list.size() <= 1) ImGui::BeginDisabled();
+    if (ImGui::SmallButton("remove")) remove = static_cast<int>(i);
+    if (planned.list.size() <= 1) ImGui::EndDisabled();
+    ImGui::PopID();
+  }
+  if (remove >= 0) plan_remove(plan, remove);
+  const int like = std::clamp(st.species_tab, 0, static_cast<int>(live.list.size()) - 1);
+  const bool full = static_cast<int>(plan.entries.size()) >= kMaxSpecies;
+  if (full) ImGui::BeginDisabled();
+  const std::string add = "Add species (like " + live.list[static_cast<size_t>(like)].name + ")";
+  if (ImGui::Button(add.c_str())) {
+    // `like` names a live species; its entry in the plan, if it is still there, is copied.
+    int entry = 0;
+    for (size_t i = 0; i < plan.entries.size(); ++i)
+      if (plan.entries[i].origin == like) entry = static_cast<int>(i);
+    plan_add(plan, live, entry);
+  }
+  if (full) ImGui::EndDisabled();
+  const bool pending = plan_changes(plan, live);
+  if (!pending) ImGui::BeginDisabled();
+  if (ImGui::Button("Apply (reallocates)")) {
+    guarded(toasts, "cannot apply the species", [&] {
+      if (core.apply_species_set(merged_species(plan, live))) {
+        st.species_plan = unchanged_plan(core.backend().species());
+        st.species_tab = 0;
+      } else {
+        toasts.error(core.message);
+      }
+    });
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Discard")) plan = unchanged_plan(live);
+  if (!pending) ImGui::EndDisabled();
+  ImGui::TreePop();
+}
+
 // Several species: a tab each (colour and rule), then the matrix; all live.
-void species_section(WindowCore& core, Toasts& toasts) {
+void species_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   SpeciesSet s = core.backend().species();
   bool changed = false;
   if (ImGui::BeginTabBar("species")) {
@@ -167,6 +225,7 @@ void species_section(WindowCore& core, Toasts& toasts) {
       Species& sp = s.list[i];
       ImGui::PushID(static_cast<int>(i));
       if (ImGui::BeginTabItem(sp.name.c_str())) {
+        st.species_tab = static_cast<int>(i);
         changed |= colour_edit(sp.colour);
         changed |= model_sliders(sp.model, toasts);
         ImGui::EndTabItem();
@@ -176,19 +235,20 @@ void species_section(WindowCore& core, Toasts& toasts) {
     ImGui::EndTabBar();
   }
   changed |= interaction_grid(s, toasts);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("another number of species: edit the preset ([[species]] tables) and load it");
-  ImGui::PopStyleColor();
   if (changed) apply_species_edit(core, s, toasts);
+  species_count_section(core, st, toasts);
 }
 
-void model_section(WindowCore& core, Toasts& toasts) {
-  if (core.backend().species_count() > 1) {
-    species_section(core, toasts);
+void model_section(WindowCore& core, PanelState& st, Toasts& toasts) {
+  // A [[species]] preset of one species keeps its list (and its W, which may not be 1).
+  if (core.backend().species_count() > 1 || !core.preset.species.list.empty()) {
+    species_section(core, st, toasts);
     return;
   }
   ModelParams m = core.preset.model;
   if (model_sliders(m, toasts)) apply_model_edit(core, m, toasts);
+  st.species_tab = 0;
+  species_count_section(core, st, toasts);
 }
 
 void palette_swatch(const render::Palette& p, float width, float height) {
@@ -421,6 +481,7 @@ void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
     st.agents_k = static_cast<int>(std::max<uint64_t>(1, core.preset.run.agents / 1000));
     st.seed = static_cast<int>(core.preset.run.seed & 0x7fffffff);
     st.spawn_mode = static_cast<int>(core.preset.spawn.mode);
+    st.species_plan = unchanged_plan(core.backend().species());
     st.initialised = true;
   }
   if (!st.visible) return;
@@ -437,7 +498,7 @@ void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
     if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
       simulation_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Record", ImGuiTreeNodeFlags_DefaultOpen)) record_section(st);
-    if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) model_section(core, toasts);
+    if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) model_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) display_section(core, toasts);
     if (ImGui::CollapsingHeader("Presets")) presets_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Seed image & brush")) seed_brush_section(core, st, toasts);

@@ -9,6 +9,7 @@
 
 #include "common/preset_library.hpp"
 #include "window/brush.hpp"
+#include "window/species_edit.hpp"
 #include "window/toast.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
@@ -37,6 +38,10 @@ struct PanelState {
   bool vsync = true;
   float ui_ms = 0;  // measured by the window: building + drawing the panel last frame
   bool visible = true;
+
+  // Species added or removed wait here until their "Apply" (they reallocate); empty: none planned.
+  SpeciesPlan species_plan;
+  int species_tab = 0;  // the species whose tab is open: "Add" copies its model
 
   // Seed image and brush.
   BrushSettings brush;

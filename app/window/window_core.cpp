@@ -106,6 +106,56 @@ bool WindowCore::apply_species(const SpeciesSet& s) {
   }
 }
 
+void WindowCore::reallocate(const Preset& p) {
+  // The preset as it stands (the command line's overrides belonged to the old one): its run and
+  // spawn values as overrides on the defaults, its species as they are, its model set below.
+  SimOptions o = options_;
+  o.preset.clear();
+  o.size = format_size(p.run.size);
+  o.agents = std::to_string(p.run.agents);
+  o.seed = p.run.seed;
+  char strength[32];
+  const auto end = std::to_chars(strength, strength + sizeof strength, p.spawn.field_strength).ptr;
+  o.sets = {"spawn.mode=" + std::string(to_string(p.spawn.mode)),
+            "spawn.field_strength=" + std::string(strength, end),
+            std::string("spawn.agents_from_image=") + (p.spawn.agents_from_image ? "true" : "false")};
+  o.species = p.species;
+  Simulation next = make_simulation(o);
+  set_models(*next.backend, p);
+  const bool resized = !(next.backend->size() == sim_.backend->size());
+  sim_ = std::move(next);
+  options_ = o;
+  if (resized) view.reset();
+}
+
+bool WindowCore::apply_species_set(const SpeciesSet& s) {
+  try {
+    validate(s);
+    if (s.list.empty()) throw Error("no species");
+    Preset next_preset = preset;
+    if (is_single_plain(s)) {
+      next_preset.model = s.list[0].model;
+      next_preset.spawn.mode = s.list[0].spawn;
+      next_preset.species = {};
+    } else {
+      next_preset.species = s;
+    }
+    validate(next_preset);
+    // Always new agents and channels, also for as many species as before (one removed, one added):
+    // the old trails belong to the old species.
+    reallocate(next_preset);
+    // A cave map read from a channel that is gone reads the sum.
+    if (next_preset.display.cave_channel >= sim_.backend->species_count())
+      next_preset.display.cave_channel = kCaveFromSum;
+    preset = next_preset;
+    message.clear();
+    return true;
+  } catch (const std::exception& e) {
+    message = std::string("could not apply the species: ") + e.what();
+    return false;
+  }
+}
+
 void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
   SimOptions o = options_;
   o.size = format_size(run.size);
@@ -135,25 +185,7 @@ bool WindowCore::apply_preset(const Preset& p, const std::string& file) {
                          p.species.count() != sim_.backend->species_count() ||
                          spawn_modes(p.species) != spawn_modes(preset.species);
     if (realloc) {
-      // The new preset as it stands (the command line's overrides belonged to the old one): its
-      // run and spawn values as overrides on the defaults, its model set below.
-      SimOptions o = options_;
-      o.preset.clear();
-      o.size = format_size(p.run.size);
-      o.agents = std::to_string(p.run.agents);
-      o.seed = p.run.seed;
-      char strength[32];
-      const auto end = std::to_chars(strength, strength + sizeof strength, p.spawn.field_strength).ptr;
-      o.sets = {"spawn.mode=" + std::string(to_string(p.spawn.mode)),
-                "spawn.field_strength=" + std::string(strength, end),
-                std::string("spawn.agents_from_image=") + (p.spawn.agents_from_image ? "true" : "false")};
-      o.species = p.species;
-      Simulation next = make_simulation(o);
-      set_models(*next.backend, p);
-      const bool resized = !(next.backend->size() == sim_.backend->size());
-      sim_ = std::move(next);
-      options_ = o;
-      if (resized) view.reset();
+      reallocate(p);
     } else {
       set_models(*sim_.backend, p);
     }

@@ -36,6 +36,11 @@ class WindowCore {
   // Several species: parameters, colours and the matrix, live (same count and spawn modes).
   // False with `message` set when the backend refuses them; nothing changes then.
   bool apply_species(const SpeciesSet& s);
+  // Another set of species (added or removed ones): a new backend with the same size, agents and
+  // seed, every species of `s` and its matrix. One species with W = [[1]] becomes a plain preset
+  // (model and spawn mode, no [[species]]), as a one-species preset is written. False with
+  // `message` set when it fails; nothing changes then.
+  bool apply_species_set(const SpeciesSet& s);
   // New backend with the same options: run parameters from `run`, spawn mode from `spawn`.
   void rebuild(const RunParams& run, const SpawnParams& spawn);
   void reset() { rebuild(preset.run, preset.spawn); }
@@ -70,6 +75,10 @@ class WindowCore {
   PerfHistory history;
 
  private:
+  // A new backend for `p` (its run, spawn and species; the model set live), replacing the current
+  // one. Throws, changing nothing, when it cannot be made.
+  void reallocate(const Preset& p);
+
   SimOptions options_;
   Simulation sim_;
   render::FieldRenderer renderer_;

@@ -225,11 +225,29 @@ DisplayRange compute_channels_range(const float* planes, int channels, size_t ce
   const std::vector<float> cave = cave_values(planes, channels, cells, d.cave_channel);
   DisplayRange r = compute_display_range(cave.data(), cells, d);
   for (int c = 0; c < channels && c < kMaxSpecies; ++c) {
-    const DisplayRange one = compute_display_range(planes + static_cast<size_t>(c) * cells, cells, d);
+    const float* plane = planes + static_cast<size_t>(c) * cells;
+    const DisplayRange one = compute_display_range(plane, cells, d);
     r.channel_lo[c] = one.lo;
     r.channel_inv_span[c] = one.inv_span;
+    if (d.auto_range && cells > 0 && one.inv_span > 0) {
+      double sum = 0;
+      for (size_t i = 0; i < cells; ++i) sum += plane[i];
+      const float black =
+          channel_black_level(one.lo, one.hi, static_cast<float>(sum / static_cast<double>(cells)));
+      const float span = one.hi - black;
+      r.channel_lo[c] = black;
+      r.channel_inv_span[c] = span > 0 && std::isfinite(1.0f / span) ? 1.0f / span : 0.0f;
+    }
   }
   return r;
+}
+
+float channel_black_level(float lo, float hi, float mean) {
+  const float span = hi - lo;
+  if (!(span > 0) || !std::isfinite(mean)) return lo;
+  const float r = (mean - lo) / span;
+  const float w = std::clamp((r - kBlackLevelFrom) / (kBlackLevelFull - kBlackLevelFrom), 0.0f, 1.0f);
+  return lo + w * (mean - lo);
 }
 
 void blend_channels(const float* v, const DisplayParams& d, const DisplayRange& r,

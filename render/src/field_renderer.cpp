@@ -34,6 +34,8 @@ FieldRenderer::FieldRenderer()
       vao_(make_vertex_array()),
       lut_tex_(make_nearest_texture({kLutSize, 1}, GL_RGBA8)),
       range_buf_(make_buffer(sizeof(DisplayRange), nullptr, GL_DYNAMIC_DRAW)),
+      partial_sums_(
+          make_buffer(sizeof(float) * 4 * kMaxRangeGroups * kMaxRangeGroups, nullptr, GL_DYNAMIC_COPY)),
       timer_{make_query(GL_TIME_ELAPSED), make_query(GL_TIME_ELAPSED)} {
   set_palette(greyscale_palette());
   check_gl("creating the field renderer");
@@ -154,12 +156,14 @@ void FieldRenderer::compute_range(const DisplayParams& d) {
   keys.channel_max_key.fill(0u);
   upload_range(keys);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, partial_sums_.get());
   glBindTextureUnit(0, field_tex_.get());
   set_uniform(minmax_prog_, "u_channels", channels);
   set_uniform(minmax_prog_, "u_cave_channel", drawable_cave_channel(d.cave_channel, channels));
   glUseProgram(minmax_prog_.get());
-  const auto groups = [](int n) { return static_cast<GLuint>(std::clamp((n + 15) / 16, 1, 32)); };
-  glDispatchCompute(groups(size_.width), groups(size_.height), 1);
+  const auto groups = [](int n) { return std::clamp((n + 15) / 16, 1, kMaxRangeGroups); };
+  const int gx = groups(size_.width), gy = groups(size_.height);
+  glDispatchCompute(static_cast<GLuint>(gx), static_cast<GLuint>(gy), 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   set_uniform(finish_prog_, "u_cave_mode", static_cast<int>(d.cave));
   set_uniform(finish_prog_, "u_levels", d.levels);
@@ -167,6 +171,8 @@ void FieldRenderer::compute_range(const DisplayParams& d) {
   set_uniform(finish_prog_, "u_threshold", d.threshold);
   set_uniform(finish_prog_, "u_channels", channels);
   set_uniform(finish_prog_, "u_auto_range", d.auto_range ? 1 : 0);
+  set_uniform(finish_prog_, "u_groups", gx * gy);
+  set_uniform(finish_prog_, "u_cells", static_cast<float>(cells));
   glUseProgram(finish_prog_.get());
   glDispatchCompute(1, 1, 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT);

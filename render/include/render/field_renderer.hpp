@@ -75,6 +75,8 @@ class FieldRenderer {
   int cave_result_ = 0;
   Buffer pbo_;
   Buffer range_buf_;
+  static constexpr int kMaxRangeGroups = 32;  // range_minmax's workgroups on each axis, at most
+  Buffer partial_sums_;                       // its per-workgroup channel sums (several species)
   Query timer_[2];
   bool timer_pending_[2] = {false, false};
   int timer_next_ = 0;
