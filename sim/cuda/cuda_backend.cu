@@ -322,6 +322,11 @@ class CudaBackend final : public Backend {
     return t;
   }
 
+  FieldStorage field_storage() override {
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    return {current_field(), true, kCudaDevice, static_cast<int>(stride_)};
+  }
+
   bool can_publish() const override { return true; }
 
   void publish(uint64_t surface_object) override {
