@@ -18,10 +18,13 @@ def run_field(program, scratch, *args):
     return np.load(out)
 
 
-def test_same_bytes_as_physarum_run(physarum, program, scratch):
+@pytest.mark.parametrize("backend", ["cpu", "cuda"])
+def test_same_bytes_as_physarum_run(physarum, program, scratch, backend):
+    if backend == "cuda" and not physarum.cuda_device():
+        pytest.skip("no CUDA device (or a module built without CUDA)")
     expected = run_field(program, scratch, "--size", "96x64", "--agents", "3000", "--seed", "7",
                          "--set", "model.decay=0.05", "--set", "model.turn_rule=jones", "--steps", "40")
-    sim = physarum.Sim(size=SIZE, agents=3000, seed=7, backend="cpu", model_decay=0.05, model_turn_rule="jones")
+    sim = physarum.Sim(size=SIZE, agents=3000, seed=7, backend=backend, model_decay=0.05, model_turn_rule="jones")
     sim.step(15)
     sim.step(25)  # steps in two calls: still the same run
     field = sim.field
