@@ -3,6 +3,7 @@
 #include <glad/gl.h>
 
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "render/egl_context.hpp"
@@ -41,13 +42,20 @@ const render::Palette& palette_named(const std::string& name) {
               "; there are:" + names);
 }
 
+std::mutex& renderer_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 }  // namespace
 
 void check_palette(const DisplayParams& d) {
+  const std::lock_guard lock(renderer_mutex());
   (void)palette_named(d.palette);
 }
 
 std::vector<uint8_t> render_rgba(Backend& backend, const DisplayParams& d, Size out) {
+  const std::lock_guard lock(renderer_mutex());  // one renderer for every Sim of the process
   auto& slot = renderer_slot();
   if (slot && slot->owner != std::this_thread::get_id()) {
     throw Error(
@@ -74,6 +82,7 @@ std::vector<uint8_t> render_rgba(Backend& backend, const DisplayParams& d, Size 
 }
 
 void release_renderer() {
+  const std::lock_guard lock(renderer_mutex());
   auto& slot = renderer_slot();
   if (slot && slot->owner == std::this_thread::get_id()) slot.reset();
   // A context made on another thread cannot be released here; the process's exit frees it.

@@ -151,7 +151,9 @@ costs nothing), or clone the tensor to keep a copy. Writing into it changes the 
              a.size = size_arg(size, "size");
              if (!agents.is_none()) {
                if (py::isinstance<py::bool_>(agents)) throw py::value_error("agents: expected a number");
-               a.agents = py::str(agents).cast<std::string>();
+               // An integer of any kind (NumPy's too) as digits; text ("250K") as the command line reads it.
+               a.agents = py::hasattr(agents, "__index__") ? py::str(py::int_(agents)).cast<std::string>()
+                                                           : py::str(agents).cast<std::string>();
              }
              if (!preset.is_none()) a.preset = py::str(preset).cast<std::string>();  // str or PathLike
              a.backend = backend;

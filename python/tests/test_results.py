@@ -113,3 +113,8 @@ def test_timings_report_every_stage(physarum):
     assert set(t) == {"agents_ms", "field_ms", "sort_ms", "publish_ms", "step_ms", "samples"}
     assert t["samples"] == 5
     assert t["step_ms"] >= t["agents_ms"] >= 0
+
+
+def test_agents_take_integers_of_any_kind_and_the_command_lines_text(physarum):
+    assert physarum.Sim(size=(40, 30), agents=np.int64(500), backend="cpu").agent_count == 500
+    assert physarum.Sim(size=(40, 30), agents="1.5K", backend="cpu").agent_count == 1500
