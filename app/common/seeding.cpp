@@ -7,10 +7,16 @@ namespace physarum::app {
 ImageSeed prepare_image_seed(const std::filesystem::path& file, const Preset& preset, Size field,
                              uint64_t agent_count, ImageFit fit) {
   validate(preset.spawn);  // the strength may have been typed into the panel: refuse NaN, inf, < 0
-  ImageSeed seed;
   // Several species: a colour image seeds channels 0, 1, 2 from its red, green, blue (sim/image.hpp).
+  const LumaImage img = preset.species.count() > 1 ? load_colour(file) : load_luma(file);
+  return prepare_image_seed(img, preset, field, agent_count, fit);
+}
+
+ImageSeed prepare_image_seed(const LumaImage& img, const Preset& preset, Size field, uint64_t agent_count,
+                             ImageFit fit) {
+  validate(preset.spawn);
   const int channels = preset.species.count();
-  const LumaImage img = channels > 1 ? load_colour(file) : load_luma(file);
+  ImageSeed seed;
   seed.field = image_to_field(img, field, 1.0f, fit);  // brightness in [0, 1]
   if (preset.spawn.agents_from_image) {
     seed.agents = spawn_from_image(seed.field, field, agent_count, preset.run.seed);

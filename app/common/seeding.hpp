@@ -23,6 +23,9 @@ struct ImageSeed {
 // or a spawn.field_strength that sim's validate() refuses.
 ImageSeed prepare_image_seed(const std::filesystem::path& file, const Preset& preset, Size field,
                              uint64_t agent_count, ImageFit fit);
+// The same from an image already in memory (the Python module's arrays); `img.rgb` may be empty.
+ImageSeed prepare_image_seed(const LumaImage& img, const Preset& preset, Size field, uint64_t agent_count,
+                             ImageFit fit);
 void apply_image_seed(Backend& backend, const ImageSeed& seed);
 
 // Returns true when the field (and, if asked, the agents) were replaced. On failure (unreadable,

@@ -336,6 +336,11 @@ class CudaBackend final : public Backend {
     return t;
   }
 
+  FieldStorage field_storage() override {
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    return {current_field(), true, kCudaDevice, static_cast<int>(stride_)};
+  }
+
   bool can_publish() const override { return true; }
   uint64_t publish_stream() const override { return reinterpret_cast<uint64_t>(stream_.get()); }
 

@@ -246,6 +246,8 @@ class CpuBackend final : public Backend {
       for (size_t i = 0; i < n; ++i) out[c * n + i] = field_[i * s + c];
   }
 
+  FieldStorage field_storage() override { return {field_.data(), false, 0, static_cast<int>(channels())}; }
+
   AgentState read_agents() override {
     AgentState out = agents_state_;
     const size_t n = out.id.size();

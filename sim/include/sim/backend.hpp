@@ -41,6 +41,18 @@ struct BrushStroke {
   int channel = -1;  // the species' channel it paints into; -1: every channel
 };
 
+// Where a backend keeps its current field, for readers that take it without a copy (the Python
+// module's DLPack view). Cell (x, y) of channel c is data[(y * width + x) * cell_stride + c]:
+// channels interleaved, cell_stride = S (4 for three species on CUDA). Both backends alternate
+// between two buffers that live as long as the backend, so after step() the pointer may no longer
+// be the current field: ask again.
+struct FieldStorage {
+  float* data = nullptr;        // nullptr: this backend does not expose its field
+  bool on_cuda_device = false;  // device memory of CUDA device `device`, else host memory
+  int device = 0;
+  int cell_stride = 1;  // floats from one cell to the next
+};
+
 // set_field/brush: every channel at once.
 inline constexpr int kAllChannels = -1;
 
@@ -96,6 +108,8 @@ class Backend {
   virtual void read_field(std::vector<float>& out) = 0;
   virtual AgentState read_agents() = 0;
   virtual StageTimings timings() = 0;
+  // The current field where it lives; waits for queued work first, so it is complete when read.
+  virtual FieldStorage field_storage() { return {}; }
 
   // Publishing into a GPU surface handed in by the renderer (a cudaSurfaceObject_t as 64 bits, a
   // 2D surface of size(): R32F for one species, RGBA32F with channel c in component c for several,

@@ -1,0 +1,88 @@
+"""Type stub of the physarum module (python/src/module.cpp holds the docstrings)."""
+
+import os
+from typing import Any, Literal, Mapping
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+class Error(RuntimeError):
+    """A failure inside physarum (a device error, an unreadable file)."""
+
+class FieldView:
+    """The field without a copy, for torch.from_dlpack / numpy.from_dlpack."""
+
+    def __dlpack__(
+        self,
+        *,
+        stream: int | Any | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """In floats, not bytes."""
+    @property
+    def device(self) -> Literal["cuda", "cpu"]: ...
+
+class Sim:
+    def __init__(
+        self,
+        size: tuple[int, int] | None = None,
+        agents: int | str | None = None,
+        preset: str | os.PathLike[str] | None = None,
+        backend: Literal["auto", "cpu", "cuda"] = "auto",
+        seed: int | None = None,
+        threads: int = 0,
+        **overrides: float | int | bool | str | tuple[int, int],
+    ) -> None: ...
+    def step(self, n: int = 1) -> None: ...
+    @property
+    def field(self) -> npt.NDArray[np.float32]:
+        """(H, W), or (S, H, W) with several species; a copy."""
+    @property
+    def agents(self) -> dict[str, npt.NDArray[Any]]:
+        """{'id': uint32, 'x', 'y', 'theta': float32}, sorted by id; a copy."""
+    def set(
+        self,
+        params: Mapping[str, float | int | bool | str | tuple[int, int]] | None = None,
+        **kwargs: float | int | bool | str | tuple[int, int],
+    ) -> None: ...
+    def seed_image(
+        self,
+        image: str | os.PathLike[str] | npt.ArrayLike,
+        fit: Literal["fill", "fit"] = "fill",
+    ) -> None: ...
+    def brush(self, x: float, y: float, radius: float = 10.0, amount: float = 5.0, channel: int = -1) -> None: ...
+    def timings(self) -> dict[str, float]: ...
+    def render(
+        self,
+        palette: str | None = None,
+        cave: Literal["off", "even", "quantile", "binary"] | None = None,
+        size: tuple[int, int] | None = None,
+    ) -> npt.NDArray[np.uint8]:
+        """(H, W, 4) RGBA, rows top to bottom."""
+    def field_view(self) -> FieldView: ...
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height)."""
+    @property
+    def agent_count(self) -> int: ...
+    @property
+    def steps_done(self) -> int: ...
+    @property
+    def species_count(self) -> int: ...
+    @property
+    def backend(self) -> str: ...
+    @property
+    def note(self) -> str: ...
+    @property
+    def preset_toml(self) -> str: ...
+
+def cuda_device() -> str: ...

@@ -1,0 +1,235 @@
+#include "sim_object.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <utility>
+
+#include "cli/commands.hpp"
+#include "cli/sim_options.hpp"
+#include "common/seeding.hpp"
+#include "errors.hpp"
+#include "headless.hpp"
+#include "sim/image.hpp"
+#include "sim/preset.hpp"
+
+namespace py = pybind11;
+
+namespace physarum::python {
+
+namespace {
+
+ImageFit parse_fit(const std::string& fit) {
+  if (fit == "fill") return ImageFit::Fill;
+  if (fit == "fit") return ImageFit::Fit;
+  throw py::value_error("fit '" + fit + "' is not one of: fill, fit");
+}
+
+// A vector's floats as a NumPy array that owns them (no copy).
+py::array_t<float> to_array(std::vector<float>&& v, std::vector<py::ssize_t> shape) {
+  auto* owned = new std::vector<float>(std::move(v));
+  py::capsule free_it(owned, [](void* p) { delete static_cast<std::vector<float>*>(p); });
+  return py::array_t<float>(shape, owned->data(), free_it);
+}
+
+template <class T>
+py::array_t<T> to_array_1d(std::vector<T>&& v) {
+  auto* owned = new std::vector<T>(std::move(v));
+  py::capsule free_it(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({static_cast<py::ssize_t>(owned->size())}, owned->data(), free_it);
+}
+
+}  // namespace
+
+Sim::Sim(const SimArgs& a) {
+  app::SimOptions o;
+  o.preset = a.preset;
+  if (a.size) o.size = std::to_string(a.size->width) + "x" + std::to_string(a.size->height);
+  o.agents = a.agents;
+  o.seed = a.seed;
+  o.backend = a.backend;
+  o.threads = a.threads;
+  o.sets = a.sets;
+  // The command line's resolution: preset, then each --set, then size, agents and seed; its
+  // messages (app::UsageError becomes ValueError).
+  preset_ = as_value_error([&] { return app::resolve_preset(o); });  // a preset file that fails to load too
+  BackendKind kind{};
+  try {
+    kind = parse_backend_kind(a.backend);
+  } catch (const Error& e) {
+    throw py::value_error(std::string("backend ") + e.what());
+  }
+  if (a.threads < 0 || a.threads > kMaxThreads) {
+    throw py::value_error("threads = " + std::to_string(a.threads) + " is out of range: allowed 0 (all) to " +
+                          std::to_string(kMaxThreads));
+  }
+  const SimConfig config = as_value_error([&] { return config_from(preset_, a.threads); });
+  py::gil_scoped_release unlocked;
+  backend_ = create_backend(kind, config, &note_);
+}
+
+void Sim::step(long long n) {
+  if (n < 0 || n > INT_MAX) {
+    throw py::value_error("step(" + std::to_string(n) + "): the number of steps must be 0 to " +
+                          std::to_string(INT_MAX));
+  }
+  // The CPU backend works as it is called: chunks keep Ctrl-C responsive. The CUDA backend only
+  // queues work (its CUDA graphs want the whole count in one call).
+  const bool queued = backend_->can_publish();
+  const long long chunk = queued ? n : 16;
+  for (long long done = 0; done < n;) {
+    const int k = static_cast<int>(std::min(chunk, n - done));
+    locked([&] { backend_->step(k); });
+    done += k;
+    if (done < n && PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+}
+
+py::array_t<float> Sim::field() {
+  std::vector<float> v;
+  locked([&] { backend_->read_field(v); });
+  const Size s = backend_->size();
+  if (backend_->species_count() == 1) return to_array(std::move(v), {s.height, s.width});
+  return to_array(std::move(v), {backend_->species_count(), s.height, s.width});
+}
+
+py::dict Sim::agents() {
+  AgentState a = locked([&] { return backend_->read_agents(); });
+  py::dict d;
+  d["id"] = to_array_1d(std::move(a.id));
+  d["x"] = to_array_1d(std::move(a.x));
+  d["y"] = to_array_1d(std::move(a.y));
+  d["theta"] = to_array_1d(std::move(a.theta));
+  return d;
+}
+
+void Sim::set(const std::vector<std::string>& assignments) {
+  locked([&] { set_locked(assignments); });
+}
+
+void Sim::set_locked(const std::vector<std::string>& assignments) {
+  Preset next = preset_;
+  for (const auto& s : assignments) as_value_error([&] { apply_override(next, s); });
+  as_value_error([&] { validate(next); });
+  if (!(next.run == preset_.run)) {
+    throw py::value_error(
+        "run.size, run.agents and run.seed cannot change in a running simulation; make a new Sim");
+  }
+  if (next.species.list.size() != preset_.species.list.size()) {
+    throw py::value_error("the number of species cannot change in a running simulation; make a new Sim");
+  }
+  // Model and species take effect at the next step; a refused change leaves everything as it was.
+  if (!(next.model == preset_.model) || !(next.species == preset_.species)) {
+    as_value_error([&] {
+      if (next.species.list.empty()) {
+        backend_->set_model(next.model);
+      } else {
+        backend_->set_species(next.species);
+      }
+    });
+  }
+  preset_ = std::move(next);  // display and spawn: used by render() and seed_image()
+}
+
+void Sim::seed_image_file(const std::string& path, const std::string& fit) {
+  const ImageFit f = parse_fit(fit);
+  locked([&] {
+    const app::ImageSeed seed = as_value_error(
+        [&] { return app::prepare_image_seed(path, preset_, backend_->size(), backend_->agent_count(), f); });
+    as_value_error([&] { app::apply_image_seed(*backend_, seed); });
+  });
+}
+
+void Sim::seed_image_array(const py::array& image, const std::string& fit) {
+  const ImageFit f = parse_fit(fit);
+  // Brightness in [0, 1]: floats as they are, 8-bit and 16-bit integers scaled by their maximum.
+  const int nd = static_cast<int>(image.ndim());
+  if (nd != 2 && !(nd == 3 && image.shape(2) == 3)) {
+    throw py::value_error(
+        "seed_image: an array must be (H, W) brightness or (H, W, 3) RGB, not " +
+        py::str(py::tuple(py::cast(std::vector<py::ssize_t>(image.shape(), image.shape() + nd))))
+            .cast<std::string>());
+  }
+  float scale = 1.0f;
+  if (image.dtype().is(py::dtype::of<uint8_t>())) scale = 1.0f / 255.0f;
+  if (image.dtype().is(py::dtype::of<uint16_t>())) scale = 1.0f / 65535.0f;
+  const auto values = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(image);
+  if (!values) throw py::value_error("seed_image: the array must hold numbers");
+  LumaImage img;
+  img.height = static_cast<int>(image.shape(0));
+  img.width = static_cast<int>(image.shape(1));
+  const size_t pixels = static_cast<size_t>(img.width) * static_cast<size_t>(img.height);
+  if (pixels == 0) throw py::value_error("seed_image: the array is empty");
+  const float* v = values.data();
+  for (size_t i = 0; i < pixels * (nd == 3 ? 3 : 1); ++i) {
+    if (!(v[i] * scale >= 0.0f && v[i] * scale <= 1.0f)) {
+      throw py::value_error("seed_image: brightness must be in [0, 1] (integers: 0 to their type's maximum)");
+    }
+  }
+  if (nd == 2) {
+    img.luma.assign(v, v + pixels);
+    for (float& x : img.luma) x *= scale;
+  } else {
+    // The luma of a colour image as the image decoder computes it (Rec. 709 weights).
+    img.rgb.assign(v, v + pixels * 3);
+    for (float& x : img.rgb) x *= scale;
+    img.luma.resize(pixels);
+    for (size_t i = 0; i < pixels; ++i) {
+      img.luma[i] = 0.2126f * img.rgb[i * 3] + 0.7152f * img.rgb[i * 3 + 1] + 0.0722f * img.rgb[i * 3 + 2];
+    }
+  }
+  locked([&] {
+    const app::ImageSeed seed = as_value_error(
+        [&] { return app::prepare_image_seed(img, preset_, backend_->size(), backend_->agent_count(), f); });
+    as_value_error([&] { app::apply_image_seed(*backend_, seed); });
+  });
+}
+
+void Sim::brush(float x, float y, float radius, float amount, int channel) {
+  locked([&] { as_value_error([&] { backend_->brush(BrushStroke{x, y, radius, amount, channel}); }); });
+}
+
+py::dict Sim::timings() {
+  const StageTimings t = locked([&] { return backend_->timings(); });
+  py::dict d;
+  d["agents_ms"] = t.agents_ms;
+  d["field_ms"] = t.field_ms;
+  d["sort_ms"] = t.sort_ms;
+  d["publish_ms"] = t.publish_ms;
+  d["step_ms"] = t.step_ms;
+  d["samples"] = t.samples;
+  return d;
+}
+
+py::array_t<uint8_t> Sim::render(const std::optional<std::string>& palette,
+                                 const std::optional<std::string>& cave, const std::optional<Size>& size) {
+  const Size out = size ? *size : backend_->size();
+  if (out.width < 1 || out.height < 1 || out.width > kMaxSide || out.height > kMaxSide) {
+    throw py::value_error("render: size " + std::to_string(out.width) + "x" + std::to_string(out.height) +
+                          " is out of range: allowed 1 to " + std::to_string(kMaxSide) + " on a side");
+  }
+  std::vector<uint8_t> rgba = locked([&] {
+    DisplayParams d = preset_.display;
+    if (palette) d.palette = *palette;
+    if (cave) d.cave = as_value_error([&] { return parse_cave_mode(*cave); });
+    as_value_error([&] {
+      validate(d);
+      check_palette(d);
+    });
+    return render_rgba(*backend_, d, out);
+  });
+  auto* owned = new std::vector<uint8_t>(std::move(rgba));
+  py::capsule free_it(owned, [](void* p) { delete static_cast<std::vector<uint8_t>*>(p); });
+  return py::array_t<uint8_t>({static_cast<py::ssize_t>(out.height), static_cast<py::ssize_t>(out.width),
+                               static_cast<py::ssize_t>(4)},
+                              owned->data(), free_it);
+}
+
+FieldStorage Sim::storage() {
+  return locked([&] { return backend_->field_storage(); });
+}
+
+std::string Sim::preset_toml() {
+  return locked([&] { return preset_to_toml(preset_); });
+}
+
+}  // namespace physarum::python
