@@ -32,7 +32,19 @@ void handle_keys(GLFWwindow* win, WindowCore& core, PanelState& panel, std::vect
       default: break;
     }
     if (typing) continue;
+    const bool ctrl = glfwGetKey(win, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
+                      glfwGetKey(win, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+    const bool shift = glfwGetKey(win, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                       glfwGetKey(win, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
     switch (key) {
+      case GLFW_KEY_Z:
+        if (ctrl) panel.actions.push_back(shift ? PanelAction::Redo : PanelAction::Undo);
+        break;
+      case GLFW_KEY_Y:
+        if (ctrl) panel.actions.push_back(PanelAction::Redo);
+        break;
+      case GLFW_KEY_E: panel.actions.push_back(PanelAction::Explore); break;
+      case GLFW_KEY_K: panel.actions.push_back(PanelAction::AddKeyframe); break;
       case GLFW_KEY_SPACE: core.paused = !core.paused; break;
       case GLFW_KEY_S:
         core.paused = true;

@@ -404,6 +404,7 @@ void help_section() {
   ImGui::BulletText("Left drag: paint pheromone    Right drag: erase");
   ImGui::BulletText("Drop an image on the window: seed the field");
   ImGui::BulletText("F9: start / stop recording    F12: screenshot");
+  ImGui::BulletText("Ctrl+Z / Ctrl+Shift+Z: undo / redo    E: explore    K: keyframe here");
   ImGui::BulletText("Esc: quit");
 }
 

@@ -21,7 +21,11 @@ enum class PanelAction {
   ToggleRecording,  // start with the Record settings below, or stop
   Screenshot,       // the window, panel included, to physarum-<date>-<time>.png
   ToggleFullscreen,
-  ApplyVsync,  // `vsync` below changed
+  ApplyVsync,   // `vsync` below changed
+  Undo,         // Ctrl+Z (window/history.hpp)
+  Redo,         // Ctrl+Shift+Z or Ctrl+Y
+  Explore,      // E (window/explore_strip.hpp)
+  AddKeyframe,  // K (window/timeline.hpp)
 };
 
 struct PanelState {
