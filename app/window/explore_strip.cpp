@@ -59,11 +59,11 @@ void ExploreStrip::upload_finished() {
 void ExploreStrip::draw(WindowCore& core, Toasts& toasts) {
   upload_finished();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
+  // Anchored at the bottom right and sized to fit: the strip grows upward as draws arrive.
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + vp->WorkSize.y - 10),
-                          ImGuiCond_FirstUseEver, ImVec2(1, 1));
-  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+                          ImGuiCond_Always, ImVec2(1, 1));
   ImGui::SetNextWindowBgAlpha(0.85f);
-  if (ImGui::Begin("Explore")) {
+  if (ImGui::Begin("Explore", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     if (ImGui::Button("Explore (E)")) explore(core, toasts);
     ImGui::SameLine();
     if (shown_) {

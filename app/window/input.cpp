@@ -19,12 +19,15 @@ void on_drop(GLFWwindow* w, int count, const char** paths) {
 void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
   ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);  // ImGui sees every key first
   auto* e = static_cast<WindowEvents*>(glfwGetWindowUserPointer(w));
-  if (e && (action == GLFW_PRESS || (action == GLFW_REPEAT && key == GLFW_KEY_S))) e->keys.push_back(key);
+  if (e && (action == GLFW_PRESS || (action == GLFW_REPEAT && key == GLFW_KEY_S))) {
+    e->keys.push_back(key_code(key, mods));
+  }
 }
 
 void handle_keys(GLFWwindow* win, WindowCore& core, PanelState& panel, std::vector<int>& keys) {
   const bool typing = ImGui::GetIO().WantCaptureKeyboard;
-  for (const int key : keys) {
+  for (const int code : keys) {
+    const int key = code & 0xffff, mods = code >> 16;
     switch (key) {
       case GLFW_KEY_F9: panel.actions.push_back(PanelAction::ToggleRecording); continue;
       case GLFW_KEY_F12: panel.actions.push_back(PanelAction::Screenshot); continue;
@@ -32,10 +35,7 @@ void handle_keys(GLFWwindow* win, WindowCore& core, PanelState& panel, std::vect
       default: break;
     }
     if (typing) continue;
-    const bool ctrl = glfwGetKey(win, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS ||
-                      glfwGetKey(win, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
-    const bool shift = glfwGetKey(win, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
-                       glfwGetKey(win, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+    const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0, shift = (mods & GLFW_MOD_SHIFT) != 0;
     switch (key) {
       case GLFW_KEY_Z:
         if (ctrl) panel.actions.push_back(shift ? PanelAction::Redo : PanelAction::Undo);

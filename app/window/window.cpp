@@ -189,7 +189,7 @@ bool WindowSession::frame() {
   }
   run_actions(fb_w, fb_h);  // after drawing: a screenshot shows this frame
   // A change that settled this frame (no widget held) is one undo step, whatever made it.
-  if (history_.observe(core_.preset, ImGui::IsAnyItemActive())) panel_.initialised = false;
+  (void)history_.observe(core_.preset, ImGui::IsAnyItemActive());
   glfwSwapBuffers(win_);
   count_times(ui_ms);
   return !last;
