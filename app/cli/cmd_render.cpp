@@ -25,6 +25,7 @@
 #include "render/palette.hpp"
 #include "render/png.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
 #include "video/process.hpp"
 #include "video/progress.hpp"
@@ -213,8 +214,9 @@ class HeadlessRender {
   HeadlessRender(const RenderOptions& o, Simulation& sim, Size out)
       : o_(o), sim_(sim), b_(*sim.backend), out_(out), egl_(b_.can_publish()) {
     std::fprintf(stderr, "physarum render: %s; %s\n", b_.name().c_str(), egl_.description().c_str());
-    renderer_.set_palette(
-        palette_named(render::load_palettes(render::palette_dir()), sim.preset.display.palette));
+    palettes_ = render::load_palettes(render::palette_dir());
+    renderer_.set_palette(palette_named(palettes_, sim.preset.display.palette));
+    palette_ = sim.preset.display.palette;
     renderer_.set_bicubic(true);  // only where a cell covers more than one pixel (--resolution 4x)
     target_.emplace(out.width, out.height);
   }
@@ -255,6 +257,10 @@ class HeadlessRender {
   }
 
   void draw(bool host_range) {
+    if (sim_.preset.display.palette != palette_) {  // a keyframe switched it
+      renderer_.set_palette(palette_named(palettes_, sim_.preset.display.palette));
+      palette_ = sim_.preset.display.palette;
+    }
     renderer_.update_field(b_, host_range);
     renderer_.draw(sim_.preset.display, render::View{}, out_.width, out_.height);
   }
@@ -275,6 +281,8 @@ class HeadlessRender {
   Size out_;
   render::EglContext egl_;
   render::FieldRenderer renderer_;
+  render::PaletteSet palettes_;
+  std::string palette_;  // the one the renderer holds
   std::optional<Target> target_;
   std::vector<std::unique_ptr<Recorder>> recorders_;
 };
@@ -290,7 +298,7 @@ uint64_t run_steps(const RenderOptions& o, Simulation& sim, HeadlessRender& out,
   while (done < o.steps && !stop_requested()) {
     const uint64_t to_frame = every - done % every;
     const uint64_t chunk = std::min({chunk_max, to_frame, o.steps - done});
-    sim.backend->step(static_cast<int>(chunk));
+    step_with_keyframes(*sim.backend, sim.preset, chunk);  // keyframed values before each step
     done += chunk;
     if (out.recording() && done < o.steps && done % every == 0) {
       // Quantile cave levels come only from a host copy (with interop the field is on the GPU).

@@ -15,6 +15,7 @@
 #include "cli/decimal_option.hpp"
 #include "cli/sim_options.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
 
 namespace physarum::app {
@@ -34,7 +35,7 @@ int run(const RunOptions& r) {
   Backend& b = *sim.backend;
 
   const auto t0 = std::chrono::steady_clock::now();
-  b.step(r.steps);
+  step_with_keyframes(b, sim.preset, static_cast<uint64_t>(r.steps));  // b.step without keyframes
   std::vector<float> field;
   b.read_field(field);  // waits for the last step on asynchronous backends
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

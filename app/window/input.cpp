@@ -16,28 +16,38 @@ void on_drop(GLFWwindow* w, int count, const char** paths) {
   for (int i = 0; i < count; ++i) e->dropped.emplace_back(paths[i]);
 }
 
-// Shift+F12, queued as its own key: the shift may be up again by the time the queue is read.
-constexpr int kKeyShiftF12 = GLFW_KEY_LAST + 1;
-
 void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
   ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);  // ImGui sees every key first
   auto* e = static_cast<WindowEvents*>(glfwGetWindowUserPointer(w));
-  if (key == GLFW_KEY_F12 && (mods & GLFW_MOD_SHIFT)) key = kKeyShiftF12;
-  if (e && (action == GLFW_PRESS || (action == GLFW_REPEAT && key == GLFW_KEY_S))) e->keys.push_back(key);
+  if (e && (action == GLFW_PRESS || (action == GLFW_REPEAT && key == GLFW_KEY_S))) {
+    e->keys.push_back(key_code(key, mods));  // the modifiers held at the press travel with the key
+  }
 }
 
 void handle_keys(GLFWwindow* win, WindowCore& core, PanelState& panel, std::vector<int>& keys) {
   const bool typing = ImGui::GetIO().WantCaptureKeyboard;
-  for (const int key : keys) {
+  for (const int code : keys) {
+    const int key = code & 0xffff, mods = code >> 16;
     switch (key) {
       case GLFW_KEY_F9: panel.actions.push_back(PanelAction::ToggleRecording); continue;
-      case GLFW_KEY_F12: panel.actions.push_back(PanelAction::Screenshot); continue;
-      case kKeyShiftF12: panel.actions.push_back(PanelAction::ScreenshotWindow); continue;
+      case GLFW_KEY_F12:  // Shift+F12: the whole window with the panel; F12: the field alone
+        panel.actions.push_back((mods & GLFW_MOD_SHIFT) != 0 ? PanelAction::ScreenshotWindow
+                                                             : PanelAction::Screenshot);
+        continue;
       case GLFW_KEY_F11: panel.actions.push_back(PanelAction::ToggleFullscreen); continue;
       default: break;
     }
     if (typing) continue;
+    const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0, shift = (mods & GLFW_MOD_SHIFT) != 0;
     switch (key) {
+      case GLFW_KEY_Z:
+        if (ctrl) panel.actions.push_back(shift ? PanelAction::Redo : PanelAction::Undo);
+        break;
+      case GLFW_KEY_Y:
+        if (ctrl) panel.actions.push_back(PanelAction::Redo);
+        break;
+      case GLFW_KEY_E: panel.actions.push_back(PanelAction::Explore); break;
+      case GLFW_KEY_K: panel.actions.push_back(PanelAction::AddKeyframe); break;
       case GLFW_KEY_SPACE: core.paused = !core.paused; break;
       case GLFW_KEY_S:
         core.paused = true;

@@ -18,9 +18,14 @@ namespace physarum::app {
 // press and release between two frames, and polling would miss it.
 struct WindowEvents {
   std::vector<std::string> dropped;
-  std::vector<int> keys;                   // presses, and repeats of S (single step)
+  std::vector<int> keys;                   // presses, and repeats of S (single step); see key_code
   std::optional<BrushStroke> last_stroke;  // while a paint/erase drag goes on
 };
+// A queued key: the GLFW key with the modifiers held when it was pressed (Ctrl+Z must not depend
+// on Ctrl still being down when the frame handles it).
+inline int key_code(int key, int mods) {
+  return key | (mods << 16);
+}
 
 // Points the window's drop and key callbacks at `events` (the key callback forwards to ImGui's).
 // Before `events` goes away: glfwSetWindowUserPointer(win, nullptr), and the callbacks do nothing.

@@ -471,6 +471,7 @@ void help_section() {
   ImGui::BulletText("Drop an image on the window: seed the field");
   ImGui::BulletText("F9: start / stop recording");
   ImGui::BulletText("F12: save the field (field resolution)    Shift+F12: the whole window");
+  ImGui::BulletText("Ctrl+Z / Ctrl+Shift+Z: undo / redo    E: explore    K: keyframe here");
   ImGui::BulletText("Esc: quit");
 }
 

@@ -23,7 +23,11 @@ enum class PanelAction {
   Screenshot,        // F12: the field alone at field resolution, to physarum-<date>-<time>.png
   ScreenshotWindow,  // Shift+F12: the whole window, panel included
   ToggleFullscreen,
-  ApplyVsync,  // `vsync` below changed
+  ApplyVsync,   // `vsync` below changed
+  Undo,         // Ctrl+Z (window/history.hpp)
+  Redo,         // Ctrl+Shift+Z or Ctrl+Y
+  Explore,      // E (window/explore_strip.hpp)
+  AddKeyframe,  // K (window/timeline.hpp)
 };
 
 struct PanelState {

@@ -17,6 +17,8 @@
 #include <cstdlib>
 #include <future>
 #include <memory>
+#include <optional>
+#include <random>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -30,9 +32,12 @@
 #include "video/process.hpp"
 #include "video/recorder.hpp"
 #include "video/signals.hpp"
+#include "window/explore_strip.hpp"
 #include "window/glfw_session.hpp"
+#include "window/history.hpp"
 #include "window/input.hpp"
 #include "window/panel.hpp"
+#include "window/timeline.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
 
@@ -124,6 +129,7 @@ class WindowSession {
   void run_actions(int fb_w, int fb_h);
   void tell(const RecordingNote& note);
   void count_times(double ui_ms);
+  void undo_redo(bool undo);
 
   const WindowOptions& o_;
   GLFWwindow* win_;
@@ -133,13 +139,17 @@ class WindowSession {
   WindowEvents events_;
   WindowRecording recording_;
   Fullscreen fullscreen_;
+  ParamHistory history_;
+  TimelineState timeline_;
+  ExploreStrip explore_;
   int frame_ = 0;
   Clock::time_point frame_start_ = Clock::now();
   int status_ = kExitOk;
 };
 
 WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const SimOptions& sim)
-    : o_(o), win_(win), core_(sim) {
+    : o_(o), win_(win), core_(sim), explore_(std::random_device{}()) {
+  history_.reset(core_.preset);
   std::printf("physarum: %s (%s)\n", core_.backend().name().c_str(), core_.backend_note().c_str());
   panel_.vsync = o.vsync;
   panel_.visible = !o.hide_panel;
@@ -176,6 +186,11 @@ bool WindowSession::frame() {
   ImGui::NewFrame();
   panel_.recording = recording_.status();
   draw_panel(core_, panel_, toasts_);
+  run_panel_guarded(toasts_, [&] {
+    if (!panel_.visible) return;
+    draw_timeline(core_, timeline_, toasts_);
+    explore_.draw(core_, toasts_);
+  });
   double ui_ms = ms_since(ui_start);
   read_input(fb_w, fb_h);
   seed_dropped_files();
@@ -198,6 +213,8 @@ bool WindowSession::frame() {
     std::printf("physarum: wrote %s (%dx%d)\n", o_.screenshot.c_str(), fb_w, fb_h);
   }
   run_actions(fb_w, fb_h);  // after drawing: a screenshot shows this frame
+  // A change that settled this frame (no widget held) is one undo step, whatever made it.
+  (void)history_.observe(core_.preset, ImGui::IsAnyItemActive());
   glfwSwapBuffers(win_);
   count_times(ui_ms);
   return !last;
@@ -257,9 +274,36 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
       }
       case PanelAction::ToggleFullscreen: fullscreen_.toggle(win_); break;
       case PanelAction::ApplyVsync: glfwSwapInterval(panel_.vsync ? 1 : 0); break;
+      case PanelAction::Undo: undo_redo(true); break;
+      case PanelAction::Redo: undo_redo(false); break;
+      case PanelAction::Explore: explore_.explore(core_, toasts_); break;
+      case PanelAction::AddKeyframe:
+        try {
+          timeline_.selected =
+              static_cast<int>(add_keyframe_here(core_.preset, core_.backend().steps_done()));
+          toasts_.info("keyframe at step " + std::to_string(core_.backend().steps_done()));
+        } catch (const std::exception& e) {
+          toasts_.error(std::string("cannot add a keyframe: ") + e.what());
+        }
+        break;
     }
   }
   panel_.actions.clear();
+}
+
+// The preset before (after) the last settled change, applied as a preset load is.
+void WindowSession::undo_redo(bool undo) {
+  const std::optional<Preset> p = undo ? history_.undo(core_.preset) : history_.redo(core_.preset);
+  if (!p) {
+    toasts_.info(undo ? "nothing to undo" : "nothing to redo");
+    return;
+  }
+  if (core_.apply_preset(*p, core_.preset_file)) {
+    panel_.initialised = false;  // the reallocation fields follow
+    toasts_.info(undo ? "undone" : "redone");
+  } else {
+    toasts_.error(core_.message);
+  }
 }
 
 // A recording's start, stop or failure as a toast; a failure also on stderr, and one asked for

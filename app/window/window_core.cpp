@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "sim/elapsed.hpp"
+#include "sim/keyframes.hpp"
 
 namespace physarum::app {
 
@@ -43,7 +44,10 @@ void WindowCore::step() {
   const int n = paused ? (single_step ? 1 : 0) : std::clamp(steps_per_frame, 1, 64);
   single_step = false;
   const auto t0 = std::chrono::steady_clock::now();
-  if (n > 0) sim_.backend->step(n);
+  step_with_keyframes(*sim_.backend, preset, static_cast<uint64_t>(n));   // b.step(n) without keyframes
+  if (preset.display.palette != palettes.palettes[palette_index].name) {  // a keyframe switched it
+    select_palette(palettes.index_of(preset.display.palette));
+  }
   const auto t1 = std::chrono::steady_clock::now();
   sim_ms = ms_between(t0, t1);
   rate_steps_ += static_cast<uint64_t>(n);

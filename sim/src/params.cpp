@@ -95,6 +95,7 @@ void validate(const Preset& p) {
                 std::to_string(p.species.count() - 1) + " (got " + std::to_string(p.display.cave_channel) +
                 ")");
   }
+  validate_keyframes(p);
 }
 
 void validate(const SpeciesSet& set) {

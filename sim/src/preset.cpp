@@ -22,6 +22,7 @@
 #include <optional>
 #include <variant>
 
+#include "preset_keyframes.hpp"
 #include "preset_species.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/input_file.hpp"
@@ -395,13 +396,14 @@ Preset parse_preset(std::string_view toml_text, const std::string& source_name) 
   Preset p;
   for (const auto& [section_key, section_node] : doc) {
     const std::string section(section_key.str());
-    if (section == "species" || section == "interaction") continue;  // preset_species::read below
+    // preset_species::read and preset_keyframes::read below
+    if (section == "species" || section == "interaction" || section == "keyframe") continue;
     const toml::table* table = section_node.as_table();
     const bool known = std::find(kSections.begin(), kSections.end(), section) != kSections.end();
     if (!known) {
       fail_at(source_name, section_node, section,
               "unknown " + std::string(table ? "table" : "key") + " (known tables: " + known_sections() +
-                  ", [[species]], [interaction])");
+                  ", [[species]], [interaction], [[keyframe]])");
     }
     if (!table)
       fail_at(source_name, section_node, section, "must be a table, not " + node_type_name(section_node));
@@ -423,6 +425,7 @@ Preset parse_preset(std::string_view toml_text, const std::string& source_name) 
   }
   preset_species::read(p, doc.get("species"), doc.get("interaction"), doc.get("model"), doc.get("spawn"),
                        source_name);
+  preset_keyframes::read(p, doc.get("keyframe"), source_name);  // checked against the values above
   validate(p);
   return p;
 }
@@ -444,7 +447,7 @@ std::string preset_to_toml(const Preset& p) {
       out += std::string(f.key) + " = " + value_text(f.get(p)) + "\n";
     }
   }
-  return out + preset_species::to_toml(p);
+  return out + preset_species::to_toml(p) + preset_keyframes::to_toml(p);
 }
 
 void save_preset(const Preset& p, const std::filesystem::path& file) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/keyframes.hpp"
 #include "sim/rule.hpp"
 
 namespace physarum {
@@ -115,7 +116,8 @@ struct Preset {
   SpawnParams spawn;
   RunParams run;
   DisplayParams display;
-  SpeciesSet species;  // empty: one species, `model` and `spawn.mode` (today's presets)
+  SpeciesSet species;               // empty: one species, `model` and `spawn.mode` (today's presets)
+  std::vector<Keyframe> keyframes;  // docs/MODEL.md, "Keyframes"; empty: the values above throughout
   friend bool operator==(const Preset&, const Preset&) = default;
 };
 
@@ -128,7 +130,7 @@ void validate(const ModelParams& m);
 void validate(const SpawnParams& s);
 void validate(const RunParams& r);
 void validate(const DisplayParams& d);
-void validate(const Preset& p);
+void validate(const Preset& p);  // keyframes included (validate_keyframes)
 // 1 to kMaxSpecies species, each model valid, shares >= 0 summing to > 0, W of S x S entries in
 // [-10, 10]. Messages name "species.N.key" or "interaction.matrix".
 void validate(const SpeciesSet& s);

@@ -1,0 +1,76 @@
+// Keyframed parameters (docs/MODEL.md, "Keyframes"): a preset's [[keyframe]] tables set keys at
+// given steps, and the values between them are interpolated on the host in double precision,
+// then rounded once to float. Keys are the --set names ("model.decay", "species.1.deposit",
+// "display.exposure"): every key a preset writes can be keyframed, except what needs new agents
+// or a new field (run.*, spawn.*, species.N.name, .spawn, .share). New preset keys join without
+// changes here: a key's type is read from the preset's own TOML, its value set through
+// apply_override.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace physarum {
+
+struct Preset;
+class Backend;
+
+enum class Ease { Linear, Smoothstep, Hold };
+std::string_view to_string(Ease e);
+Ease parse_ease(std::string_view s);  // throws Error listing the choices
+
+// The largest step a keyframe may name: far beyond any run, and exact in a double.
+inline constexpr uint64_t kMaxKeyframeStep = 1'000'000'000'000ULL;
+inline constexpr size_t kMaxKeyframes = 4096;
+
+// One key's value in a keyframe. Float keys are interpolated; any other key (a string, an integer,
+// true/false, the interaction matrix) holds its value until the next keyframe that names it.
+struct KeyframeValue {
+  std::string key;      // as for --set: "model.decay"
+  bool number = false;  // a float key: `value` is used
+  float value = 0;
+  std::string text;  // other keys: the value as --set takes it ("magma", "true", "[[1.0, 0.0], ...]")
+  std::string toml;  // other keys: the value as a preset writes it ("\"magma\"", "true", ...)
+  friend bool operator==(const KeyframeValue&, const KeyframeValue&) = default;
+};
+
+struct Keyframe {
+  uint64_t step = 0;
+  Ease ease = Ease::Linear;  // how the values leave this keyframe toward the next one naming each key
+  std::vector<KeyframeValue> values;
+  friend bool operator==(const Keyframe&, const Keyframe&) = default;
+};
+
+// The weight of the next keyframe's value at fraction t in [0, 1) of a segment:
+// linear t, smoothstep t*t*(3-2t), hold 0.
+double ease_weight(Ease e, double t);
+
+// The float a key takes at `step` between keyframe values a (at step sa, with ease e) and b (at
+// sb > sa), for sa <= step < sb: float(a + (b - a) * w) in double, w = ease_weight(e, (step - sa) /
+// (sb - sa)); a result below the smallest normal float becomes 0.
+float interpolate(float a, float b, uint64_t sa, uint64_t sb, Ease e, uint64_t step);
+
+// `p` with every keyframed key set to its value at `step` (p.keyframes kept). Without keyframes p
+// itself. Throws Error when a value does not apply (validate_keyframes catches that earlier).
+Preset preset_at(const Preset& p, uint64_t step);
+
+// The keys a keyframe of `p` may name, in the order a preset writes them.
+std::vector<std::string> keyframable_keys(const Preset& p);
+// A keyframe at `step` holding every keyframable key of `p` with p's values.
+Keyframe capture_keyframe(const Preset& p, uint64_t step, Ease ease);
+// The value of one key of `p` as a keyframe holds it; throws Error for a key that cannot be keyframed.
+KeyframeValue keyframe_value_of(const Preset& p, std::string_view key);
+
+// Steps strictly increasing and at most kMaxKeyframeStep, at most kMaxKeyframes, every key
+// keyframable and each value valid on `p`. Messages name "keyframe.N.key".
+void validate_keyframes(const Preset& p);
+
+// Runs n steps of `b`, setting the keyframed values of `live` before each step (step number
+// b.steps_done()) through the backend's live parameters (set_model, or set_species with several
+// species), only when they change. `live` follows: the display keys are read from it by whoever
+// draws. Without keyframes this is b.step(n).
+void step_with_keyframes(Backend& b, Preset& live, uint64_t n);
+
+}  // namespace physarum
