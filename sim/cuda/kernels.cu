@@ -56,11 +56,15 @@ __device__ __forceinline__ Channels<S> load_channels(const float* field, int cel
 
 // Weighted = false: one species, W = [[1]], today's rule with no multiply (the single-species
 // path). Otherwise each agent senses through its species' row of W and counts into its own channel
-// (rule.hpp, docs/MODEL.md, "Several species").
-template <int S, bool Weighted, bool Aggregate>
+// (rule.hpp, docs/MODEL.md, "Several species"). Walls (only with Weighted): kWallsNone, or walls read
+// from `walls` with the torus (kWallsMap) or the closed box (kWallsClosed) (docs/MODEL.md,
+// "Environment"); kWallsNone is today's kernel.
+template <int S, bool Weighted, bool Aggregate, int Walls>
 __global__ void __launch_bounds__(kAgentBlock)
     agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
-                  const rule::SpeciesParams* __restrict__ species, const uint32_t* __restrict__ step_ptr) {
+                  const rule::SpeciesParams* __restrict__ species, const uint32_t* __restrict__ step_ptr,
+                  const uint8_t* __restrict__ walls) {
+  static_assert(Walls == kWallsNone || Weighted, "walls take the weighted path");
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
   if (i >= n) return;
   const uint32_t step = *step_ptr;
@@ -76,13 +80,25 @@ __global__ void __launch_bounds__(kAgentBlock)
     const rule::StepParams p = species->p[s];
     float w[S];
     for (int t = 0; t < S; ++t) w[t] = species->w[s][t];
-    const rule::SensorCells c = rule::sensor_cells(ag, p);
-    const Channels<S> fc = load_channels<S>(field, c.centre);
-    const Channels<S> fl = load_channels<S>(field, c.left);
-    const Channels<S> fr = load_channels<S>(field, c.right);
-    const float theta = rule::steer(ag.theta, rule::sensed<S>(fc.v, w), rule::sensed<S>(fl.v, w),
-                                    rule::sensed<S>(fr.v, w), id, step, p);
-    slot = rule::move(ag, theta, p) * kStride + s;
+    if constexpr (Walls == kWallsNone) {
+      const rule::SensorCells c = rule::sensor_cells(ag, p);
+      const Channels<S> fc = load_channels<S>(field, c.centre);
+      const Channels<S> fl = load_channels<S>(field, c.left);
+      const Channels<S> fr = load_channels<S>(field, c.right);
+      const float theta = rule::steer(ag.theta, rule::sensed<S>(fc.v, w), rule::sensed<S>(fl.v, w),
+                                      rule::sensed<S>(fr.v, w), id, step, p);
+      slot = rule::move(ag, theta, p) * kStride + s;
+    } else {
+      constexpr bool kClosed = Walls == kWallsClosed;
+      const rule::SensorCells c = rule::sensor_cells<kClosed>(ag, p);
+      const Channels<S> fc = load_channels<S>(field, rule::loadable(c.centre));
+      const Channels<S> fl = load_channels<S>(field, rule::loadable(c.left));
+      const Channels<S> fr = load_channels<S>(field, rule::loadable(c.right));
+      const float theta = rule::steer(ag.theta, rule::wall_or(rule::sensed<S>(fc.v, w), c.centre, walls),
+                                      rule::wall_or(rule::sensed<S>(fl.v, w), c.left, walls),
+                                      rule::wall_or(rule::sensed<S>(fr.v, w), c.right, walls), id, step, p);
+      slot = rule::move_walled<kClosed>(ag, theta, id, step, p, walls) * kStride + s;
+    }
   }
   a.x[i] = ag.x;
   a.y[i] = ag.y;
@@ -314,23 +330,54 @@ __global__ void set_species_kernel(rule::SpeciesParams* dst, rule::SpeciesParams
 }  // namespace
 
 namespace {
-template <int S, bool Weighted>
+template <int S, bool Weighted, int Walls = kWallsNone>
 void agents_for(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
-                const rule::SpeciesParams* species, const uint32_t* step, bool aggregate) {
+                const rule::SpeciesParams* species, const uint32_t* step, bool aggregate,
+                const uint8_t* walls = nullptr) {
   if (aggregate) {
-    agents_kernel<S, Weighted, true>
-        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step);
+    agents_kernel<S, Weighted, true, Walls>
+        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step, walls);
   } else {
-    agents_kernel<S, Weighted, false>
-        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step);
+    agents_kernel<S, Weighted, false, Walls>
+        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step, walls);
+  }
+}
+
+// With walls, every species count takes the weighted kernel (a product by W[0][0] = 1 is exact).
+template <int S>
+void agents_walled(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
+                   const rule::SpeciesParams* species, const uint32_t* step, bool aggregate,
+                   const uint8_t* walls, int mode) {
+  if (mode == kWallsClosed) {
+    agents_for<S, true, kWallsClosed>(stream, a, n, field, counts, species, step, aggregate, walls);
+  } else {
+    agents_for<S, true, kWallsMap>(stream, a, n, field, counts, species, step, aggregate, walls);
   }
 }
 }  // namespace
 
 void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                    const rule::SpeciesParams* species, const uint32_t* step, bool aggregate, int channels,
-                   bool weighted) {
+                   bool weighted, const uint8_t* walls, int walls_mode) {
   if (n == 0) return;
+  if (walls_mode != kWallsNone) {
+    switch (channels) {
+      case 1:
+        agents_walled<1>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
+        break;
+      case 2:
+        agents_walled<2>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
+        break;
+      case 3:
+        agents_walled<3>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
+        break;
+      default:
+        agents_walled<4>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
+        break;
+    }
+    PHYS_CUDA_CHECK_LAUNCH();
+    return;
+  }
   switch (channels) {
     case 1:
       if (weighted) {
