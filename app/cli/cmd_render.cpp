@@ -68,6 +68,8 @@ std::string remake_command(const RenderOptions& o, const Preset& p) {
   c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " --seed " +
        std::to_string(p.run.seed);
   if (!s.image.empty()) c += " --image " + shell_quote(s.image) + " --image-fit " + shell_quote(s.image_fit);
+  if (!s.food.empty()) c += " --food " + shell_quote(s.food);
+  if (!s.walls.empty()) c += " --walls " + shell_quote(s.walls);
   for (const auto& set : s.sets) {
     // The resolved size, agents and seed are given above already.
     const std::string key = set.substr(0, set.find('='));

@@ -5,10 +5,12 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <filesystem>
 #include <limits>
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
+#include "common/environment_maps.hpp"
 #include "common/preset_library.hpp"
 #include "common/seeding.hpp"
 #include "sim/image.hpp"
@@ -46,6 +48,14 @@ void add_sim_options(CLI::App& cmd, SimOptions& o) {
   cmd.add_option("--image-fit", o.image_fit, "How a seed image meets the field: fill (cover, cropped) or fit")
       ->check(CLI::IsMember({"fill", "fit"}))
       ->capture_default_str();
+  cmd.add_option("--food", o.food,
+                 "Food map image (PNG or JPEG): its brightness emits into the trail every step "
+                 "(overrides environment.food; strength: --set environment.food_strength=K)")
+      ->type_name("FILE");
+  cmd.add_option("--walls", o.walls,
+                 "Walls image (PNG or JPEG): cells darker than environment.walls_threshold (0.5) are walls "
+                 "(overrides environment.walls; a closed box: --set environment.boundary=walls)")
+      ->type_name("FILE");
   cmd.add_option("--backend", o.backend, "Simulation backend")
       ->type_name("auto|cpu|cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
@@ -62,15 +72,26 @@ void add_sim_options(CLI::App& cmd, SimOptions& o) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   // A single-valued option given twice: the last one wins, as in most programs.
-  for (const char* name :
-       {"--preset", "--size", "--agents", "--seed", "--image", "--image-fit", "--backend", "--threads"}) {
+  for (const char* name : {"--preset", "--size", "--agents", "--seed", "--image", "--image-fit", "--food",
+                           "--walls", "--backend", "--threads"}) {
     cmd.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
 }
 
 Preset resolve_preset(const SimOptions& o) {
   // A missing or malformed preset file is a runtime error (the Error propagates as is).
-  Preset p = o.preset.empty() ? Preset{} : load_preset(find_preset(o.preset));
+  Preset p;
+  if (!o.preset.empty()) {
+    const std::filesystem::path file = find_preset(o.preset);
+    p = load_preset(file);
+    // A preset's map images are found beside it (a preset names "towns.png", not a path from
+    // wherever the program runs).
+    for (std::string* path : {&p.environment.food, &p.environment.walls}) {
+      if (!path->empty() && std::filesystem::path(*path).is_relative()) {
+        *path = (file.parent_path() / *path).lexically_normal().string();
+      }
+    }
+  }
 
   const auto usage = [](const std::string& option, const std::string& value, const Error& e) {
     return UsageError(option + " " + value + ": " + e.what());
@@ -102,6 +123,8 @@ Preset resolve_preset(const SimOptions& o) {
     }
   }
   if (o.seed) p.run.seed = *o.seed;
+  if (!o.food.empty()) p.environment.food = o.food;
+  if (!o.walls.empty()) p.environment.walls = o.walls;
   if (!o.species.list.empty()) p.species = o.species;
   try {
     validate(p);
@@ -127,7 +150,9 @@ Simulation make_simulation(const SimOptions& o) {
     seed = prepare_image_seed(o.image, sim.preset, sim.preset.run.size, sim.preset.run.agents,
                               o.image_fit == "fit" ? ImageFit::Fit : ImageFit::Fill);
   }
-  sim.backend = create_backend(kind, config_from(sim.preset, o.threads), &sim.note);
+  SimConfig config = config_from(sim.preset, o.threads);
+  config.environment = load_environment(sim.preset.environment, sim.preset.species, sim.preset.run.size);
+  sim.backend = create_backend(kind, config, &sim.note);
   if (!o.image.empty()) apply_image_seed(*sim.backend, seed);
   return sim;
 }

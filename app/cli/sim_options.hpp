@@ -23,6 +23,8 @@ struct SimOptions {
   std::optional<uint32_t> seed;
   std::string image;               // seed image file
   std::string image_fit = "fill";  // fill (cover, cropped) | fit (letterboxed)
+  std::string food;                // food map image (overrides environment.food)
+  std::string walls;               // walls image (overrides environment.walls)
   std::string backend = "auto";    // auto | cpu | cuda
   int threads = 0;                 // CPU backend threads, 0 = all
   std::vector<std::string> sets;   // "section.key=value"
@@ -40,7 +42,9 @@ struct Simulation {
   std::unique_ptr<Backend> backend;
   std::string note;  // which backend and why ("cuda: NVIDIA H200", "cpu: no CUDA device found")
 };
-// Creates the backend and seeds it from --image (times spawn.field_strength) when given.
+// Creates the backend with the environment (--food, --walls, [environment]) and seeds it from
+// --image (times spawn.field_strength) when given. A bad map image is an Error, before anything is
+// allocated.
 Simulation make_simulation(const SimOptions& o);
 
 }  // namespace physarum::app

@@ -24,6 +24,7 @@
 
 #include "backends.hpp"
 #include "cuda_check.cuh"
+#include "environment_kernels.cuh"
 #include "event_query.hpp"
 #include "kernels.cuh"
 #include "moving_average.hpp"
@@ -128,6 +129,8 @@ class CudaBackend final : public Backend {
         reads_id_(reads_ids(species_)),
         species_params_(make_species_params(species_, c.size, c.seed, c.agents)) {
     validate_agents(agents, agents_, size_);  // the CPU backend's checks (backend.cpp)
+    validate(c.environment, size_, channels_);
+    move_out_of_walls(agents, walls_, size_, seed_);  // spawned agents never stand in a wall
     sort_every_ = env_int("PHYSARUM_CUDA_SORT_EVERY", 32, 0, 1024);
     if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
     chunk_ = sort_every_ > 0 ? sort_every_ : 16;
@@ -182,6 +185,7 @@ class CudaBackend final : public Backend {
       p.begin = Event::create();
       p.end = Event::create();
     }
+    upload_environment();
     upload_agents(agents);
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
@@ -245,10 +249,15 @@ class CudaBackend final : public Backend {
 
   void set_field(const std::vector<float>& values, int channel) override {
     validate_field(values, size_, channel, channels_);
+    upload_field(values, channel);
+    enqueue_clear_walls(stream_.get(), current_field());  // the seed never writes into walls
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  void upload_field(const std::vector<float>& values, int channel) {
     if (channels_ == 1) {
       PHYS_CUDA_CHECK(cudaMemcpyAsync(current_field(), values.data(), cells_ * sizeof(float),
                                       cudaMemcpyHostToDevice, stream_.get()));
-      PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
       return;
     }
     // Interleave on the host (one channel: into the current field, the others kept).
@@ -264,16 +273,26 @@ class CudaBackend final : public Backend {
     }
     PHYS_CUDA_CHECK(cudaMemcpyAsync(current_field(), all.data(), all.size() * sizeof(float),
                                     cudaMemcpyHostToDevice, stream_.get()));
-    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // `all` dies here
   }
 
   void set_agents(const AgentState& a) override {
     validate_agents(a, agents_, size_);
-    upload_agents(a);
+    if (walls_.empty()) {
+      upload_agents(a);
+    } else {
+      AgentState moved = a;
+      move_out_of_walls(moved, walls_, size_, seed_);
+      upload_agents(moved);
+    }
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
   void brush(const BrushStroke& b) override {
+    if (b.mode != BrushMode::Trail) {
+      brush_environment(b);
+      return;
+    }
     validate_brush(b, size_, channels_);
     const int w = size_.width;
     const int h = size_.height;
@@ -288,6 +307,7 @@ class CudaBackend final : public Backend {
       cuda::launch_brush(stream_.get(), current_field(), w, h, ((cx % w) + w) % w, ((cy % h) + h) % h, r,
                          box_w, box_h, b.radius, b.amount, static_cast<int>(stride_), c);
     }
+    enqueue_clear_walls(stream_.get(), current_field());  // walls hold no trail
   }
 
   void read_field(std::vector<float>& out) override {
@@ -344,6 +364,19 @@ class CudaBackend final : public Backend {
   bool can_publish() const override { return true; }
   uint64_t publish_stream() const override { return reinterpret_cast<uint64_t>(stream_.get()); }
 
+ protected:
+  void environment_changed(bool walls_added) override {
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    for (auto& g : graphs_) g = GraphExec();  // they name the old lists and the old agent kernel
+    upload_environment();
+    enqueue_clear_walls(stream_.get(), current_field());
+    if (walls_added) {
+      AgentState a = read_agents();
+      if (move_out_of_walls(a, walls_, size_, seed_) > 0) upload_agents(a);
+    }
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
   void publish(uint64_t surface_object) override {
     harvest();
     PublishSample* s = free_slot(publish_);
@@ -357,6 +390,58 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  // The environment on the device: the run's walls (for the agent kernel) and the lists of wall and
+  // food cells (environment_kernels.cuh). Buffers grow as needed; the caller synchronises.
+  void upload_environment() {
+    const EnvironmentCells e = environment_cells(env_, walls_);
+    walls_mode_ = walls_.empty() ? cuda::kWallsNone
+                                 : (env_.boundary == Boundary::Walls ? cuda::kWallsClosed : cuda::kWallsMap);
+    if (!walls_.empty() && d_walls_.size() < walls_.size())
+      d_walls_ = DeviceBuffer<uint8_t>(cells_, "the walls");
+    if (d_wall_cells_.size() < e.walls.size())
+      d_wall_cells_ = DeviceBuffer<uint32_t>(e.walls.size(), "the walls");
+    if (d_food_cells_.size() < e.food.size()) {
+      d_food_cells_ = DeviceBuffer<uint32_t>(e.food.size(), "the food cells");
+      d_food_values_ = DeviceBuffer<float>(e.food.size(), "the food cells");
+    }
+    cudaStream_t s = stream_.get();
+    if (!walls_.empty()) {
+      PHYS_CUDA_CHECK(
+          cudaMemcpyAsync(d_walls_.get(), walls_.data(), walls_.size(), cudaMemcpyHostToDevice, s));
+    }
+    if (!e.walls.empty()) {
+      PHYS_CUDA_CHECK(cudaMemcpyAsync(d_wall_cells_.get(), e.walls.data(), e.walls.size() * sizeof(uint32_t),
+                                      cudaMemcpyHostToDevice, s));
+    }
+    if (!e.food.empty()) {
+      PHYS_CUDA_CHECK(cudaMemcpyAsync(d_food_cells_.get(), e.food.data(), e.food.size() * sizeof(uint32_t),
+                                      cudaMemcpyHostToDevice, s));
+      PHYS_CUDA_CHECK(cudaMemcpyAsync(d_food_values_.get(), e.food_values.data(),
+                                      e.food_values.size() * sizeof(float), cudaMemcpyHostToDevice, s));
+    }
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(s));  // the host lists die here
+    n_wall_cells_ = static_cast<uint32_t>(e.walls.size());
+    n_food_cells_ = static_cast<uint32_t>(e.food.size());
+    for (int c = 0; c < channels_; ++c) strengths_.k[c] = food_strength_of(env_, c);
+  }
+
+  void enqueue_clear_walls(cudaStream_t s, float* field) {
+    cuda::launch_clear_walls(s, field, d_wall_cells_.get(), n_wall_cells_, static_cast<int>(stride_));
+  }
+
+  // One step's kernels in the model's order: agents, emission (in place), field update, walls to 0.
+  void enqueue_agents(cudaStream_t s, unsigned p) {
+    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_species_.get(),
+                        d_step_.get(), aggregate_, channels_, weighted_, reads_id_, d_walls_.get(), walls_mode_);
+  }
+  void enqueue_field(cudaStream_t s, unsigned p) {
+    cuda::launch_emission(s, field_[p].get(), d_food_cells_.get(), d_food_values_.get(), n_food_cells_,
+                          channels_, static_cast<int>(stride_), strengths_);
+    cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
+                       d_species_.get(), d_step_.get(), size_.width, size_.height, channels_, strip_rows_);
+    enqueue_clear_walls(s, field_[1 - p].get());
+  }
+
   AgentArrays agents(int b) { return {x_[b].get(), y_[b].get(), theta_[b].get(), id_[b].get()}; }
   float* current_field() { return field_[steps_ & 1U].get(); }
 
@@ -412,10 +497,8 @@ class CudaBackend final : public Backend {
 
   void enqueue_step(cudaStream_t s, uint64_t step) {
     const unsigned p = step & 1U;
-    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_species_.get(),
-                        d_step_.get(), aggregate_, channels_, weighted_, reads_id_);
-    cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
-                       d_species_.get(), d_step_.get(), size_.width, size_.height, channels_, strip_rows_);
+    enqueue_agents(s, p);
+    enqueue_field(s, p);
   }
 
   bool sort_due() const { return sort_every_ > 0 && steps_ % static_cast<uint64_t>(sort_every_) == 0; }
@@ -428,11 +511,9 @@ class CudaBackend final : public Backend {
     if (sort) run_sort_graph();
     if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[1].get(), s));
     const unsigned p = steps_ & 1U;
-    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_species_.get(),
-                        d_step_.get(), aggregate_, channels_, weighted_, reads_id_);
+    enqueue_agents(s, p);
     if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[2].get(), s));
-    cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
-                       d_species_.get(), d_step_.get(), size_.width, size_.height, channels_, strip_rows_);
+    enqueue_field(s, p);
     if (sample != nullptr) {
       PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[3].get(), s));
       sample->pending = true;
@@ -527,6 +608,14 @@ class CudaBackend final : public Backend {
   DeviceBuffer<unsigned char> scan_temp_;
   DeviceBuffer<rule::SpeciesParams> d_species_;
   DeviceBuffer<uint32_t> d_step_;
+  DeviceBuffer<uint8_t> d_walls_;  // the run's walls, W x H (allocated once the run has walls)
+  DeviceBuffer<uint32_t> d_wall_cells_;
+  DeviceBuffer<uint32_t> d_food_cells_;
+  DeviceBuffer<float> d_food_values_;
+  uint32_t n_wall_cells_ = 0;
+  uint32_t n_food_cells_ = 0;
+  int walls_mode_ = cuda::kWallsNone;
+  cuda::FoodStrengths strengths_{};
   int cur_ = 0;                // which agent buffer holds the agents
   bool counts_valid_ = false;  // the buffer the next field pass clears counts the current positions
   std::array<GraphExec, 2> graphs_;

@@ -56,13 +56,17 @@ __device__ __forceinline__ Channels<S> load_channels(const float* field, int cel
 
 // Weighted = false: one species, W = [[1]], today's rule with no multiply (the single-species
 // path). Otherwise each agent senses through its species' row of W and counts into its own channel
-// (rule.hpp, docs/MODEL.md, "Several species").
+// (rule.hpp, docs/MODEL.md, "Several species"). Walls (only with Weighted): kWallsNone, or walls read
+// from `walls` with the torus (kWallsMap) or the closed box (kWallsClosed) (docs/MODEL.md,
+// "Environment"); kWallsNone is today's kernel.
 // ReadsId = false: the single-species rule is `simple` with no jitter, so no hash needs the id and
 // the kernel does not read it (4 of the 16 bytes per agent it would load).
-template <int S, bool Weighted, bool Aggregate, bool ReadsId>
+template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls>
 __global__ void __launch_bounds__(kAgentBlock)
     agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
-                  const rule::SpeciesParams* __restrict__ species, const uint32_t* __restrict__ step_ptr) {
+                  const rule::SpeciesParams* __restrict__ species, const uint32_t* __restrict__ step_ptr,
+                  const uint8_t* __restrict__ walls) {
+  static_assert(Walls == kWallsNone || Weighted, "walls take the weighted path");
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
   // Several species: a warp's agents belong to different species (they are grouped by cell, not
   // by species), so reading their parameters from global memory replays every load once per
@@ -90,13 +94,25 @@ __global__ void __launch_bounds__(kAgentBlock)
     const rule::StepParams p = species->p[s];
     float w[S];
     for (int t = 0; t < S; ++t) w[t] = species->w[s][t];
-    const rule::SensorCells c = rule::sensor_cells(ag, p);
-    const Channels<S> fc = load_channels<S>(field, c.centre);
-    const Channels<S> fl = load_channels<S>(field, c.left);
-    const Channels<S> fr = load_channels<S>(field, c.right);
-    const float theta = rule::steer(ag.theta, rule::sensed<S>(fc.v, w), rule::sensed<S>(fl.v, w),
-                                    rule::sensed<S>(fr.v, w), id, step, p);
-    slot = rule::move(ag, theta, p) * kStride + s;
+    if constexpr (Walls == kWallsNone) {
+      const rule::SensorCells c = rule::sensor_cells(ag, p);
+      const Channels<S> fc = load_channels<S>(field, c.centre);
+      const Channels<S> fl = load_channels<S>(field, c.left);
+      const Channels<S> fr = load_channels<S>(field, c.right);
+      const float theta = rule::steer(ag.theta, rule::sensed<S>(fc.v, w), rule::sensed<S>(fl.v, w),
+                                      rule::sensed<S>(fr.v, w), id, step, p);
+      slot = rule::move(ag, theta, p) * kStride + s;
+    } else {
+      constexpr bool kClosed = Walls == kWallsClosed;
+      const rule::SensorCells c = rule::sensor_cells<kClosed>(ag, p);
+      const Channels<S> fc = load_channels<S>(field, rule::loadable(c.centre));
+      const Channels<S> fl = load_channels<S>(field, rule::loadable(c.left));
+      const Channels<S> fr = load_channels<S>(field, rule::loadable(c.right));
+      const float theta = rule::steer(ag.theta, rule::wall_or(rule::sensed<S>(fc.v, w), c.centre, walls),
+                                      rule::wall_or(rule::sensed<S>(fl.v, w), c.left, walls),
+                                      rule::wall_or(rule::sensed<S>(fr.v, w), c.right, walls), id, step, p);
+      slot = rule::move_walled<kClosed>(ag, theta, id, step, p, walls) * kStride + s;
+    }
   }
   a.x[i] = ag.x;
   a.y[i] = ag.y;
@@ -498,23 +514,54 @@ __global__ void set_species_kernel(rule::SpeciesParams* dst, rule::SpeciesParams
 }  // namespace
 
 namespace {
-template <int S, bool Weighted, bool ReadsId>
+template <int S, bool Weighted, bool ReadsId, int Walls = kWallsNone>
 void agents_for(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
-                const rule::SpeciesParams* species, const uint32_t* step, bool aggregate) {
+                const rule::SpeciesParams* species, const uint32_t* step, bool aggregate,
+                const uint8_t* walls = nullptr) {
   if (aggregate) {
-    agents_kernel<S, Weighted, true, ReadsId>
-        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step);
+    agents_kernel<S, Weighted, true, ReadsId, Walls>
+        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step, walls);
   } else {
-    agents_kernel<S, Weighted, false, ReadsId>
-        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step);
+    agents_kernel<S, Weighted, false, ReadsId, Walls>
+        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step, walls);
+  }
+}
+
+// With walls, every species count takes the weighted kernel (a product by W[0][0] = 1 is exact).
+template <int S>
+void agents_walled(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
+                   const rule::SpeciesParams* species, const uint32_t* step, bool aggregate,
+                   const uint8_t* walls, int mode) {
+  if (mode == kWallsClosed) {
+    agents_for<S, true, true, kWallsClosed>(stream, a, n, field, counts, species, step, aggregate, walls);
+  } else {
+    agents_for<S, true, true, kWallsMap>(stream, a, n, field, counts, species, step, aggregate, walls);
   }
 }
 }  // namespace
 
 void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                    const rule::SpeciesParams* species, const uint32_t* step, bool aggregate, int channels,
-                   bool weighted, bool reads_id) {
+                   bool weighted, bool reads_id, const uint8_t* walls, int walls_mode) {
   if (n == 0) return;
+  if (walls_mode != kWallsNone) {
+    switch (channels) {
+      case 1:
+        agents_walled<1>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
+        break;
+      case 2:
+        agents_walled<2>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
+        break;
+      case 3:
+        agents_walled<3>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
+        break;
+      default:
+        agents_walled<4>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
+        break;
+    }
+    PHYS_CUDA_CHECK_LAUNCH();
+    return;
+  }
   switch (channels) {
     case 1:
       if (weighted) {

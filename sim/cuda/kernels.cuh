@@ -31,9 +31,13 @@ __host__ __device__ constexpr int channel_stride(int channels) {
 // replays with advancing steps. `aggregate`: combine the atomics of lanes that hit the same cell
 // (helps once agents are sorted). `weighted` = false (only with one channel): W = [[1]], today's
 // rule without a multiply.
+// Walls (docs/MODEL.md, "Environment"): kWallsNone (today's kernels), kWallsMap (walls on the torus)
+// or kWallsClosed (the closed box); with walls, `walls` is W x H bytes (non-zero = wall) and every
+// species count takes the weighted kernel.
+enum WallsMode : int { kWallsNone = 0, kWallsMap = 1, kWallsClosed = 2 };
 void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                    const rule::SpeciesParams* species, const uint32_t* step, bool aggregate, int channels,
-                   bool weighted, bool reads_id);
+                   bool weighted, bool reads_id, const uint8_t* walls = nullptr, int walls_mode = kWallsNone);
 
 // The fused field pass, channel by channel: G = deposited(F, counts), 3x3 wrapped sum of G from row
 // sums, decay (strip_rows: rows per warp, 8, 16 or 32, where the width allows the register pass); writes

@@ -181,6 +181,7 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& confi
   validate(config.spawn);
   validate(config.species);
   validate(RunParams{config.size, config.agents, config.seed});
+  validate(config.environment, config.size, config.species.count());
   if (config.threads < 0 || config.threads > kMaxThreads) {
     throw Error("threads = " + std::to_string(config.threads) + " is out of range: allowed 0 (all) to " +
                 std::to_string(kMaxThreads));

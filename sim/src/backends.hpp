@@ -29,6 +29,15 @@ void validate_field(const std::vector<float>& values, Size size, int channel, in
 SpeciesSet resolve_species_change(const SpeciesSet& s, const ModelParams& model, SpawnMode spawn,
                                   int channels);
 
+// The environment as a step uses it (docs/MODEL.md, "Environment"): the wall cells, and the cells
+// that emit (E > 0, not a wall) with their E, each in row-major order.
+struct EnvironmentCells {
+  std::vector<uint32_t> walls;
+  std::vector<uint32_t> food;
+  std::vector<float> food_values;
+};
+EnvironmentCells environment_cells(const Environment& e, const std::vector<uint8_t>& run_walls);
+
 std::unique_ptr<Backend> make_cpu_backend(const SimConfig& config, AgentState agents);
 
 #if defined(PHYSARUM_HAS_CUDA)

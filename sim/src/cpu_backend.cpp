@@ -134,6 +134,22 @@ void step_block_species(const AgentBlock& b, const float* field, uint32_t* count
   }
 }
 
+// With walls (docs/MODEL.md, "Environment"): any number of species (one with W = [[1]] too: a product
+// by 1 is exact), wall sensors read kWallReading, blocked moves stay and turn.
+template <int S, bool Closed>
+void step_block_walled(const AgentBlock& b, const float* field, const uint8_t* walls, uint32_t* counts,
+                       uint32_t step, const rule::SpeciesParams& sp) {
+  for (int j = 0; j < b.count; ++j) {
+    const int s = rule::species_of<S>(b.id[j], sp);
+    rule::Agent a{b.x[j], b.y[j], b.theta[j]};
+    const int cell = rule::step_species_agent_walled<S, Closed>(a, b.id[j], s, step, sp, field, walls);
+    b.x[j] = a.x;
+    b.y[j] = a.y;
+    b.theta[j] = a.theta;
+    ++counts[static_cast<size_t>(cell) * S + static_cast<size_t>(s)];
+  }
+}
+
 class CpuBackend final : public Backend {
  public:
   CpuBackend(const SimConfig& c, AgentState agents)
@@ -148,7 +164,10 @@ class CpuBackend final : public Backend {
         next_(cells() * channels(), 0.0f),
         counts_(cells() * channels() * static_cast<size_t>(threads_), 0U) {
     validate_agents(agents, agents_, size_);
+    validate(c.environment, size_, channels_);
     agents_state_ = std::move(agents);  // moved, not copied: at 1e9 agents a copy is 16 GB more
+    move_out_of_walls(agents_state_, walls_, size_, seed_);  // spawned agents never stand in a wall
+    rebuild_environment();
   }
 
   std::string name() const override {
@@ -167,7 +186,9 @@ class CpuBackend final : public Backend {
       const auto t0 = Clock::now();
       move_agents();
       const auto t1 = Clock::now();
+      emit_food();
       update_field();
+      clear_walls();
       t.agents_ms = ms_between(t0, t1);
       t.field_ms = ms_since(t1);
       t.step_ms = t.sort_ms + t.agents_ms + t.field_ms;
@@ -187,6 +208,7 @@ class CpuBackend final : public Backend {
     species_params_ =
         make_species_params(next, size_, seed_, agents_);  // validates: a bad value changes nothing
     params_ = species_params_.p[0];
+    rebuild_environment();  // the food strengths live with the parameters
     plain_ = is_single_plain(next);
     species_ = next;
     model_ = next.list[0].model;
@@ -194,6 +216,11 @@ class CpuBackend final : public Backend {
 
   void set_field(const std::vector<float>& values, int channel) override {
     validate_field(values, size_, channel, channels_);
+    set_field_values(values, channel);
+    clear_walls();  // the seed never writes into walls
+  }
+
+  void set_field_values(const std::vector<float>& values, int channel) {
     if (channels_ == 1) {
       field_ = values;
       return;
@@ -214,9 +241,14 @@ class CpuBackend final : public Backend {
   void set_agents(const AgentState& a) override {
     validate_agents(a, agents_, size_);
     agents_state_ = a;
+    move_out_of_walls(agents_state_, walls_, size_, seed_);
   }
 
   void brush(const BrushStroke& b) override {
+    if (b.mode != BrushMode::Trail) {
+      brush_environment(b);
+      return;
+    }
     validate_brush(b, size_, channels_);
     const IeeeSubnormals ieee;
     const auto s = channels();
@@ -228,7 +260,9 @@ class CpuBackend final : public Backend {
     for (int dy = -r; dy <= r; ++dy) {
       for (int dx = -r; dx <= r; ++dx) {
         if (!rule::brush_covers(dx, dy, b.radius)) continue;
-        const size_t i = index(cx + dx, cy + dy) * s;
+        const size_t cell = index(cx + dx, cy + dy);
+        if (!walls_.empty() && walls_[cell] != 0) continue;  // walls hold no trail
+        const size_t i = cell * s;
         for (size_t c = c0; c < c1; ++c) field_[i + c] = rule::brush_apply(field_[i + c], b.amount);
       }
     }
@@ -266,7 +300,38 @@ class CpuBackend final : public Backend {
 
   StageTimings timings() override { return window_.average(); }
 
+ protected:
+  void environment_changed(bool walls_added) override {
+    rebuild_environment();
+    clear_walls();
+    if (walls_added) move_out_of_walls(agents_state_, walls_, size_, seed_);
+  }
+
  private:
+  // The environment as the step uses it: the wall cells, and the food cells that emit (E > 0, not a
+  // wall) with their E, in row-major order; the strengths per channel.
+  void rebuild_environment() {
+    env_cells_ = environment_cells(env_, walls_);
+    for (int c = 0; c < channels_; ++c) strength_[c] = food_strength_of(env_, c);
+  }
+
+  // F_c = F_c + k_c * E at every food cell, in place, before the field update.
+  void emit_food() {
+    const auto s = channels();
+    const EnvironmentCells& e = env_cells_;
+    for (size_t j = 0; j < e.food.size(); ++j) {
+      float* f = field_.data() + e.food[j] * s;
+      for (size_t c = 0; c < s; ++c) f[c] = rule::emit(f[c], strength_[c], e.food_values[j]);
+    }
+  }
+
+  // Walls hold no trail: every channel of every wall cell becomes +0.
+  void clear_walls() {
+    const auto s = channels();
+    for (const size_t i : env_cells_.walls)
+      std::fill_n(field_.begin() + static_cast<std::ptrdiff_t>(i * s), s, 0.0f);
+  }
+
   size_t channels() const { return static_cast<size_t>(channels_); }
   size_t cells() const { return static_cast<size_t>(size_.width) * static_cast<size_t>(size_.height); }
   // Toroidal index of any integer cell.
@@ -302,6 +367,15 @@ class CpuBackend final : public Backend {
   }
 
   void move_agents() {
+    if (!walls_.empty()) {
+      const bool closed = env_.boundary == Boundary::Walls;
+      switch (channels_) {
+        case 1: closed ? move_agents_walled<1, true>() : move_agents_walled<1, false>(); return;
+        case 2: closed ? move_agents_walled<2, true>() : move_agents_walled<2, false>(); return;
+        case 3: closed ? move_agents_walled<3, true>() : move_agents_walled<3, false>(); return;
+        default: closed ? move_agents_walled<4, true>() : move_agents_walled<4, false>(); return;
+      }
+    }
     if (!plain_) {
       switch (channels_) {
         case 1: move_agents_species<1>(); return;
@@ -324,6 +398,17 @@ class CpuBackend final : public Backend {
     const float* f = field_.data();
     for_agent_blocks(cells() * S, [&](const AgentBlock& block, uint32_t* c) {
       step_block_species<S>(block, f, c, step, sp);
+    });
+  }
+
+  template <int S, bool Closed>
+  void move_agents_walled() {
+    const rule::SpeciesParams sp = species_params_;
+    const auto step = static_cast<uint32_t>(steps_);
+    const float* f = field_.data();
+    const uint8_t* w = walls_.data();
+    for_agent_blocks(cells() * S, [&](const AgentBlock& block, uint32_t* c) {
+      step_block_walled<S, Closed>(block, f, w, c, step, sp);
     });
   }
 
@@ -449,6 +534,8 @@ class CpuBackend final : public Backend {
   std::vector<float> field_;
   std::vector<float> next_;
   std::vector<uint32_t> counts_;
+  EnvironmentCells env_cells_;  // the environment as the step uses it (rebuild_environment)
+  float strength_[kMaxSpecies] = {};
   AgentState agents_state_;
   AgentState sorted_;  // scratch for sort_agents_by_row
   StageAverages window_;

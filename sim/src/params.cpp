@@ -84,8 +84,17 @@ void validate(const DisplayParams& d) {
   check_range("display.cave_channel", d.cave_channel, kCaveFromSum, kMaxSpecies - 1);
 }
 
+void validate(const EnvironmentParams& e) {
+  check_range("environment.food_strength", e.food_strength, -1000.0, 1000.0);
+  check_range("environment.walls_threshold", e.walls_threshold, 0.0, 1.0);
+  if (e.boundary != Boundary::Wrap && e.boundary != Boundary::Walls)
+    throw Error("environment.boundary is invalid");
+  if (e.fit != ImageFit::Fill && e.fit != ImageFit::Fit) throw Error("environment.fit is invalid");
+}
+
 void validate(const Preset& p) {
   validate(p.species);
+  validate(p.environment);
   validate(p.model);
   validate(p.spawn);
   validate(p.run);
@@ -120,6 +129,7 @@ void validate(const SpeciesSet& set) {
       throw Error(msg);
     }
     check_range((prefix + "share").c_str(), sp.share, 0.0, 1.0e6);
+    if (sp.food_strength) check_range((prefix + "food_strength").c_str(), *sp.food_strength, -1000.0, 1000.0);
     if (sp.colour > 0xffffffU) throw Error(prefix + "colour is not an RGB colour");
     if (sp.spawn != SpawnMode::Random && sp.spawn != SpawnMode::Disc && sp.spawn != SpawnMode::Ring &&
         sp.spawn != SpawnMode::Point) {
@@ -260,6 +270,22 @@ Background parse_background(std::string_view s) {
   if (s == "opaque") return Background::Opaque;
   if (s == "transparent") return Background::Transparent;
   bad_choice("background", s, "opaque, transparent");
+}
+std::string_view to_string(ImageFit f) {
+  return f == ImageFit::Fit ? "fit" : "fill";
+}
+std::string_view to_string(Boundary b) {
+  return b == Boundary::Walls ? "walls" : "wrap";
+}
+ImageFit parse_image_fit(std::string_view s) {
+  if (s == "fill") return ImageFit::Fill;
+  if (s == "fit") return ImageFit::Fit;
+  bad_choice("fit", s, "fill, fit");
+}
+Boundary parse_boundary(std::string_view s) {
+  if (s == "wrap") return Boundary::Wrap;
+  if (s == "walls") return Boundary::Walls;
+  bad_choice("boundary", s, "wrap, walls");
 }
 CaveMode parse_cave_mode(std::string_view s) {
   if (s == "off") return CaveMode::Off;

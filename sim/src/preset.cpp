@@ -224,12 +224,29 @@ const std::vector<Field>& fields() {
                  [](const Preset& p) { return Value{static_cast<int64_t>(p.display.cave_channel)}; }});
     f.push_back(enum_field("display", "background", &DisplayParams::background, &P::display,
                            [](const std::string& s) { return parse_background(s); }));
+
+    // [environment] (docs/MODEL.md, "Environment"): image paths (empty: none) and how they are read.
+    const auto path_field = [](std::string_view key, std::string EnvironmentParams::*member) {
+      return Field{"environment", key, Kind::String,
+                   [member](Preset& p, const Value& v) { p.environment.*member = std::get<std::string>(v); },
+                   [member](const Preset& p) { return Value{p.environment.*member}; }};
+    };
+    f.push_back(path_field("food", &EnvironmentParams::food));
+    f.push_back(path_field("walls", &EnvironmentParams::walls));
+    f.push_back(
+        float_field("environment", "food_strength", &EnvironmentParams::food_strength, &P::environment));
+    f.push_back(enum_field("environment", "boundary", &EnvironmentParams::boundary, &P::environment,
+                           [](const std::string& s) { return parse_boundary(s); }));
+    f.push_back(
+        float_field("environment", "walls_threshold", &EnvironmentParams::walls_threshold, &P::environment));
+    f.push_back(enum_field("environment", "fit", &EnvironmentParams::fit, &P::environment,
+                           [](const std::string& s) { return parse_image_fit(s); }));
     return f;
   }();
   return table;
 }
 
-constexpr std::array<std::string_view, 4> kSections{"model", "spawn", "run", "display"};
+constexpr std::array<std::string_view, 5> kSections{"model", "spawn", "run", "display", "environment"};
 
 const Field* find_field(std::string_view section, std::string_view key) {
   for (const Field& f : fields()) {
@@ -440,6 +457,7 @@ std::string preset_to_toml(const Preset& p) {
   const bool several = !p.species.list.empty();  // then each [[species]] holds the model and spawn mode
   for (std::string_view section : kSections) {
     if (several && section == "model") continue;
+    if (section == "environment" && p.environment == EnvironmentParams{}) continue;  // none: as before
     out += "\n[" + std::string(section) + "]\n";
     for (const Field& f : fields()) {
       if (f.section != section) continue;
@@ -481,7 +499,7 @@ void apply_override(Preset& p, std::string_view assignment) {
   }
   if (std::find(kSections.begin(), kSections.end(), section) == kSections.end()) {
     throw Error(whole + ": unknown section '" + std::string(section) +
-                "' (known: model, spawn, run, display, species, interaction)");
+                "' (known: model, spawn, run, display, environment, species, interaction)");
   }
   const Field* f = find_field(section, key);
   if (!f) {

@@ -53,6 +53,9 @@ const std::vector<Key>& keys() {
        [](Species& s, const std::string& v) { s.model.turn_rule = parse_turn_rule(v); },
        [](const Species& s) { return toml_quote(std::string(to_string(s.model.turn_rule))); }},
       model_number("jitter", &ModelParams::jitter),
+      // Optional: without it the species takes [environment] food_strength (written only when set).
+      {"food_strength", true, [](Species& s, float v) { s.food_strength = v; }, nullptr,
+       [](const Species& s) { return s.food_strength ? toml_float(*s.food_strength) : std::string(); }},
   };
   return table;
 }
@@ -237,7 +240,10 @@ std::string to_toml(const Preset& p) {
   std::string out;
   for (const Species& s : p.species.list) {
     out += "\n[[species]]\n";
-    for (const Key& k : keys()) out += std::string(k.name) + " = " + k.text(s) + "\n";
+    for (const Key& k : keys()) {
+      const std::string text = k.text(s);
+      if (!text.empty()) out += std::string(k.name) + " = " + text + "\n";
+    }
   }
   const size_t n = p.species.list.size();
   out += "\n[interaction]\nmatrix = [";

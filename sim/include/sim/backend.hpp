@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/environment.hpp"
 #include "sim/params.hpp"
 
 namespace physarum {
@@ -32,13 +33,18 @@ struct StageTimings {
   int samples = 0;        // steps averaged
 };
 
-// A brush stroke in field coordinates (cells, y down). amount > 0 adds pheromone, < 0 erases.
+// What a brush stroke paints (docs/MODEL.md, "Seeding and the brush"): the trail (amount > 0 adds,
+// < 0 erases), food (E = max(0, E + amount)), walls, or erases walls (amount and channel unused).
+enum class BrushMode { Trail, Food, Wall, EraseWall };
+
+// A brush stroke in field coordinates (cells, y down).
 struct BrushStroke {
   float x = 0;
   float y = 0;
   float radius = 10;
   float amount = 5;
-  int channel = -1;  // the species' channel it paints into; -1: every channel
+  int channel = -1;  // Trail: the species' channel it paints into; -1: every channel
+  BrushMode mode = BrushMode::Trail;
 };
 
 // Where a backend keeps its current field, for readers that take it without a copy (the Python
@@ -65,8 +71,9 @@ struct SimConfig {
   uint32_t seed = 1;
   ModelParams model;
   SpawnParams spawn;
-  SpeciesSet species;  // empty: one species, `model` and `spawn.mode` (docs/MODEL.md, "Several species")
-  int threads = 0;     // CPU backend: 0 = default_threads(), else 1 to kMaxThreads
+  SpeciesSet species;       // empty: one species, `model` and `spawn.mode` (docs/MODEL.md, "Several species")
+  Environment environment;  // food, walls, boundary (docs/MODEL.md, "Environment"); default: none
+  int threads = 0;          // CPU backend: 0 = default_threads(), else 1 to kMaxThreads
 };
 
 // The most CPU backend threads a run may ask for (--threads and SimConfig::threads).
@@ -111,6 +118,18 @@ class Backend {
   // The current field where it lives; waits for queued work first, so it is complete when read.
   virtual FieldStorage field_storage() { return {}; }
 
+  // The environment (docs/MODEL.md, "Environment"). set_environment replaces food, walls, strengths
+  // and boundary, live: validated first (Error, nothing changed); trail in walls becomes 0 and agents
+  // standing in a new wall are moved out. brush() with a Food, Wall or EraseWall stroke edits it the
+  // same way. environment() is what was set (the wall map without the boundary ring).
+  void set_environment(const Environment& e);
+  const Environment& environment() const { return env_; }
+  // W x H planes for overlays: the food map (0 where none) and the run's walls (1 = wall, the
+  // boundary ring included). environment_version() changes whenever either may have changed.
+  void read_food(std::vector<float>& out) const;
+  void read_walls(std::vector<uint8_t>& out) const;
+  uint64_t environment_version() const { return env_version_; }
+
   // Publishing into a GPU surface handed in by the renderer (a cudaSurfaceObject_t as 64 bits, a
   // 2D surface of size(): R32F for one species, RGBA32F with channel c in component c for several,
   // unused components 0). Only the CUDA backend can; the others say no.
@@ -125,12 +144,22 @@ class Backend {
       : size_(c.size),
         agents_(c.agents),
         model_(c.species.list.empty() ? c.model : c.species.list[0].model),
-        species_(resolve_species(c.species, c.model, c.spawn.mode)) {}
+        species_(resolve_species(c.species, c.model, c.spawn.mode)),
+        env_(c.environment),
+        walls_(run_walls(c.environment, c.size)) {}
+  // set_environment and environment brushes on a backend: env_ and walls_ already hold the new
+  // environment; make the state follow (trail in walls 0, agents out of walls when `walls_added`).
+  virtual void environment_changed(bool walls_added) { (void)walls_added; }
+  // An environment brush stroke (Food, Wall, EraseWall) applied through set_environment.
+  void brush_environment(const BrushStroke& stroke);
   Size size_;
   uint64_t agents_;
   uint64_t steps_ = 0;
   ModelParams model_;
   SpeciesSet species_;
+  Environment env_;
+  std::vector<uint8_t> walls_;  // run_walls(env_, size_): empty when the run has no walls
+  uint64_t env_version_ = 0;
 };
 
 // Creates a backend with agents spawned by spawn_agents(config) and a zero field. Auto picks CUDA

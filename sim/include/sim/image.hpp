@@ -37,7 +37,6 @@ LumaImage decode_colour(std::string_view bytes, const std::string& name);
 // True when every pixel has R = G = B (or the image has no colour: `rgb` empty).
 bool is_grey(const LumaImage& img);
 
-enum class ImageFit { Fit, Fill };  // Fit: all of the image, letterboxed; Fill: covers, cropped
 // Resized with stb_image_resize (Mitchell filter), times strength; cells outside a letterboxed
 // image are 0.
 std::vector<float> image_to_field(const LumaImage& img, Size field, float strength,

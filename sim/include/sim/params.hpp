@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -100,6 +101,7 @@ struct Species {
   float share = 1.0f;           // >= 0; the shares of all species must sum to more than 0
   ModelParams model;
   SpawnMode spawn = SpawnMode::Random;
+  std::optional<float> food_strength;  // none: [environment] food_strength (docs/MODEL.md, "Environment")
   friend bool operator==(const Species&, const Species&) = default;
 };
 // The species of a run and the interaction matrix W (S x S, row-major: W[s][t] = interaction[s * S + t]).
@@ -111,6 +113,24 @@ struct SpeciesSet {
   friend bool operator==(const SpeciesSet&, const SpeciesSet&) = default;
 };
 
+// How an image meets the field (seed image, food and wall maps). Fit: all of the image, letterboxed;
+// Fill: covers, cropped.
+enum class ImageFit { Fit, Fill };
+// The field's edges (docs/MODEL.md, "Environment"): a torus, or a closed box of walls.
+enum class Boundary { Wrap, Walls };
+
+// The environment of a preset: where its maps come from (image files; empty: none) and how they
+// are read. The app loads the images into a sim Environment (sim/environment.hpp).
+struct EnvironmentParams {
+  std::string food;                    // food map image: its brightness is E
+  std::string walls;                   // walls image: cells darker than walls_threshold are walls
+  float food_strength = 1.0f;          // every species' strength, unless its [[species]] gives one
+  Boundary boundary = Boundary::Wrap;  // wrap | walls
+  float walls_threshold = 0.5f;        // [0, 1]
+  ImageFit fit = ImageFit::Fill;       // fill | fit, as the seed image
+  friend bool operator==(const EnvironmentParams&, const EnvironmentParams&) = default;
+};
+
 struct Preset {
   ModelParams model;
   SpawnParams spawn;
@@ -118,6 +138,7 @@ struct Preset {
   DisplayParams display;
   SpeciesSet species;               // empty: one species, `model` and `spawn.mode` (today's presets)
   std::vector<Keyframe> keyframes;  // docs/MODEL.md, "Keyframes"; empty: the values above throughout
+  EnvironmentParams environment;   // docs/MODEL.md, "Environment"; empty paths: none
   friend bool operator==(const Preset&, const Preset&) = default;
 };
 
@@ -130,6 +151,7 @@ void validate(const ModelParams& m);
 void validate(const SpawnParams& s);
 void validate(const RunParams& r);
 void validate(const DisplayParams& d);
+void validate(const EnvironmentParams& e);  // strength in [-1000, 1000], threshold in [0, 1]
 void validate(const Preset& p);  // keyframes included (validate_keyframes)
 // 1 to kMaxSpecies species, each model valid, shares >= 0 summing to > 0, W of S x S entries in
 // [-10, 10]. Messages name "species.N.key" or "interaction.matrix".
@@ -160,8 +182,12 @@ Mapping parse_mapping(std::string_view s);
 CaveMode parse_cave_mode(std::string_view s);
 Blend parse_blend(std::string_view s);
 Background parse_background(std::string_view s);
-Size parse_size(std::string_view s);       // "1920x1080"
-uint64_t parse_count(std::string_view s);  // "1000", "250K", "4M", "1.5M", "1G"
+std::string_view to_string(ImageFit f);
+std::string_view to_string(Boundary b);
+ImageFit parse_image_fit(std::string_view s);  // "fill" | "fit"
+Boundary parse_boundary(std::string_view s);   // "wrap" | "walls"
+Size parse_size(std::string_view s);           // "1920x1080"
+uint64_t parse_count(std::string_view s);      // "1000", "250K", "4M", "1.5M", "1G"
 std::string format_size(Size s);
 std::string format_count(uint64_t n);       // "2M", "250K", "1234"
 uint32_t parse_colour(std::string_view s);  // "#rrggbb"

@@ -125,7 +125,8 @@ enum Stream : uint32_t {
   kStreamJitter = 2,
   kStreamSpawnA = 3,
   kStreamSpawnB = 4,
-  kStreamSpawnC = 5
+  kStreamSpawnC = 5,
+  kStreamWallTurn = 6  // the turn of an agent whose move a wall blocks (docs/MODEL.md, "Environment")
 };
 PHYS_HD uint32_t mix32(uint32_t h) {
   h ^= h >> 16;
@@ -184,6 +185,9 @@ struct SensorCells {
   int left;
   int right;
 };
+// Closed (boundary = walls): a sensor whose unwrapped position lies outside the field is cell -1,
+// which reads as wall. Closed = false is today's sensor, operation for operation.
+template <bool Closed = false>
 PHYS_HD SensorCells sensor_cells(const Agent& a, const StepParams& p) {
   const SinCos h = sin_cos(a.theta);
   const float cl = sub(mul(h.c, p.cos_sa), mul(h.s, p.sin_sa));
@@ -192,8 +196,13 @@ PHYS_HD SensorCells sensor_cells(const Agent& a, const StepParams& p) {
   const float sr = sub(mul(h.s, p.cos_sa), mul(h.c, p.sin_sa));
   const float d = p.sensor_distance;
   const auto cell = [&](float dc, float ds) {
-    const float sx = wrap(add(a.x, mul(d, dc)), p.fwidth, p.inv_width);
-    const float sy = wrap(add(a.y, mul(d, ds)), p.fheight, p.inv_height);
+    const float ux = add(a.x, mul(d, dc));
+    const float uy = add(a.y, mul(d, ds));
+    if constexpr (Closed) {
+      if (!((ux >= 0.0f) & (ux < p.fwidth) & (uy >= 0.0f) & (uy < p.fheight))) return -1;
+    }
+    const float sx = wrap(ux, p.fwidth, p.inv_width);
+    const float sy = wrap(uy, p.fheight, p.inv_height);
     return cell_of(sy, p.height) * p.width + cell_of(sx, p.width);
   };
   return {cell(h.c, h.s), cell(cl, sl), cell(cr, sr)};
@@ -263,6 +272,46 @@ PHYS_HD float brush_apply(float f, float amount) {
   return v > 0.0f ? v : 0.0f;
 }
 
+// --- Environment (docs/MODEL.md, "Environment"): walls (one byte a cell, non-zero = wall) and food.
+// What a sensor over a wall (or, in a closed box, outside the field) reads: lower than any trail,
+// also after a negative weight of the interaction matrix (it replaces the sensed value).
+constexpr float kWallReading = -3.40282347e38f;  // -FLT_MAX
+// A sensor cell that can be loaded (cell -1, outside a closed box, loads cell 0 and is then replaced).
+PHYS_HD int loadable(int cell) {
+  return cell < 0 ? 0 : cell;
+}
+PHYS_HD float wall_or(float sensed_value, int cell, const uint8_t* walls) {
+  return (cell < 0 || walls[cell] != 0) ? kWallReading : sensed_value;
+}
+// Move with walls: a move that would land in a wall (or, Closed, leave the field) is blocked: the
+// agent stays and turns by +-rotation, the sign from stream 6. Returns the cell it stands in.
+template <bool Closed>
+PHYS_HD int move_walled(Agent& a, float theta, uint32_t id, uint32_t step, const StepParams& p,
+                        const uint8_t* walls) {
+  const SinCos m = sin_cos(theta);
+  const float ux = add(a.x, mul(p.step_size, m.c));
+  const float uy = add(a.y, mul(p.step_size, m.s));
+  const float nx = wrap(ux, p.fwidth, p.inv_width);
+  const float ny = wrap(uy, p.fheight, p.inv_height);
+  const int cell = cell_of(ny, p.height) * p.width + cell_of(nx, p.width);
+  bool blocked = walls[cell] != 0;
+  if constexpr (Closed)
+    blocked = blocked || !((ux >= 0.0f) & (ux < p.fwidth) & (uy >= 0.0f) & (uy < p.fheight));
+  if (!blocked) {
+    a.x = nx;
+    a.y = ny;
+    a.theta = theta;
+    return cell;
+  }
+  const bool left = (hash(p.seed, id, step, kStreamWallTurn) >> 31) != 0U;
+  a.theta = wrap(left ? add(theta, p.rotation) : sub(theta, p.rotation), kTwoPi, kInvTwoPi);
+  return cell_of(a.y, p.height) * p.width + cell_of(a.x, p.width);
+}
+// Emission of a food cell (E > 0, not a wall) into one channel: F + k * E.
+PHYS_HD float emit(float f, float strength, float food) {
+  return add(f, mul(strength, food));
+}
+
 // --- Several species (docs/MODEL.md, "Several species"). Channels are interleaved: channel c of cell i is at
 // i * S + c. Each species has its own StepParams (its steering and its channel's update).
 constexpr int kMaxSpecies = 4;
@@ -301,6 +350,21 @@ PHYS_HD int step_species_agent(Agent& a, uint32_t id, int s, uint32_t step, cons
   const float theta = steer(a.theta, sensed<S>(field + c.centre * S, w), sensed<S>(field + c.left * S, w),
                             sensed<S>(field + c.right * S, w), id, step, p);
   return move(a, theta, p);
+}
+
+// The same with walls (docs/MODEL.md, "Environment"): a wall sensor reads kWallReading, a blocked
+// move stays and turns. Both backends take this path whenever the run has walls or a closed box.
+template <int S, bool Closed>
+PHYS_HD int step_species_agent_walled(Agent& a, uint32_t id, int s, uint32_t step, const SpeciesParams& sp,
+                                      const float* field, const uint8_t* walls) {
+  const StepParams& p = sp.p[s];
+  const SensorCells c = sensor_cells<Closed>(a, p);
+  const float* w = sp.w[s];
+  const float vc = wall_or(sensed<S>(field + loadable(c.centre) * S, w), c.centre, walls);
+  const float vl = wall_or(sensed<S>(field + loadable(c.left) * S, w), c.left, walls);
+  const float vr = wall_or(sensed<S>(field + loadable(c.right) * S, w), c.right, walls);
+  const float theta = steer(a.theta, vc, vl, vr, id, step, p);
+  return move_walled<Closed>(a, theta, id, step, p, walls);
 }
 
 }  // namespace physarum::rule
