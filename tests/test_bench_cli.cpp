@@ -4,6 +4,7 @@
 
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -73,6 +74,52 @@ TEST(Bench, TableForHumansAndBadOptions) {
   EXPECT_EQ(test::run_physarum({"bench", "--threads", "5000"}, dir).exit_code, 2);
   EXPECT_EQ(test::run_physarum({"bench", "--backend", "tpu"}, dir).exit_code, 2);
   EXPECT_EQ(test::run_physarum({"bench", "--sweep", "colour"}, dir).exit_code, 2);
+}
+
+// --frame: the window's frame path on the CPU backend through Mesa's EGL (llvmpipe). Sane numbers:
+// frames per second that match the frame time, a split whose parts are each positive and together
+// no longer than a frame (they are parts of it, measured on its own clock; slack for the timer
+// query's lag of a frame and for rounding), one row per steps-per-frame asked for.
+TEST(Bench, FramePathRunsHeadlessAndItsSplitFitsInAFrame) {
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum(
+      {"bench", "--frame", "--backend", "cpu", "--threads", "1", "--size", "256x256", "--agents", "10K",
+       "--warmup", "5", "--frames", "12", "--steps-per-frame", "1,3", "--json"},
+      dir, {{"EGL_PLATFORM", "surfaceless"}}, {});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines;
+  for (size_t at = 0, nl; (nl = r.out.find('\n', at)) != std::string::npos; at = nl + 1)
+    lines.push_back(r.out.substr(at, nl - at));
+  ASSERT_EQ(lines.size(), 2U) << r.out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    EXPECT_EQ(json_value(line, "mode"), "\"frame\"") << line;
+    EXPECT_EQ(json_number(line, "width"), 256);
+    EXPECT_EQ(json_number(line, "height"), 256);
+    EXPECT_EQ(json_number(line, "agents"), 10000);
+    EXPECT_EQ(json_number(line, "steps_per_frame"), i == 0 ? 1 : 3);
+    EXPECT_EQ(json_number(line, "frames"), 12);
+    EXPECT_EQ(json_value(line, "publish_path"), "\"host copy\"") << "the CPU backend cannot publish";
+    const double fps = json_number(line, "fps");
+    const double frame = json_number(line, "frame_ms");
+    ASSERT_GT(fps, 0) << line;
+    EXPECT_NEAR(fps * frame, 1000.0, 1.0) << line;
+    const double sim = json_number(line, "sim_ms");
+    const double publish = json_number(line, "publish_ms");
+    const double draw = json_number(line, "draw_ms");
+    EXPECT_GT(sim, 0) << line;
+    EXPECT_GT(publish, 0) << line;
+    EXPECT_GE(draw, 0) << line;
+    EXPECT_LE(sim + publish + draw, frame * 1.25 + 0.5) << line;
+  }
+  EXPECT_NE(r.err.find("cpu"), std::string::npos) << "it says which backend it took: " << r.err;
+}
+
+TEST(Bench, FrameRefusesOptionsThatDoNotApply) {
+  const auto dir = test::temp_dir();
+  EXPECT_EQ(test::run_physarum({"bench", "--frame", "--sweep", "size"}, dir).exit_code, 2);
+  EXPECT_EQ(test::run_physarum({"bench", "--frame", "--steps", "10"}, dir).exit_code, 2);
+  EXPECT_EQ(test::run_physarum({"bench", "--frame", "--steps-per-frame", "0"}, dir).exit_code, 2);
 }
 
 }  // namespace

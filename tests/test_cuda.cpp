@@ -136,6 +136,52 @@ TEST(Cuda, OddSizeWrapsAtEveryEdgeLikeCpu) {
   expect_identical(p);
 }
 
+// The window's and render's pattern: many short calls (a frame's 1-9 steps), now run as cached
+// graphs keyed by length, field parity and agent buffer, with the sorts between them and one call in
+// K run kernel by kernel for timings; now and then a long call across sort boundaries, a kernel
+// change (the graphs are captured again) and new agents (the sort's counts made afresh). Every
+// combination comes up many times; the result must stay the CPU's, bit for bit.
+TEST(Cuda, ManyShortCallsOfVaryingLengthLikeCpu) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  SimConfig c;
+  c.size = Size{301, 173};
+  c.agents = 20'000;
+  c.seed = 21;
+  Pair p = make_pair(c);
+  uint32_t lcg = 12345;
+  for (int call = 0; call < 600; ++call) {
+    lcg = lcg * 1664525u + 1013904223u;
+    int n = 1 + static_cast<int>((lcg >> 24) % 9);
+    if (call % 97 == 96) n = 33 + call % 7;  // a long call, misaligned: short runs around whole chunks
+    step_both(p, n);
+    if (call == 200) {
+      ModelParams m = p.cpu->model();
+      m.turn_rule = TurnRule::Jones;  // another agent kernel (ids read): the graphs are remade
+      m.jitter = 0.2f;
+      p.cpu->set_model(m);
+      p.gpu->set_model(m);
+    }
+    if (call == 350) {
+      const AgentState a = p.cpu->read_agents();
+      p.gpu->set_agents(a);  // the same agents, uploaded: the next sort counts them afresh
+      expect_identical(p);
+    }
+    if (call == 420) {
+      ModelParams m = p.cpu->model();
+      m.turn_rule = TurnRule::Simple;  // and back: the id-free kernel again
+      m.jitter = 0.0f;
+      p.cpu->set_model(m);
+      p.gpu->set_model(m);
+    }
+  }
+  expect_identical(p);
+  const StageTimings t = p.gpu->timings();
+  EXPECT_GT(t.agents_ms, 0.0) << "one call in K is still timed stage by stage";
+  EXPECT_GT(t.field_ms, 0.0);
+  EXPECT_GT(t.sort_ms, 0.0) << "sorts between short graphs are timed";
+  EXPECT_GT(t.step_ms, 0.0);
+}
+
 TEST(Cuda, MillionAgentsRuleSimpleLikeCpu) {
   SKIP_WITHOUT_CUDA_DEVICE();
   SimConfig c;

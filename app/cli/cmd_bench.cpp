@@ -16,6 +16,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
+#include "cli/frame_bench.hpp"
 #include "sim/backend.hpp"
 #include "sim/cuda_info.hpp"
 #include "sim/elapsed.hpp"
@@ -35,8 +36,11 @@ struct BenchOptions {
   bool json = false;
   std::string sweep;  // "", steps, size, agents
   uint32_t seed = 1;
-  int threads = 0;  // CPU backend; 0 = all
-  int species = 1;  // 1..kMaxSpecies
+  int threads = 0;     // CPU backend; 0 = all
+  int species = 1;     // 1..kMaxSpecies
+  bool frame = false;  // --frame: the window's frame path instead of bare steps (frame_bench.hpp)
+  std::vector<int> steps_per_frame = {1, 5};
+  int frames = 0;
 };
 
 struct Case {
@@ -103,8 +107,9 @@ double timed_ms_per_step(Backend& b, int steps) {
   return ms_since(t0) / steps;
 }
 
-// Per-stage times from single steps, each timed stage by stage by the backend: 256 of them, so the
-// backend's windows (the last 64 steps, the last 8 reorderings) hold only steady-state samples.
+// Per-stage times from 256 single steps: the CUDA backend times one call in 8 stage by stage and
+// every reordering (the CPU backend every step), so its windows (the last 64 sampled steps, the
+// last 8 reorderings) hold only steady-state samples.
 StageTimings sample_stages(Backend& b) {
   for (int i = 0; i < 256; ++i) {
     b.step(1);
@@ -288,11 +293,42 @@ CommandFn add_bench_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxSpecies));
   cmd->add_flag("--json", o->json, "one JSON object per line instead of a table");
+  cmd->add_flag("--frame", o->frame,
+                "time the window's frame path headless (EGL): steps, publish into the field texture, draw\n"
+                "with the palette shader offscreen; frames/s and the split sim/publish/draw. Without\n"
+                "--size/--agents: 3840x2160 with 10M and (GPU) 100M agents");
+  cmd->add_option("--steps-per-frame", o->steps_per_frame,
+                  "--frame: steps per frame, one case each (e.g. 1,5)")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--frames", o->frames,
+                  "--frame: timed frames per case (default: 600 on the GPU, 30 on the CPU)")
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 1'000'000));
   cmd->add_option("--sweep", o->sweep,
                   "scaling curve: steps (time per step as the run goes on), size or agents")
       ->check(CLI::IsMember({"steps", "size", "agents"}));
   return [o]() -> int {
     BenchOptions opt = *o;
+    if (opt.frame) {
+      if (!opt.sweep.empty() || opt.steps || opt.species != 1) {
+        throw UsageError(
+            "--frame times whole frames of one species: --sweep, --steps and --species do not apply");
+      }
+      FrameBenchOptions f;
+      f.backend = opt.backend;
+      f.size = opt.size;
+      f.agents = opt.agents;
+      f.steps_per_frame = opt.steps_per_frame;
+      f.frames = opt.frames;
+      f.warmup = opt.warmup;
+      f.seed = opt.seed;
+      f.threads = opt.threads;
+      f.json = opt.json;
+      return run_frame_bench(f);
+    }
     std::vector<Case> cases;
     bool cpu = false;
     try {

@@ -16,6 +16,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
+#include "cli/offscreen.hpp"
 #include "cli/output_size.hpp"
 #include "cli/render_report.hpp"
 #include "cli/sim_options.hpp"
@@ -27,6 +28,8 @@
 #include "sim/atomic_file.hpp"
 #include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
+#include "video/async_readback.hpp"
+#include "video/frame_sink.hpp"
 #include "video/process.hpp"
 #include "video/progress.hpp"
 #include "video/recorder.hpp"
@@ -97,22 +100,6 @@ std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t ever
   c += " --out=" + shell_quote(out);
   return c;
 }
-
-// An RGBA8 colour target of the output size, bound for drawing while it lives.
-struct Target {
-  render::Texture color;
-  render::Framebuffer fbo;
-  Target(int w, int h) : color(render::make_texture_2d(w, h, GL_RGBA8)), fbo(render::make_framebuffer()) {
-    glNamedFramebufferTexture(fbo.get(), GL_COLOR_ATTACHMENT0, color.get(), 0);
-    if (glCheckNamedFramebufferStatus(fbo.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-      throw Error("the offscreen framebuffer is incomplete");
-    }
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
-  }
-  ~Target() { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
-  Target(const Target&) = delete;
-  Target& operator=(const Target&) = delete;
-};
 
 struct Outputs {
   std::vector<std::string> pngs, npys, videos;
@@ -201,16 +188,28 @@ OutputPlan plan_output(const RenderOptions& o, const std::vector<std::string>& v
   return plan;
 }
 
-const render::Palette& palette_named(const render::PaletteSet& palettes, const std::string& name) {
-  const size_t pi = palettes.index_of(name);
-  if (palettes.palettes[pi].name == name) return palettes.palettes[pi];
-  std::string names;
-  for (const auto& p : palettes.palettes) names += " " + p.name;
-  throw Error("no palette named '" + name + "' in " + render::palette_dir().string() +
-              "; there are:" + names);
-}
+// Every recorder takes every frame; the first one to fail is remembered (its index) and the frame
+// loop stops with its message.
+class RecorderFanOut final : public FrameSink {
+ public:
+  explicit RecorderFanOut(const std::vector<std::unique_ptr<Recorder>>& recorders) : recorders_(recorders) {}
+  bool write_rgba(const uint8_t* rgba, int width, int height) override {
+    for (size_t i = 0; i < recorders_.size() && !failed_; ++i) {
+      if (!recorders_[i]->write_rgba(rgba, width, height)) failed_ = i;
+    }
+    return !failed_;
+  }
+  std::optional<size_t> failed() const { return failed_; }
 
-// The simulation drawn offscreen, its frames fed to the recorders.
+ private:
+  const std::vector<std::unique_ptr<Recorder>>& recorders_;
+  std::optional<size_t> failed_;
+};
+
+// The simulation drawn offscreen, its frames fed to the recorders. Frames are read back through a
+// ring of pixel buffers (the window's asynchronous readback) and handed to the encoders a frame or
+// two later, so reading and encoding overlap the next frames' simulation; a full ring waits for its
+// oldest read instead of dropping it, so every frame arrives, in order, with the same bytes.
 class HeadlessRender {
  public:
   HeadlessRender(const RenderOptions& o, Simulation& sim, Size out)
@@ -243,19 +242,10 @@ class HeadlessRender {
   // False when a stop request (Ctrl-C) ended the wait for the encoder.
   bool write_frame(bool host_range) {
     draw(host_range);
-    std::vector<uint8_t> rgba(static_cast<size_t>(out_.width) * out_.height * 4);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, out_.width, out_.height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    readback_.start_lossless(out_.width, out_.height, fan_out_);
     render::check_gl("reading a video frame");
-    for (auto& r : recorders_) {
-      if (!r->write_rgba(rgba.data(), out_.width, out_.height)) {
-        if (stop_requested()) return false;  // Ctrl-C ended the wait for the encoder: the loop stops
-        // The recorder's message is whole (ffmpeg's reason included) once it has stopped.
-        (void)r->stop();
-        throw Error("recording " + r->output().string() + " stopped: " + r->error());
-      }
-    }
-    return true;
+    readback_.deliver(fan_out_, false);  // the reads that have finished meanwhile
+    return recorders_ok();
   }
 
   void draw(bool host_range) {
@@ -267,8 +257,10 @@ class HeadlessRender {
     renderer_.draw(sim_.preset.display, render::View{}, out_.width, out_.height);
   }
 
-  // Stops the videos cleanly; a failed one is an error.
+  // Hands over the frames still being read, then stops the videos cleanly; a failed one is an error.
   void finish_videos() {
+    readback_.deliver(fan_out_, true);
+    if (!stop_requested()) (void)recorders_ok();
     for (auto& r : recorders_) {
       if (!r->stop()) throw Error("recording " + r->output().string() + " failed: " + r->error());
     }
@@ -277,6 +269,17 @@ class HeadlessRender {
   const std::vector<float>& host_field() const { return renderer_.host_field(); }
 
  private:
+  // False after Ctrl-C ended the wait for an encoder; throws when a recording failed.
+  bool recorders_ok() {
+    const std::optional<size_t> failed = fan_out_.failed();
+    if (!failed) return true;
+    if (stop_requested()) return false;  // Ctrl-C ended the wait for the encoder: the loop stops
+    Recorder& r = *recorders_[*failed];
+    // The recorder's message is whole (ffmpeg's reason included) once it has stopped.
+    (void)r.stop();
+    throw Error("recording " + r.output().string() + " stopped: " + r.error());
+  }
+
   const RenderOptions& o_;
   Simulation& sim_;
   Backend& b_;
@@ -285,8 +288,10 @@ class HeadlessRender {
   render::FieldRenderer renderer_;
   render::PaletteSet palettes_;
   std::string palette_;  // the one the renderer holds
-  std::optional<Target> target_;
+  std::optional<OffscreenTarget> target_;
   std::vector<std::unique_ptr<Recorder>> recorders_;
+  RecorderFanOut fan_out_{recorders_};
+  AsyncReadback readback_{3};  // after the GL objects it reads from; before egl_ goes
 };
 
 // Steps the simulation, a video frame every `every` steps. Returns the steps done (fewer after

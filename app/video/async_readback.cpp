@@ -55,25 +55,34 @@ bool AsyncReadback::start(int w, int h) {
   return true;
 }
 
-void AsyncReadback::deliver(FrameSink& sink, bool wait) {
-  while (!in_flight_.empty()) {
-    Slot& s = slots_[static_cast<size_t>(in_flight_.front())];
-    if (!fence_wait_(s.fence, wait ? 2'000'000'000ull : 0)) {
-      if (!wait) return;  // not done yet: next frame
-      ++dropped_;         // never finished: lost, and counted
+void AsyncReadback::start_lossless(int w, int h, FrameSink& sink) {
+  if (in_flight_.size() >= slots_.size()) (void)deliver_oldest(sink, true);
+  (void)start(w, h);
+}
+
+bool AsyncReadback::deliver_oldest(FrameSink& sink, bool wait) {
+  Slot& s = slots_[static_cast<size_t>(in_flight_.front())];
+  if (!fence_wait_(s.fence, wait ? 2'000'000'000ull : 0)) {
+    if (!wait) return false;  // not done yet: next frame
+    ++dropped_;               // never finished: lost, and counted
+  } else {
+    const auto bytes = static_cast<GLsizeiptr>(s.w) * s.h * 4;
+    if (const void* p = glMapNamedBufferRange(s.pbo.get(), 0, bytes, GL_MAP_READ_BIT)) {
+      sink.write_rgba_at(static_cast<const uint8_t*>(p), s.w, s.h, s.started);
+      glUnmapNamedBuffer(s.pbo.get());
+      ++delivered_;
     } else {
-      const auto bytes = static_cast<GLsizeiptr>(s.w) * s.h * 4;
-      if (const void* p = glMapNamedBufferRange(s.pbo.get(), 0, bytes, GL_MAP_READ_BIT)) {
-        sink.write_rgba_at(static_cast<const uint8_t*>(p), s.w, s.h, s.started);
-        glUnmapNamedBuffer(s.pbo.get());
-        ++delivered_;
-      } else {
-        ++dropped_;
-      }
+      ++dropped_;
     }
-    glDeleteSync(static_cast<GLsync>(s.fence));
-    s.fence = nullptr;
-    in_flight_.erase(in_flight_.begin());
+  }
+  glDeleteSync(static_cast<GLsync>(s.fence));
+  s.fence = nullptr;
+  in_flight_.erase(in_flight_.begin());
+  return true;
+}
+
+void AsyncReadback::deliver(FrameSink& sink, bool wait) {
+  while (!in_flight_.empty() && deliver_oldest(sink, wait)) {
   }
 }
 

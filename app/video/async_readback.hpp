@@ -24,6 +24,9 @@ class AsyncReadback {
   // Starts reading (0, 0, w, h) of the bound read framebuffer. Returns false, counting a drop,
   // when no buffer is free.
   bool start(int w, int h);
+  // The same for a caller that must never drop a frame (headless render): when every buffer is in
+  // flight, the oldest read is first waited for and handed to `sink`, so frames stay in order.
+  void start_lossless(int w, int h, FrameSink& sink);
   // Hands every finished read to `sink` (rows bottom to top, as GL reads them, with the time the
   // read was started), oldest first. With wait, blocks until all reads in flight are done
   // (stopping a recording), at most two seconds each; one that is not done then is dropped.
@@ -46,6 +49,9 @@ class AsyncReadback {
     int w = 0, h = 0;
     FrameSink::Clock::time_point started{};
   };
+  // Hands the oldest read to sink (or drops it, counted); false when it is not done and !wait.
+  bool deliver_oldest(FrameSink& sink, bool wait);
+
   std::vector<Slot> slots_;
   std::vector<int> in_flight_;  // slot indices, oldest first
   uint64_t submitted_ = 0;

@@ -6,8 +6,9 @@
 // `sort_every` steps the agents are regrouped by cell with a counting sort built on the counts the
 // previous step already made (prefix sum + scatter): sensing and atomics then hit nearby memory.
 // Agents carry their ids and each moves independently, so the order never changes a result.
-// Whole chunks of `sort_every` steps run as one CUDA graph; the step index lives on the device and
-// the field kernel advances it, so a graph replays unchanged.
+// Whole chunks of `sort_every` steps run as one CUDA graph, shorter runs (a window frame's few steps)
+// as cached graphs of their length; the step index lives on the device and the field kernel
+// advances it, so a graph replays unchanged.
 //
 // Tuning knobs for benchmarking (environment, read at creation): PHYSARUM_CUDA_SORT_EVERY (steps
 // between reorderings, even, 0 = never; default 32), PHYSARUM_CUDA_AGGREGATE (0 = one atomic per
@@ -84,6 +85,7 @@ struct StageSample {
   std::array<Event, 4> ev;
   bool pending = false;
   bool sorted = false;
+  bool sort_only = false;  // a sort outside a sampled step: only ev[0] and ev[1] were recorded
 };
 // Two events around a whole step(n) call.
 struct BatchSample {
@@ -196,25 +198,36 @@ class CudaBackend final : public Backend {
 
   std::string name() const override { return "cuda (" + device_ + ")"; }
 
+  // Every run of steps goes through a graph: whole sort-to-sort chunks as one, shorter runs (a
+  // window frame's 1-8 steps, a video frame every few) as a graph of exactly those steps, cached by
+  // (length, field parity, agent buffer), the sort before them as its own. Runs never cross a sort
+  // boundary, so a short graph holds only agent and field kernels. One call in kSampleEvery runs its
+  // first step kernel by kernel between events, for the per-stage timings; every sort is timed by
+  // events around its graph.
   void step(int n) override {
     if (n <= 0) return;
     harvest();
     BatchSample* batch = free_slot(batch_);
     if (batch != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(batch->begin.get(), stream_.get()));
     const int total = n;
-    // The first step of a call is timed stage by stage when a sample slot is free.
-    if (StageSample* s = free_slot(stage_)) {
-      single_step(s);
-      --n;
+    if (calls_++ % kSampleEvery == 0) {
+      if (StageSample* s = free_slot(stage_)) {
+        single_step(s);
+        --n;
+      }
     }
     while (n > 0) {
       if (steps_ % static_cast<uint64_t>(chunk_) == 0 && n >= chunk_) {
         run_chunk();
         n -= chunk_;
-      } else {
-        single_step(nullptr);
-        --n;
+        continue;
       }
+      // Up to the next chunk boundary (where a sort is due when sorting), never across it.
+      const int to_boundary = chunk_ - static_cast<int>(steps_ % static_cast<uint64_t>(chunk_));
+      const int run = std::min(n, to_boundary);
+      if (sort_due()) timed_sort();
+      run_short(run);
+      n -= run;
     }
     if (batch != nullptr) {
       PHYS_CUDA_CHECK(cudaEventRecord(batch->end.get(), stream_.get()));
@@ -238,7 +251,7 @@ class CudaBackend final : public Backend {
     if (weighted != weighted_ ||
         reads_id != reads_id_) {  // another kernel: the captured graphs name the old one
       PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-      for (auto& g : graphs_) g = GraphExec();
+      drop_graphs();
       weighted_ = weighted;
       reads_id_ = reads_id;
     }
@@ -367,7 +380,7 @@ class CudaBackend final : public Backend {
  protected:
   void environment_changed(bool walls_added) override {
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    for (auto& g : graphs_) g = GraphExec();  // they name the old lists and the old agent kernel
+    drop_graphs();  // they name the old lists and the old agent kernel
     upload_environment();
     enqueue_clear_walls(stream_.get(), current_field());
     if (walls_added) {
@@ -518,6 +531,7 @@ class CudaBackend final : public Backend {
       PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[3].get(), s));
       sample->pending = true;
       sample->sorted = sort;
+      sample->sort_only = false;
     }
     ++steps_;
     counts_valid_ = true;
@@ -556,6 +570,47 @@ class CudaBackend final : public Backend {
     counts_valid_ = true;
   }
 
+  // A sort due now, outside a chunk: counts made if stale, then the sort graph, timed by a stage
+  // sample's first two events when one is free (agents and field stay unsampled: sort_only).
+  void timed_sort() {
+    enqueue_counts_if_stale(steps_);
+    StageSample* sample = free_slot(stage_);
+    if (sample != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[0].get(), stream_.get()));
+    run_sort_graph();
+    if (sample != nullptr) {
+      PHYS_CUDA_CHECK(cudaEventRecord(sample->ev[1].get(), stream_.get()));
+      sample->pending = true;
+      sample->sorted = true;
+      sample->sort_only = true;
+    }
+  }
+
+  // `k` (< chunk_) steps that do not cross a sort boundary, the sort (if due) already done, as one
+  // graph launch; a graph per (k, field parity, agent buffer), made on first use.
+  void run_short(int k) {
+    const auto parity = static_cast<size_t>(steps_ & 1U);
+    const size_t index =
+        (static_cast<size_t>(cur_) * 2 + parity) * static_cast<size_t>(chunk_) + static_cast<size_t>(k);
+    if (short_graphs_.empty()) short_graphs_.resize(4 * static_cast<size_t>(chunk_));
+    GraphExec& g = short_graphs_[index];
+    if (!g) {
+      const uint64_t base = steps_;
+      g = GraphExec::capture(stream_.get(), [&](cudaStream_t s) {
+        for (int i = 0; i < k; ++i) enqueue_step(s, base + static_cast<uint64_t>(i));
+      });
+    }
+    PHYS_CUDA_CHECK(cudaGraphLaunch(g.get(), stream_.get()));
+    steps_ += static_cast<uint64_t>(k);
+    counts_valid_ = true;
+  }
+
+  // The captured graphs name the kernels and buffers of the moment; after a kernel change they go.
+  void drop_graphs() {
+    for (auto& g : graphs_) g = GraphExec();
+    for (auto& g : sort_graphs_) g = GraphExec();
+    short_graphs_.clear();
+  }
+
   template <class Slot, size_t N>
   static Slot* free_slot(std::array<Slot, N>& slots) {
     for (auto& s : slots) {
@@ -567,10 +622,12 @@ class CudaBackend final : public Backend {
   // Collects finished timing samples without waiting for unfinished ones.
   void harvest() {
     for (auto& s : stage_) {
-      if (!s.pending || !event_done(s.ev[3])) continue;
+      if (!s.pending || !event_done(s.ev[s.sort_only ? 1 : 3])) continue;
       if (s.sorted) sort_ms_.add(elapsed_ms(s.ev[0], s.ev[1]));
-      agents_ms_.add(elapsed_ms(s.ev[1], s.ev[2]));
-      field_ms_.add(elapsed_ms(s.ev[2], s.ev[3]));
+      if (!s.sort_only) {
+        agents_ms_.add(elapsed_ms(s.ev[1], s.ev[2]));
+        field_ms_.add(elapsed_ms(s.ev[2], s.ev[3]));
+      }
       s.pending = false;
     }
     for (auto& b : batch_) {
@@ -620,6 +677,11 @@ class CudaBackend final : public Backend {
   bool counts_valid_ = false;  // the buffer the next field pass clears counts the current positions
   std::array<GraphExec, 2> graphs_;
   std::array<GraphExec, 2> sort_graphs_;
+  std::vector<GraphExec> short_graphs_;  // run_short's, by (agent buffer, parity, steps); made lazily
+  // Calls timed stage by stage: one in kSampleEvery (the others' steps all run in graphs). A
+  // frame loop of ~60 calls a second refreshes the per-stage windows within a few seconds.
+  static constexpr uint64_t kSampleEvery = 8;
+  uint64_t calls_ = 0;
 
   std::array<StageSample, 8> stage_;
   std::array<BatchSample, 8> batch_;

@@ -1,0 +1,31 @@
+#include "cli/offscreen.hpp"
+
+#include <glad/gl.h>
+
+#include "sim/params.hpp"
+
+namespace physarum::app {
+
+OffscreenTarget::OffscreenTarget(int w, int h)
+    : color_(render::make_texture_2d(w, h, GL_RGBA8)), fbo_(render::make_framebuffer()) {
+  glNamedFramebufferTexture(fbo_.get(), GL_COLOR_ATTACHMENT0, color_.get(), 0);
+  if (glCheckNamedFramebufferStatus(fbo_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    throw Error("the offscreen framebuffer is incomplete");
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_.get());
+}
+
+OffscreenTarget::~OffscreenTarget() {
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+const render::Palette& palette_named(const render::PaletteSet& palettes, const std::string& name) {
+  const size_t pi = palettes.index_of(name);
+  if (palettes.palettes[pi].name == name) return palettes.palettes[pi];
+  std::string names;
+  for (const auto& p : palettes.palettes) names += " " + p.name;
+  throw Error("no palette named '" + name + "' in " + render::palette_dir().string() +
+              "; there are:" + names);
+}
+
+}  // namespace physarum::app
