@@ -155,6 +155,10 @@ Size image_size(const RenderOptions& o, Size field) {
 OutputPlan plan_output(const RenderOptions& o, const std::vector<std::string>& videos) {
   OutputPlan plan{image_size(o, resolve_preset(o.sim).run.size)};
   if (videos.empty()) return plan;
+  // What the user can fix in the command comes first, whatever is installed.
+  for (const auto& v : videos) {
+    if (video_format_of(v) == VideoFormat::PngSequence) check_frame_folder(v);
+  }
   if (!find_on_path("ffmpeg"))
     throw Error("ffmpeg not found on PATH; install it with apt-get install ffmpeg");
   const int w = plan.size.width, h = plan.size.height;

@@ -84,14 +84,20 @@ void check_frame_pattern(const std::filesystem::path& pattern) {
   }
 }
 
-void prepare_frame_folder(const std::filesystem::path& pattern) {
+void check_frame_folder(const std::filesystem::path& pattern) {
   check_frame_pattern(pattern);
   const std::filesystem::path dir = pattern.has_parent_path() ? pattern.parent_path() : ".";
   std::error_code ec;
-  if (std::filesystem::is_directory(dir, ec)) return;
-  if (std::filesystem::exists(dir, ec)) {
+  if (!std::filesystem::is_directory(dir, ec) && std::filesystem::exists(dir, ec)) {
     throw Error("cannot write frames to " + dir.string() + ": it exists and is not a folder");
   }
+}
+
+void prepare_frame_folder(const std::filesystem::path& pattern) {
+  check_frame_folder(pattern);
+  const std::filesystem::path dir = pattern.has_parent_path() ? pattern.parent_path() : ".";
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec)) return;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("cannot make the folder " + dir.string() + " for the frames: " + ec.message());
 }

@@ -32,6 +32,8 @@ std::optional<VideoFormat> video_format_of(const std::filesystem::path& file);
 // to 9), no other '%' than "%%", and no '%' in its folders.
 void check_frame_pattern(const std::filesystem::path& pattern);
 
+// Refuses a bad pattern, or a folder for the frames that exists and is not one; makes nothing.
+void check_frame_folder(const std::filesystem::path& pattern);
 // Checks the pattern and makes its folder (and the folders above) when missing. Throws Error
 // saying which folder could not be made, and why.
 void prepare_frame_folder(const std::filesystem::path& pattern);
