@@ -73,7 +73,8 @@ class TwinRun {
 
   TwinDisplay display = TwinDisplay::Difference;
   int every = 5;      // frames between measurements, 1..600
-  float gain = 1.0f;  // the overlay's contrast: > 1 saturates the largest differences
+  float gain = 4.0f;  // the overlay's contrast: full colour at max|A - B| / gain (one hot spot
+                      // would otherwise leave the rest pale)
   static constexpr size_t kMaxRecords = 20000;  // then every other one is dropped (the curve halves)
 
  private:

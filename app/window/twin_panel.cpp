@@ -36,17 +36,20 @@ void distance_plots(const TwinRun& t) {
                 static_cast<long long>(last.step));
   ImGui::PlotLines("##logd", logd.data(), static_cast<int>(logd.size()), 0, overlay, floor, 0.5f,
                    ImVec2(width, 90));
-  ImGui::TextDisabled("log10 relative L2 distance of the fields (from %.0f to 0.5)",
-                      static_cast<double>(floor));
+  ImGui::TextDisabled("log10 distance of the fields (%.0f: equal)", static_cast<double>(floor));
   std::vector<float> frac;
   frac.reserve(recs.size());
-  for (const auto& r : recs) frac.push_back(static_cast<float>(r.agent_fraction));
+  float top = 1e-3f;  // the axis follows the fraction up (a few agents in thousands would not show on 0..1)
+  for (const auto& r : recs) {
+    frac.push_back(static_cast<float>(r.agent_fraction));
+    top = std::max(top, 1.1f * frac.back());
+  }
   std::snprintf(overlay, sizeof overlay, "%.2f%% of agents in other cells", 100.0 * last.agent_fraction);
-  ImGui::PlotLines("##agents", frac.data(), static_cast<int>(frac.size()), 0, overlay, 0.0f, 1.0f,
-                   ImVec2(width, 50));
+  ImGui::PlotLines("##agents", frac.data(), static_cast<int>(frac.size()), 0, overlay, 0.0f,
+                   std::min(top, 1.0f), ImVec2(width, 50));
   const sensitivity::LyapunovFit& f = t.fit();
   if (f.ok) {
-    ImGui::Text("lambda = %.4g per step (doubling every %.3g steps)", f.lambda,
+    ImGui::Text("lambda = %.3g /step (doubles in %.3g steps)", f.lambda,
                 f.lambda > 0 ? std::log(2.0) / f.lambda : INFINITY);
     ImGui::TextDisabled("fitted over steps %lld to %lld (%d points)", static_cast<long long>(f.from_step),
                         static_cast<long long>(f.to_step), f.points);
@@ -56,8 +59,6 @@ void distance_plots(const TwinRun& t) {
     ImGui::TextDisabled("lambda: %s", f.why.empty() ? "not yet" : f.why.c_str());
   }
 }
-
-}  // namespace
 
 void twin_section(WindowCore& core, TwinPanelState& st, Toasts& toasts) {
   TwinRun& t = core.twin;
@@ -97,9 +98,24 @@ void twin_section(WindowCore& core, TwinPanelState& st, Toasts& toasts) {
   }
   ImGui::SliderInt("measure every", &t.every, 1, 600, "%d frames", ImGuiSliderFlags_AlwaysClamp);
   ImGui::Text("%s, delta %.3g, %zu records", t.perturbation().text.c_str(), t.delta(), t.records().size());
-  distance_plots(t);
   const std::string note = t.counter_note();
   if (!note.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "%s", note.c_str());
+}
+
+}  // namespace
+
+void twin_panel(WindowCore& core, TwinPanelState& st, Toasts& toasts) {
+  if (core.twin.active()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Twin (butterfly effect)")) twin_section(core, st, toasts);
+  if (!core.twin.active()) return;
+  // The plots in a window of their own, above the explore strip: watched while the field changes.
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + vp->WorkSize.y - 110),
+                          ImGuiCond_FirstUseEver, ImVec2(1, 1));
+  ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  if (ImGui::Begin("Twin distance")) distance_plots(core.twin);
+  ImGui::End();
 }
 
 }  // namespace physarum::app

@@ -14,8 +14,10 @@ struct TwinPanelState {
   char spec[128] = "agent:0:theta:1e-4";  // kDefaultTwinPerturbation; `--perturb` syntax
 };
 
-// Between ImGui::NewFrame() and ImGui::Render(), inside the panel's window.
-void twin_section(WindowCore& core, TwinPanelState& st, Toasts& toasts);
+// Between ImGui::NewFrame() and ImGui::Render(), inside the panel's window: the collapsing header
+// "Twin (butterfly effect)" with the controls (open while a twin runs), and while one runs the
+// "Twin distance" window with the live plots at the bottom right.
+void twin_panel(WindowCore& core, TwinPanelState& st, Toasts& toasts);
 
 // The distances as the plot shows them: log10 of each record's field distance, a record of 0
 // (the twins agree to the bit) at `floor`. Plain, for the tests.

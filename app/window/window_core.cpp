@@ -65,7 +65,7 @@ void WindowCore::step() {
 
 void WindowCore::render(int fb_w, int fb_h) {
   ++frame_;
-  if (twin.showing_difference()) {
+  if (twin.showing_difference()) {  // A's field is not needed for the overlay (the twin reads it)
     twin.draw(view, fb_w, fb_h);
     return;
   }
