@@ -43,15 +43,17 @@ double reference_distance(const std::vector<float>& a, const std::vector<float>&
   return n > 0 ? static_cast<double>(std::sqrt(d) / n) : 0.0;
 }
 
-TEST(WindowTwin, ZeroPerturbationStaysAtDistanceZeroThroughLiveChangesAndBrushStrokes) {
-  std::string why;
-  auto egl = test::try_egl(false, why);
-  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  WindowCore core(small_options());
+// Sixty frames of a twin with a zero perturbation, a live change of two parameters, another number
+// of steps a frame, five brush dabs and an eraser dab on the way: every record is exactly 0.
+void expect_zero_distance_throughout(const std::string& backend) {
+  SimOptions o = small_options();
+  o.backend = backend;
+  WindowCore core(o);
   test::Fbo fbo(96, 64);
   core.steps_per_frame = 3;
   for (int f = 0; f < 5; ++f) core.step();  // the twin starts mid-run, from A's state
   ASSERT_TRUE(core.start_twin("agent:0:theta:0")) << core.message;
+  EXPECT_EQ(core.twin.backend()->name(), core.backend().name());  // a backend of A's kind
   core.twin.every = 1;
   for (int f = 0; f < 60; ++f) {
     if (f == 15) {
@@ -90,6 +92,21 @@ TEST(WindowTwin, ZeroPerturbationStaysAtDistanceZeroThroughLiveChangesAndBrushSt
   EXPECT_EQ(aa.x, ab.x);
   EXPECT_EQ(aa.y, ab.y);
   EXPECT_EQ(aa.theta, ab.theta);
+}
+
+TEST(WindowTwin, ZeroPerturbationStaysAtDistanceZeroThroughLiveChangesAndBrushStrokes) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  expect_zero_distance_throughout("cpu");
+}
+
+TEST(WindowTwin, ZeroPerturbationStaysAtDistanceZeroOnCuda) {
+  if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device";
+  std::string why;
+  auto egl = test::try_egl(true, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  expect_zero_distance_throughout("cuda");
 }
 
 TEST(WindowTwin, ABrushStrokeOnlyOneTwinGetsIsADistance) {
