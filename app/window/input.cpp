@@ -89,9 +89,9 @@ void handle_mouse(WindowCore& core, const BrushSettings& brush, WindowEvents& ev
   }
   // Fill the gap since the last frame's dab, so a fast drag paints a line.
   if (events.last_stroke) {
-    for (const BrushStroke& dab : brush_segment(*events.last_stroke, *stroke)) core.backend().brush(dab);
+    for (const BrushStroke& dab : brush_segment(*events.last_stroke, *stroke)) core.brush(dab);
   } else {
-    core.backend().brush(*stroke);
+    core.brush(*stroke);
   }
   events.last_stroke = stroke;
 }

@@ -11,6 +11,7 @@
 #include "window/brush.hpp"
 #include "window/species_edit.hpp"
 #include "window/toast.hpp"
+#include "window/twin_panel.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
 
@@ -64,6 +65,8 @@ struct PanelState {
   int record_format = 0;       // VideoFormat: MP4, WebM, GIF, PNG sequence
   char record_path[512] = "";  // empty: physarum-<time>.mp4 in the current directory
   RecordingStatus recording;   // filled by the window each frame
+
+  TwinPanelState twin;  // the twin view's perturbation (window/twin_panel.hpp)
 };
 
 // Never throws: a failing action becomes an error toast (see run_panel_guarded).

@@ -27,6 +27,7 @@
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/png.hpp"
+#include "sensitivity/perturbation.hpp"
 #include "sim/backend.hpp"
 #include "sim/elapsed.hpp"
 #include "video/process.hpp"
@@ -167,6 +168,15 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const SimO
     toasts_.info("recording to " + o.record);
   }
   if (o.fullscreen) fullscreen_.toggle(win);
+  if (!o.twin.empty()) {
+    std::snprintf(panel_.twin.spec, sizeof panel_.twin.spec, "%s", o.twin.c_str());
+    if (core_.start_twin(o.twin)) {
+      toasts_.info("twin started: " + o.twin);
+    } else {
+      std::fprintf(stderr, "physarum: %s\n", core_.message.c_str());
+      toasts_.error(core_.message);
+    }
+  }
 }
 
 bool WindowSession::frame() {
@@ -236,6 +246,10 @@ void WindowSession::seed_dropped_files() {
   for (const std::string& path : events_.dropped) {
     std::string msg;
     if (seed_from_image(core_.backend(), core_.preset, path, fit, &msg)) {
+      // The twin takes the same seed (it decodes the file again; the same bytes give the same seed).
+      if (Backend* b = core_.twin.backend(); b && !seed_from_image(*b, core_.preset, path, fit, nullptr)) {
+        core_.twin.stop("the twin could not take the dropped image, so it stopped");
+      }
       toasts_.info(msg);
     } else {
       toasts_.error(msg);
@@ -347,8 +361,9 @@ int run_window(const WindowOptions& o) {
     return kExitRuntime;
   }
   const SimOptions sim = smooth_on_cpu(o.sim);
-  const Preset preset = resolve_preset(sim);         // bad options are told before a window flashes up
-  if (!o.record.empty()) (void)pick_h264_encoder();  // no ffmpeg: say so now
+  const Preset preset = resolve_preset(sim);  // bad options are told before a window flashes up
+  if (!o.twin.empty()) (void)sensitivity::parse_perturbation(o.twin);  // a bad spec too
+  if (!o.record.empty()) (void)pick_h264_encoder();                    // no ffmpeg: say so now
   install_signal_handlers();
   const std::future<void> encoder_probe = probe_encoder_in_background(o);
 
@@ -393,6 +408,10 @@ CommandFn add_window_options(CLI::App& app) {
       ->capture_default_str()
       ->transform(decimal_integer())
       ->check(CLI::Range(1, 240));
+  app.add_option("--twin", o->twin,
+                 "Start a perturbed twin at once and show A - B (the panel's Twin section), e.g. "
+                 "agent:0:theta:1e-4 (the syntax of sensitivity --perturb)")
+      ->type_name("SPEC");
   app.add_flag("--record-every-frame", o->record_every_frame,
                "One video frame per window frame (default: real time, the video lasts as long as it ran)");
 

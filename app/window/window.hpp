@@ -19,6 +19,7 @@ struct WindowOptions {
   bool record_window = false;  // record the whole window with the panel, not the field alone
   int record_fps = 60;
   bool record_every_frame = false;  // one video frame per window frame, not real time
+  std::string twin;                 // start a perturbed twin at once (--twin SPEC, window/twin.hpp)
 };
 
 // Returns the exit code: 0, 1 with no display (it says so and points to `physarum render`), or

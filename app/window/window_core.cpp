@@ -44,7 +44,10 @@ void WindowCore::step() {
   const int n = paused ? (single_step ? 1 : 0) : std::clamp(steps_per_frame, 1, 64);
   single_step = false;
   const auto t0 = std::chrono::steady_clock::now();
-  step_with_keyframes(*sim_.backend, preset, static_cast<uint64_t>(n));   // b.step(n) without keyframes
+  const uint64_t from = sim_.backend->steps_done();
+  const Preset before = twin.active() ? preset : Preset{};               // the twin steps with A's values
+  step_with_keyframes(*sim_.backend, preset, static_cast<uint64_t>(n));  // b.step(n) without keyframes
+  if (twin.active()) twin.follow(*sim_.backend, before, from, n);
   if (preset.display.palette != palettes.palettes[palette_index].name) {  // a keyframe switched it
     select_palette(palettes.index_of(preset.display.palette));
   }
@@ -62,6 +65,10 @@ void WindowCore::step() {
 
 void WindowCore::render(int fb_w, int fb_h) {
   ++frame_;
+  if (twin.showing_difference()) {  // A's field is not needed for the overlay (the twin reads it)
+    twin.draw(view, fb_w, fb_h);
+    return;
+  }
   const bool quantile = preset.display.cave == CaveMode::Quantile;
   // With interop the field stays on the GPU; quantile levels need a host copy now and then, and
   // at once when there is none yet or the cave mode / levels changed (else they would be stale or
@@ -70,6 +77,29 @@ void WindowCore::render(int fb_w, int fb_h) {
                                       frame_ % static_cast<uint64_t>(host_copy_interval) == 1);
   renderer_.update_field(*sim_.backend, need_host);
   renderer_.draw(preset.display, view, fb_w, fb_h);
+}
+
+void WindowCore::draw_field(const render::View& v, int w, int h) {
+  if (twin.showing_difference()) {
+    twin.draw(v, w, h);
+  } else {
+    renderer_.draw_again(preset.display, v, w, h);
+  }
+}
+
+void WindowCore::brush(const BrushStroke& stroke) {
+  sim_.backend->brush(stroke);
+  twin.brush(stroke);
+}
+
+bool WindowCore::start_twin(const std::string& spec) {
+  try {
+    twin.start(*sim_.backend, options_, preset, spec);
+    return true;
+  } catch (const std::exception& e) {
+    message = "cannot start the twin: " + std::string(e.what());
+    return false;
+  }
 }
 
 namespace {
@@ -127,6 +157,7 @@ void WindowCore::reallocate(const Preset& p) {
   Simulation next = make_simulation(o);
   set_models(*next.backend, p);
   const bool resized = !(next.backend->size() == sim_.backend->size());
+  twin.stop("the simulation was rebuilt, so the twin stopped");
   sim_ = std::move(next);
   options_ = o;
   if (resized) view.reset();
@@ -170,6 +201,7 @@ void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
   try {
     Simulation next = make_simulation(o);
     set_models(*next.backend, preset);
+    twin.stop("the simulation was rebuilt, so the twin stopped");
     sim_ = std::move(next);
     preset.run = run;
     preset.spawn.mode = spawn.mode;

@@ -11,6 +11,7 @@
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
 #include "render/view.hpp"
+#include "window/twin.hpp"
 
 namespace physarum::app {
 
@@ -48,10 +49,16 @@ class WindowCore {
   void select_palette(size_t index);
   // Draws this frame's field again into the bound framebuffer with another view (the recorder's
   // offscreen copy), after render(): the same range, and not counted in the draw timing.
-  void draw_field(const render::View& v, int w, int h) { renderer_.draw_again(preset.display, v, w, h); }
+  // (With the twin's overlay showing, the overlay.)
+  void draw_field(const render::View& v, int w, int h);
   // Switches to a loaded preset: model and display live; a new backend only when the size,
   // agents, seed or spawn differ. Returns false (message set, nothing changed) when it fails.
   bool apply_preset(const Preset& p, const std::string& file);
+
+  // A brush stroke for the simulation (and its twin, when one runs).
+  void brush(const BrushStroke& stroke);
+  // Starts the twin view from this moment (window/twin.hpp); false with `message` set on failure.
+  bool start_twin(const std::string& spec);
 
   Backend& backend() { return *sim_.backend; }
   Size field_size() const { return sim_.backend->size(); }
@@ -68,6 +75,7 @@ class WindowCore {
   bool single_step = false;
   int host_copy_interval = 15;  // quantile levels with interop: host copy every N frames
   std::string message;          // the last error or notice, shown in the panel
+  TwinRun twin;                 // the perturbed twin and its overlay (window/twin_panel.hpp)
 
   // Measurements of the last frame.
   double sim_ms = 0;  // wall clock of step() (CPU backend: the work; CUDA: launch + sync)
