@@ -3,6 +3,7 @@
 // with the overlays off), the display keys in presets, the brush modes, a dropped image becoming the
 // map it was dropped as, and the window under Xvfb showing a coastline and towns.
 #include <gtest/gtest.h>
+#include <imgui.h>
 #include <stb_image.h>
 
 #define GLFW_INCLUDE_NONE
@@ -382,6 +383,56 @@ TEST(WindowEnvironment, ADroppedImageBecomesTheChosenMapAndABadOneChangesNothing
   EXPECT_TRUE(toasts.entries().front().error);
   dialog.cancel_first();
   EXPECT_TRUE(dialog.waiting().empty());
+}
+
+// The dialog on a headless ImGui frame: it opens for a plain drop and shows the file; its answer
+// loads the image as chosen, and once nothing waits it closes.
+TEST(WindowEnvironment, DropDialogOpensForAPlainDropAndItsAnswerLoadsTheMap) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  const auto dir = test::temp_dir();
+  std::vector<uint8_t> grey(static_cast<size_t>(kW) * kH, 255);
+  for (int x = 0; x < kW; ++x) grey[static_cast<size_t>(3) * kW + x] = 0;  // one black row: a wall
+  write_grey_png(dir / "row.png", kW, kH, grey);
+  SimOptions o;
+  o.backend = "cpu";
+  o.threads = 1;
+  o.size = std::to_string(kW) + "x" + std::to_string(kH);
+  o.agents = "1K";
+  WindowCore core(o);
+
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(800, 600);
+  io.DeltaTime = 1.0f / 60.0f;
+  unsigned char* pixels = nullptr;
+  int tw = 0, th = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
+  DropDialog dialog;
+  Toasts toasts;
+  std::vector<DroppedFile> dropped{{(dir / "row.png").string(), 0}};
+  dialog.take(core, dropped, ImageFit::Fill, toasts);
+  const auto frame = [&] {
+    ImGui::NewFrame();
+    dialog.draw(core, ImageFit::Fill, toasts);
+    const bool open = ImGui::IsPopupOpen("Dropped image");
+    ImGui::Render();
+    return open;
+  };
+  EXPECT_TRUE(frame());
+  EXPECT_TRUE(frame());
+  dialog.answer(core, DropKind::Walls, ImageFit::Fill, toasts);
+  EXPECT_FALSE(frame());
+  ImGui::DestroyContext();
+
+  std::vector<uint8_t> walls;
+  core.backend().read_walls(walls);
+  EXPECT_NE(walls[3 * kW + 10], 0);
+  EXPECT_EQ(walls[20 * kW + 10], 0);
+  ASSERT_EQ(toasts.entries().size(), 1u);
+  EXPECT_FALSE(toasts.entries().front().error) << toasts.entries().front().text;
 }
 
 // The window's own drawing (WindowCore::render): the overlays follow display.show_walls.

@@ -58,7 +58,14 @@ void DropDialog::take(WindowCore& core, std::vector<DroppedFile>& dropped, Image
 }
 
 void DropDialog::draw(WindowCore& core, ImageFit fit, Toasts& toasts) {
-  if (waiting_.empty()) return;
+  if (waiting_.empty()) {
+    // Answered by Esc (cancel_first) while open: close it so it holds no input.
+    if (ImGui::IsPopupOpen(kDialog) && ImGui::BeginPopupModal(kDialog)) {
+      ImGui::CloseCurrentPopup();
+      ImGui::EndPopup();
+    }
+    return;
+  }
   if (!ImGui::IsPopupOpen(kDialog)) ImGui::OpenPopup(kDialog);
   ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   if (!ImGui::BeginPopupModal(kDialog, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
@@ -76,14 +83,19 @@ void DropDialog::draw(WindowCore& core, ImageFit fit, Toasts& toasts) {
   if (ImGui::Button("Cancel")) cancel = true;  // Esc too: the window's keys call cancel_first()
   ImGui::TextDisabled("Next time: Shift-drop for food, Ctrl-drop for walls");
   if (chosen || cancel) {
-    waiting_.erase(waiting_.begin());
     ImGui::CloseCurrentPopup();
-    if (chosen) {
-      std::string message;
-      tell(toasts, load_dropped_image(core, path, *chosen, fit, &message), message);
-    }
+    answer(core, chosen, fit, toasts);
   }
   ImGui::EndPopup();
+}
+
+void DropDialog::answer(WindowCore& core, std::optional<DropKind> kind, ImageFit fit, Toasts& toasts) {
+  if (waiting_.empty()) return;
+  const std::string path = waiting_.front();
+  waiting_.erase(waiting_.begin());
+  if (!kind) return;
+  std::string message;
+  tell(toasts, load_dropped_image(core, path, *kind, fit, &message), message);
 }
 
 void DropDialog::cancel_first() {

@@ -37,6 +37,8 @@ class DropDialog {
   void take(WindowCore& core, std::vector<DroppedFile>& dropped, ImageFit fit, Toasts& toasts);
   // Between ImGui::NewFrame and Render: the modal for the first waiting file; a choice loads it.
   void draw(WindowCore& core, ImageFit fit, Toasts& toasts);
+  // The dialog's answer for the first waiting file: load it as `kind`, or (nullopt) drop it.
+  void answer(WindowCore& core, std::optional<DropKind> kind, ImageFit fit, Toasts& toasts);
   // Esc while the dialog shows: the first file is not used (and Esc does not quit the window).
   void cancel_first();
   const std::vector<std::string>& waiting() const { return waiting_; }
