@@ -461,6 +461,37 @@ TEST(WindowEnvironment, OverlaysToggleInTheWindowsPicture) {
   EXPECT_FALSE(is_colour(&px[0], wall));
 }
 
+// `physarum render` draws the overlays too (the renderer the window uses), and not when they are off.
+TEST(EnvironmentOverlay, RenderCommandDrawsWallsUnlessTurnedOff) {
+  const auto dir = test::temp_dir();
+  std::vector<uint8_t> grey(static_cast<size_t>(kW) * kH, 255);
+  for (int y = 0; y < kH; ++y)
+    for (int x = 0; x < 12; ++x) grey[static_cast<size_t>(y) * kW + x] = 0;  // walls: x < 12
+  write_grey_png(dir / "walls.png", kW, kH, grey);
+  const auto render_to = [&](const std::string& out, std::vector<std::string> extra) {
+    std::vector<std::string> a = {"render",    "--backend", "cpu",   "--threads", "1",  "--agents",
+                                  "1K",        "--size",    "48x32", "--steps",   "20", "--walls",
+                                  "walls.png", "-q",        "--out", out};
+    a.insert(a.end(), extra.begin(), extra.end());
+    const auto r = test::run_physarum(a, dir, {{"EGL_PLATFORM", "surfaceless"}});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return load_png(dir / out);
+  };
+  const Image on = render_to("on.png", {"--set", "display.walls_colour=#204060"});
+  ASSERT_EQ(on.w, kW);
+  ASSERT_EQ(on.h, kH);
+  for (int y = 0; y < kH; ++y) {
+    for (int x = 0; x < kW; ++x) {
+      EXPECT_EQ(is_colour(on.at(x, y), 0x204060U), x < 12) << x << "," << y;
+    }
+  }
+  const Image off =
+      render_to("off.png", {"--set", "display.walls_colour=#204060", "--set", "display.show_walls=false"});
+  ASSERT_EQ(off.w, kW);
+  for (int y = 0; y < kH; ++y)
+    for (int x = 0; x < kW; ++x) EXPECT_FALSE(is_colour(off.at(x, y), 0x204060U)) << x << "," << y;
+}
+
 // End to end: the window under Xvfb with the showcase's coastline and towns. The sea is drawn in
 // the walls colour, the towns tinted, and with the overlays off neither shows.
 TEST(WindowEnvironment, XvfbWindowShowsTheCoastlineAsWallsAndTheTownsAsFood) {
