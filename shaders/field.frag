@@ -8,6 +8,7 @@
 // fringe from mixing colours of different alpha.
 #include "range.glsl"
 #include "bicubic.glsl"
+#include "environment_overlay.glsl"
 
 layout(binding = 0) uniform sampler2D u_field;  // R32F (RGBA32F: several species), texelFetch only (bicubic.glsl too)
 layout(binding = 1) uniform sampler2D u_lut;    // 256 x 1 RGBA8 palette
@@ -44,16 +45,18 @@ float inverted(float t) { return u_invert != 0 ? 1.0 - t : t; }
 
 vec4 with_alpha(vec4 colour, float alpha) { return u_transparent != 0 ? vec4(colour.rgb, alpha) : colour; }
 
-void main() {
+// The field's colour at this fragment; `shown`: the field cell it shows, or (-1, -1) outside the field.
+vec4 field_colour(out ivec2 shown) {
+  shown = ivec2(-1);
   ivec2 size = textureSize(u_field, 0);
   // Screen y grows downwards like the field's rows.
   vec2 screen = vec2(gl_FragCoord.x, u_fb_size.y - gl_FragCoord.y);
   vec2 cell = u_center + (screen - 0.5 * u_fb_size) / u_scale;
   ivec2 c = ivec2(floor(cell));
   if (cell.x < 0.0 || cell.y < 0.0 || c.x >= size.x || c.y >= size.y) {
-    o_color = u_transparent != 0 ? vec4(0.0) : vec4(u_background, 1.0);
-    return;
+    return u_transparent != 0 ? vec4(0.0) : vec4(u_background, 1.0);
   }
+  shown = c;
   bool smooth_sampling = u_bicubic != 0 && u_scale > 1.0;
   vec4 f = smooth_sampling ? bicubic_field(u_field, cell) : texelFetch(u_field, c, 0);
   float v = cave_value(f, u_channels, u_cave_channel);
@@ -67,14 +70,14 @@ void main() {
       alpha = max(alpha, i);
       rgb = u_blend != 0 ? rgb * (1.0 * (1.0 - t) + u_colours[ch] * t) : rgb + t * u_colours[ch];
     }
-    o_color = with_alpha(vec4(clamp(rgb, 0.0, 1.0), 1.0), alpha);
+    return with_alpha(vec4(clamp(rgb, 0.0, 1.0), 1.0), alpha);
   } else if (u_mode == 0) {
     float i = intensity(v, lo, inv_span);
     float t = inverted(i);
     float f = t * 255.0;
     int k = clamp(int(floor(f)), 0, 254);
     float w = clamp(f - float(k), 0.0, 1.0);
-    o_color = with_alpha(lut_entry(k) * (1.0 - w) + lut_entry(k + 1) * w, i);
+    return with_alpha(lut_entry(k) * (1.0 - w) + lut_entry(k + 1) * w, i);
   } else if (u_mode == 1) {
     int count = clamp(threshold_count, 0, thresholds.length());  // never past the array
     int levels = count + 1;
@@ -82,10 +85,16 @@ void main() {
     for (int k = 0; k < count; ++k) level += v >= thresholds[k] ? 1 : 0;
     float alpha = levels > 1 ? float(level) / float(levels - 1) : 0.0;
     if (u_invert != 0) level = levels - 1 - level;
-    o_color = with_alpha(lut_entry(levels > 1 ? level * 255 / (levels - 1) : 0), alpha);
+    return with_alpha(lut_entry(levels > 1 ? level * 255 / (levels - 1) : 0), alpha);
   } else {
     bool is_floor = smooth_sampling ? bicubic_floor(u_cave, cell) : texelFetch(u_cave, c, 0).r != 0u;
     bool floor_cell = is_floor != (u_invert != 0);
-    o_color = with_alpha(lut_entry(floor_cell ? 255 : 0), is_floor ? 1.0 : 0.0);
+    return with_alpha(lut_entry(floor_cell ? 255 : 0), is_floor ? 1.0 : 0.0);
   }
+}
+
+void main() {
+  ivec2 shown;
+  vec4 colour = field_colour(shown);
+  o_color = shown.x >= 0 ? environment_overlay(colour, shown) : colour;
 }

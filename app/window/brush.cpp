@@ -26,7 +26,33 @@ std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, f
   const float amount = erase ? -finite_in(brush.erase, 0.0f, kMaxBrushAmount, defaults.erase)
                              : finite_in(brush.strength, 0.0f, kMaxBrushAmount, defaults.strength);
   const int channel = brush.channel >= 0 && brush.channel < kMaxSpecies ? brush.channel : kAllChannels;
-  return BrushStroke{fx, fy, radius, amount, channel};
+  BrushStroke stroke{fx, fy, radius, amount, channel, BrushMode::Trail};
+  switch (brush.mode) {
+    case BrushMode::Trail: break;
+    case BrushMode::Food:
+      stroke.mode = BrushMode::Food;
+      stroke.channel = kAllChannels;
+      // The right button clears the food under the brush: E = max(0, E - kMaxFood) = 0.
+      stroke.amount = erase ? -kMaxFood : finite_in(brush.food, 0.0f, kMaxFood, defaults.food);
+      break;
+    case BrushMode::Wall:
+    case BrushMode::EraseWall:
+      stroke.mode = (brush.mode == BrushMode::Wall) != erase ? BrushMode::Wall : BrushMode::EraseWall;
+      stroke.channel = kAllChannels;
+      stroke.amount = 0.0f;
+      break;
+  }
+  return stroke;
+}
+
+const char* brush_mode_name(BrushMode m) {
+  switch (m) {
+    case BrushMode::Trail: return "trail";
+    case BrushMode::Food: return "food";
+    case BrushMode::Wall: return "wall";
+    case BrushMode::EraseWall: return "erase wall";
+  }
+  return "?";
 }
 
 std::vector<BrushStroke> brush_segment(const BrushStroke& from, const BrushStroke& to) {
@@ -37,7 +63,10 @@ std::vector<BrushStroke> brush_segment(const BrushStroke& from, const BrushStrok
   out.reserve(static_cast<size_t>(dabs));
   for (int i = 1; i <= dabs; ++i) {
     const float t = static_cast<float>(i) / static_cast<float>(dabs);
-    out.push_back(BrushStroke{from.x + t * dx, from.y + t * dy, to.radius, to.amount, to.channel});
+    BrushStroke dab = to;
+    dab.x = from.x + t * dx;
+    dab.y = from.y + t * dy;
+    out.push_back(dab);
   }
   return out;
 }

@@ -13,7 +13,12 @@ namespace {
 void on_drop(GLFWwindow* w, int count, const char** paths) {
   auto* e = static_cast<WindowEvents*>(glfwGetWindowUserPointer(w));
   if (!e) return;
-  for (int i = 0; i < count; ++i) e->dropped.emplace_back(paths[i]);
+  // GLFW gives no modifiers with a drop: read the keys as they are now (Shift: food, Ctrl: walls).
+  const auto down = [w](int key) { return glfwGetKey(w, key) == GLFW_PRESS; };
+  int mods = 0;
+  if (down(GLFW_KEY_LEFT_SHIFT) || down(GLFW_KEY_RIGHT_SHIFT)) mods |= GLFW_MOD_SHIFT;
+  if (down(GLFW_KEY_LEFT_CONTROL) || down(GLFW_KEY_RIGHT_CONTROL)) mods |= GLFW_MOD_CONTROL;
+  for (int i = 0; i < count; ++i) e->dropped.push_back(DroppedFile{paths[i], mods});
 }
 
 void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {

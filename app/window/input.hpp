@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "window/brush.hpp"
+#include "window/drop.hpp"
 #include "window/panel.hpp"
 #include "window/window_core.hpp"
 
@@ -17,7 +18,7 @@ namespace physarum::app {
 // Keys are queued rather than polled: at 15 frames per second (the CPU backend) a quick tap can
 // press and release between two frames, and polling would miss it.
 struct WindowEvents {
-  std::vector<std::string> dropped;
+  std::vector<DroppedFile> dropped;        // with the modifiers held at the drop (drop.hpp)
   std::vector<int> keys;                   // presses, and repeats of S (single step); see key_code
   std::optional<BrushStroke> last_stroke;  // while a paint/erase drag goes on
 };

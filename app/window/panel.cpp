@@ -4,10 +4,12 @@
 #include <imgui_internal.h>  // ErrorCheckEndFrameRecover
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <string>
 
+#include "render/environment_overlay.hpp"
 #include "sim/preset.hpp"
 #include "window/panel_values.hpp"
 
@@ -264,6 +266,36 @@ void palette_swatch(const render::Palette& p, float width, float height) {
   ImGui::Dummy(ImVec2(width, height));
 }
 
+// A 0xRRGGBB display colour edited in place; true when it changed.
+bool colour_edit(const char* label, uint32_t& rgb) {
+  float c[3];
+  render::colour_components(rgb, c);
+  if (!ImGui::ColorEdit3(label, c, ImGuiColorEditFlags_NoInputs)) return false;
+  const auto byte = [](float v) {
+    return static_cast<uint32_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f));
+  };
+  rgb = (byte(c[0]) << 16) | (byte(c[1]) << 8) | byte(c[2]);
+  return true;
+}
+
+// The environment's overlays (render/environment_overlay.hpp); greyed out while the run has none.
+void environment_overlay_controls(WindowCore& core) {
+  DisplayParams& d = core.preset.display;
+  const bool walls = core.renderer().has_walls_map(), food = core.renderer().has_food_map();
+  ImGui::BeginDisabled(!walls);
+  ImGui::Checkbox("show walls", &d.show_walls);
+  ImGui::SameLine();
+  colour_edit("##walls colour", d.walls_colour);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!food);
+  ImGui::Checkbox("show food", &d.show_food);
+  ImGui::SameLine();
+  colour_edit("##food colour", d.food_colour);
+  ImGui::EndDisabled();
+  if (!walls && !food) ImGui::TextDisabled("no food or walls (drop a map, or paint them with the brush)");
+}
+
 void display_section(WindowCore& core, Toasts& toasts) {
   DisplayParams& d = core.preset.display;
   const auto& pals = core.palettes.palettes;
@@ -299,6 +331,7 @@ void display_section(WindowCore& core, Toasts& toasts) {
     slider(d.threshold, limits::kThreshold, "%.3f", toasts);
     slider(d.smoothing, limits::kSmoothing);
   }
+  environment_overlay_controls(core);
   if (ImGui::Button("Reset view (R)")) core.view.reset();
   ImGui::SameLine();
   ImGui::Text("zoom %.2fx", static_cast<double>(core.view.zoom));
@@ -398,19 +431,37 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
 }
 
 void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
-  ImGui::TextWrapped("Drop an image file (PNG or JPEG) on the window to seed the field.");
+  ImGui::TextWrapped(
+      "Drop an image file (PNG or JPEG) on the window: a dialog asks whether it seeds the field or becomes "
+      "the food or walls map (Shift-drop: food, Ctrl-drop: walls).");
   const char* fits[] = {"fill (cover, crop)", "fit (letterbox)"};
   ImGui::Combo("image fit", &st.image_fit, fits, 2);
   slider(core.preset.spawn.field_strength, limits::kImageStrength, "%.2f", toasts,
          ImGuiSliderFlags_Logarithmic);
   ImGui::Checkbox("respawn agents from the image", &core.preset.spawn.agents_from_image);
   ImGui::Separator();
+  // What the left drag paints; the right drag undoes it (brush.hpp).
+  ImGui::TextUnformatted("brush paints:");
+  for (const BrushMode m : kBrushModes) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton(brush_mode_name(m), st.brush.mode == m)) st.brush.mode = m;
+  }
   slider(st.brush.radius, limits::kBrushRadius, "%.1f cells", toasts, ImGuiSliderFlags_Logarithmic);
-  slider(st.brush.strength, limits::kBrushStrength, "%.2f / frame", toasts, ImGuiSliderFlags_Logarithmic);
-  slider(st.brush.erase, limits::kEraserStrength, "%.2f / frame", toasts, ImGuiSliderFlags_Logarithmic);
+  switch (st.brush.mode) {
+    case BrushMode::Trail:
+      slider(st.brush.strength, limits::kBrushStrength, "%.2f / frame", toasts, ImGuiSliderFlags_Logarithmic);
+      slider(st.brush.erase, limits::kEraserStrength, "%.2f / frame", toasts, ImGuiSliderFlags_Logarithmic);
+      break;
+    case BrushMode::Food:
+      slider(st.brush.food, limits::kBrushFood, "%.2f / frame", toasts, ImGuiSliderFlags_Logarithmic);
+      ImGui::TextDisabled("left: add food    right: clear food");
+      break;
+    case BrushMode::Wall: ImGui::TextDisabled("left: build walls    right: erase walls"); break;
+    case BrushMode::EraseWall: ImGui::TextDisabled("left: erase walls    right: build walls"); break;
+  }
   // Several species: which channel the brush paints into (index 0 of the combo: all of them).
   const auto& species = core.backend().species().list;
-  if (species.size() > 1) {
+  if (species.size() > 1 && st.brush.mode == BrushMode::Trail) {
     std::string items = std::string("every species") + '\0';
     for (const auto& s : species) items += s.name + '\0';
     int choice = st.brush.channel + 1;
@@ -467,8 +518,9 @@ void help_section() {
   ImGui::BulletText("Backspace: reset the simulation");
   ImGui::BulletText("Scroll: zoom at the cursor    Middle drag: pan");
   ImGui::BulletText("R: reset the view    F11: fullscreen    Tab: hide this panel");
-  ImGui::BulletText("Left drag: paint pheromone    Right drag: erase");
-  ImGui::BulletText("Drop an image on the window: seed the field");
+  ImGui::BulletText("Left drag: paint (trail, food, walls: see Seed image & brush)    Right drag: erase");
+  ImGui::BulletText("Drop an image on the window: seed, food or walls (a dialog asks)");
+  ImGui::BulletText("Shift-drop: food map    Ctrl-drop: walls map");
   ImGui::BulletText("F9: start / stop recording");
   ImGui::BulletText("F12: save the field (field resolution)    Shift+F12: the whole window");
   ImGui::BulletText("Ctrl+Z / Ctrl+Shift+Z: undo / redo    E: explore    K: keyframe here");

@@ -54,14 +54,15 @@ inline constexpr FloatLimit kImageStrength{"image strength", 0.0f, 50.0f};
 inline constexpr FloatLimit kBrushRadius{"brush radius", 0.5f, 200.0f};
 inline constexpr FloatLimit kBrushStrength{"brush strength", 0.01f, 100.0f};
 inline constexpr FloatLimit kEraserStrength{"eraser strength", 0.01f, 1000.0f};
+inline constexpr FloatLimit kBrushFood{"food", 0.01f, 10.0f};
 // Recording.
 inline constexpr IntLimit kRecordFps{"fps", 1, 120};
 
 // Every limit above, for the tests that drive each one with hostile values.
-inline constexpr std::array kAllFloat{kSensorAngle,   kRotationAngle, kSensorDistance, kStepSize,
-                                      kDeposit,       kDecay,         kDiffuse,        kJitter,
-                                      kInteraction,   kExposure,      kGamma,          kThreshold,
-                                      kImageStrength, kBrushRadius,   kBrushStrength,  kEraserStrength};
+inline constexpr std::array kAllFloat{
+    kSensorAngle,   kRotationAngle, kSensorDistance, kStepSize,       kDeposit,  kDecay,
+    kDiffuse,       kJitter,        kInteraction,    kExposure,       kGamma,    kThreshold,
+    kImageStrength, kBrushRadius,   kBrushStrength,  kEraserStrength, kBrushFood};
 inline constexpr std::array kAllInt{kStepsPerFrame, kWidth,  kHeight,    kAgentsK,
                                     kSeed,          kLevels, kSmoothing, kRecordFps};
 }  // namespace limits

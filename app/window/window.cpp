@@ -23,7 +23,6 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
-#include "common/seeding.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/png.hpp"
@@ -33,6 +32,7 @@
 #include "video/process.hpp"
 #include "video/recorder.hpp"
 #include "video/signals.hpp"
+#include "window/drop.hpp"
 #include "window/explore_strip.hpp"
 #include "window/glfw_session.hpp"
 #include "window/history.hpp"
@@ -126,10 +126,11 @@ class WindowSession {
 
  private:
   void read_input(int fb_w, int fb_h);
-  void seed_dropped_files();
+  void take_dropped_files();
   void run_actions(int fb_w, int fb_h);
   void tell(const RecordingNote& note);
   void count_times(double ui_ms);
+  ImageFit image_fit() const { return panel_.image_fit == 1 ? ImageFit::Fit : ImageFit::Fill; }
   void undo_redo(bool undo);
 
   const WindowOptions& o_;
@@ -143,6 +144,7 @@ class WindowSession {
   ParamHistory history_;
   TimelineState timeline_;
   ExploreStrip explore_;
+  DropDialog drops_;
   int frame_ = 0;
   Clock::time_point frame_start_ = Clock::now();
   int status_ = kExitOk;
@@ -201,9 +203,10 @@ bool WindowSession::frame() {
     draw_timeline(core_, timeline_, toasts_);
     explore_.draw(core_, toasts_);
   });
+  run_panel_guarded(toasts_, [&] { drops_.draw(core_, image_fit(), toasts_); });
   double ui_ms = ms_since(ui_start);
   read_input(fb_w, fb_h);
-  seed_dropped_files();
+  take_dropped_files();
 
   core_.step();
   core_.render(fb_w, fb_h);
@@ -232,6 +235,13 @@ bool WindowSession::frame() {
 
 // The brush and the keys' actions: a failure is told, the program goes on.
 void WindowSession::read_input(int fb_w, int fb_h) {
+  if (!drops_.waiting().empty()) {  // Esc answers the drop dialog instead of closing the window
+    std::erase_if(events_.keys, [&](int code) {
+      if ((code & 0xffff) != GLFW_KEY_ESCAPE) return false;
+      drops_.cancel_first();
+      return true;
+    });
+  }
   try {
     handle_input(win_, core_, panel_, events_, fb_w, fb_h);
   } catch (const std::exception& e) {
@@ -241,21 +251,9 @@ void WindowSession::read_input(int fb_w, int fb_h) {
   }
 }
 
-void WindowSession::seed_dropped_files() {
-  const ImageFit fit = panel_.image_fit == 1 ? ImageFit::Fit : ImageFit::Fill;
-  for (const std::string& path : events_.dropped) {
-    std::string msg;
-    if (seed_from_image(core_.backend(), core_.preset, path, fit, &msg)) {
-      // The twin takes the same seed (it decodes the file again; the same bytes give the same seed).
-      if (Backend* b = core_.twin.backend(); b && !seed_from_image(*b, core_.preset, path, fit, nullptr)) {
-        core_.twin.stop("the twin could not take the dropped image, so it stopped");
-      }
-      toasts_.info(msg);
-    } else {
-      toasts_.error(msg);
-    }
-  }
-  events_.dropped.clear();
+// Dropped files with Shift or Ctrl load now; the others wait for the dialog (drop.hpp).
+void WindowSession::take_dropped_files() {
+  drops_.take(core_, events_.dropped, image_fit(), toasts_);
 }
 
 void WindowSession::run_actions(int fb_w, int fb_h) {

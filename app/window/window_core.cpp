@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 
+#include "common/environment_maps.hpp"
 #include "sim/elapsed.hpp"
 #include "sim/keyframes.hpp"
 
@@ -111,6 +113,10 @@ void set_models(Backend& b, const Preset& p) {
     b.set_species(resolve_species(p.species, p.model, p.spawn.mode));
   }
 }
+// The preset's environment on a new backend (the options it was made from may name another).
+void install_environment(Backend& b, const Preset& p) {
+  b.set_environment(load_environment(p.environment, p.species, b.size()));
+}
 std::vector<SpawnMode> spawn_modes(const SpeciesSet& s) {
   std::vector<SpawnMode> m;
   for (const Species& sp : s.list) m.push_back(sp.spawn);
@@ -154,8 +160,11 @@ void WindowCore::reallocate(const Preset& p) {
             "spawn.field_strength=" + std::string(strength, end),
             std::string("spawn.agents_from_image=") + (p.spawn.agents_from_image ? "true" : "false")};
   o.species = p.species;
+  o.food.clear();
+  o.walls.clear();
   Simulation next = make_simulation(o);
   set_models(*next.backend, p);
+  install_environment(*next.backend, p);
   const bool resized = !(next.backend->size() == sim_.backend->size());
   twin.stop("the simulation was rebuilt, so the twin stopped");
   sim_ = std::move(next);
@@ -201,6 +210,7 @@ void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
   try {
     Simulation next = make_simulation(o);
     set_models(*next.backend, preset);
+    install_environment(*next.backend, preset);
     twin.stop("the simulation was rebuilt, so the twin stopped");
     sim_ = std::move(next);
     preset.run = run;
@@ -213,8 +223,15 @@ void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
   }
 }
 
-bool WindowCore::apply_preset(const Preset& p, const std::string& file) {
+bool WindowCore::apply_preset(const Preset& given, const std::string& file) {
   try {
+    Preset p = given;
+    // A preset's map images are found beside it, as resolve_preset does for --preset.
+    for (std::string* path : {&p.environment.food, &p.environment.walls}) {
+      if (!file.empty() && !path->empty() && std::filesystem::path(*path).is_relative()) {
+        *path = (std::filesystem::path(file).parent_path() / *path).lexically_normal().string();
+      }
+    }
     validate(p);
     // Another number of species, or species that spawn elsewhere, need new agents and channels.
     const bool realloc = !(p.run == preset.run) || !(p.spawn == preset.spawn) ||
@@ -223,6 +240,8 @@ bool WindowCore::apply_preset(const Preset& p, const std::string& file) {
     if (realloc) {
       reallocate(p);
     } else {
+      // Maps first: a bad image throws before anything changed.
+      if (!(p.environment == preset.environment)) install_environment(*sim_.backend, p);
       set_models(*sim_.backend, p);
     }
     preset = p;

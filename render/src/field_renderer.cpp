@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "render/environment_overlay.hpp"
 #include "render/shader_program.hpp"
 
 namespace physarum::render {
@@ -93,8 +94,61 @@ void FieldRenderer::upload_host_field(const float* data, Size size, const Channe
   host_current_ = true;
 }
 
+void FieldRenderer::set_environment_maps(const std::vector<float>& food, const std::vector<uint8_t>& walls,
+                                         Size size) {
+  const size_t cells = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
+  const bool any_food =
+      food.size() == cells && std::any_of(food.begin(), food.end(), [](float e) { return e > 0; });
+  const bool any_wall =
+      walls.size() == cells && std::any_of(walls.begin(), walls.end(), [](uint8_t w) { return w != 0; });
+  const bool same_size = env_size_ == size;
+  env_size_ = size;
+  if (!any_food) {
+    food_tex_ = Texture{};
+  } else {
+    if (!food_tex_ || !same_size) food_tex_ = make_nearest_texture(size, GL_R32F);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTextureSubImage2D(food_tex_.get(), 0, 0, 0, size.width, size.height, GL_RED, GL_FLOAT, food.data());
+  }
+  if (!any_wall) {
+    walls_tex_ = Texture{};
+  } else {
+    if (!walls_tex_ || !same_size) walls_tex_ = make_nearest_texture(size, GL_R8UI);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTextureSubImage2D(walls_tex_.get(), 0, 0, 0, size.width, size.height, GL_RED_INTEGER, GL_UNSIGNED_BYTE,
+                        walls.data());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  }
+  check_gl("uploading the environment maps");
+}
+
+void FieldRenderer::update_environment(const Backend& backend) {
+  if (backend.environment_version() == env_version_ && backend.size() == env_size_) return;
+  backend.read_food(env_food_);
+  backend.read_walls(env_walls_);
+  set_environment_maps(env_food_, env_walls_, backend.size());
+  env_version_ = backend.environment_version();
+}
+
+void FieldRenderer::set_environment_uniforms(const DisplayParams& d) {
+  const Program& p = field_prog_;
+  const bool walls = d.show_walls && walls_tex_ && env_size_ == size_;
+  const bool food = d.show_food && food_tex_ && env_size_ == size_;
+  set_uniform(p, "u_env_show_walls", walls ? 1 : 0);
+  set_uniform(p, "u_env_show_food", food ? 1 : 0);
+  if (walls) glBindTextureUnit(7, walls_tex_.get());
+  if (food) glBindTextureUnit(6, food_tex_.get());
+  float c[3];
+  colour_components(d.walls_colour, c);
+  set_uniform(p, "u_env_walls_colour", c[0], c[1], c[2]);
+  colour_components(d.food_colour, c);
+  set_uniform(p, "u_env_food_colour", c[0], c[1], c[2]);
+  set_uniform(p, "u_env_food_tint", kFoodTint);
+}
+
 void FieldRenderer::update_field(Backend& backend, bool need_host_copy) {
   allocate(backend.size(), channel_colours(backend.species()));
+  update_environment(backend);
   host_current_ = false;
   if (backend.can_publish() && !interop_ && !interop_failed_) {
     try {
@@ -276,6 +330,7 @@ void FieldRenderer::draw_field(const DisplayParams& given, const View& view, int
       const auto& rgb = colours_.rgb[static_cast<size_t>(c)];
       set_uniform(p, name.c_str(), rgb[0], rgb[1], rgb[2]);
     }
+    set_environment_uniforms(d);
     glDisable(GL_BLEND);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_SCISSOR_TEST);

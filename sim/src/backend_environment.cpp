@@ -2,6 +2,7 @@
 // (what overlays read), brush edits of food and walls. Each backend makes its own state follow in
 // environment_changed().
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "backends.hpp"
@@ -9,6 +10,11 @@
 #include "sim/rule.hpp"
 
 namespace physarum {
+
+uint64_t Backend::next_environment_version() {
+  static std::atomic<uint64_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 void Backend::set_environment(const Environment& e) {
   validate(e, size_, species_count());
@@ -18,7 +24,7 @@ void Backend::set_environment(const Environment& e) {
     added = walls[i] != 0 && (walls_.empty() || walls_[i] == 0);
   env_ = e;
   walls_ = std::move(walls);
-  ++env_version_;
+  env_version_ = next_environment_version();
   environment_changed(added);
 }
 

@@ -82,6 +82,8 @@ void validate(const DisplayParams& d) {
   check_range("display.threshold", d.threshold, 0.0, 1.0);
   check_range("display.smoothing", d.smoothing, 0, 8);
   check_range("display.cave_channel", d.cave_channel, kCaveFromSum, kMaxSpecies - 1);
+  if (d.walls_colour > 0xffffffU) throw Error("display.walls_colour is not an RGB colour");
+  if (d.food_colour > 0xffffffU) throw Error("display.food_colour is not an RGB colour");
 }
 
 void validate(const EnvironmentParams& e) {

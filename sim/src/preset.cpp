@@ -46,6 +46,9 @@ struct Field {
   std::function<void(Preset&, const Value&)> set;
   // The value to write back; Count fields write a string when it reads back exactly.
   std::function<Value(const Preset&)> get;
+  // Written by preset_to_toml only when it differs from the built-in default (keys added later, so
+  // presets saved without using them keep their old text).
+  bool written_when_default = true;
 };
 
 std::string_view kind_name(Kind k) {
@@ -224,6 +227,23 @@ const std::vector<Field>& fields() {
                  [](const Preset& p) { return Value{static_cast<int64_t>(p.display.cave_channel)}; }});
     f.push_back(enum_field("display", "background", &DisplayParams::background, &P::display,
                            [](const std::string& s) { return parse_background(s); }));
+    // The environment overlays (render/environment_overlay.hpp).
+    const auto overlay = [](Field f) {
+      f.written_when_default = false;
+      return f;
+    };
+    const auto colour_field = [](std::string_view key, uint32_t DisplayParams::*member) {
+      return Field{"display", key, Kind::String,
+                   [member](Preset& p, const Value& v) {
+                     p.display.*member = parse_colour(std::get<std::string>(v));
+                     validate(p.display);
+                   },
+                   [member](const Preset& p) { return Value{format_colour(p.display.*member)}; }};
+    };
+    f.push_back(overlay(bool_field("display", "show_walls", &DisplayParams::show_walls, &P::display)));
+    f.push_back(overlay(bool_field("display", "show_food", &DisplayParams::show_food, &P::display)));
+    f.push_back(overlay(colour_field("walls_colour", &DisplayParams::walls_colour)));
+    f.push_back(overlay(colour_field("food_colour", &DisplayParams::food_colour)));
 
     // [environment] (docs/MODEL.md, "Environment"): image paths (empty: none) and how they are read.
     const auto path_field = [](std::string_view key, std::string EnvironmentParams::*member) {
@@ -462,6 +482,7 @@ std::string preset_to_toml(const Preset& p) {
     for (const Field& f : fields()) {
       if (f.section != section) continue;
       if (several && section == "spawn" && f.key == "mode") continue;
+      if (!f.written_when_default && value_text(f.get(p)) == value_text(f.get(Preset{}))) continue;
       out += std::string(f.key) + " = " + value_text(f.get(p)) + "\n";
     }
   }

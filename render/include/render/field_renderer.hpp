@@ -36,6 +36,12 @@ class FieldRenderer {
   // The field from host memory: colours.count planes (S, H, W), each width * height floats,
   // row-major; one species (the default) is one plane, coloured by the palette.
   void upload_host_field(const float* data, Size size, const ChannelColours& colours = {});
+  // The environment overlays' maps (render/environment_overlay.hpp): the food map E and the walls
+  // (1 = wall), each W x H of the field or empty (none). update_field() does this itself whenever
+  // the backend's environment_version() changes; draws show them as display.show_walls/show_food say.
+  void set_environment_maps(const std::vector<float>& food, const std::vector<uint8_t>& walls, Size size);
+  bool has_walls_map() const { return static_cast<bool>(walls_tex_); }
+  bool has_food_map() const { return static_cast<bool>(food_tex_); }
 
   // Computes the display range (on the host when this frame's field is there or none is needed,
   // else with a compute shader) and draws into the bound framebuffer's (0, 0, fb_w, fb_h).
@@ -66,6 +72,8 @@ class FieldRenderer {
   void compute_range(const DisplayParams& d);
   void draw_field(const DisplayParams& d, const View& view, int fb_w, int fb_h, bool new_range);
   void build_binary_cave(int passes, int cave_channel);
+  void update_environment(const Backend& backend);
+  void set_environment_uniforms(const DisplayParams& d);
 
   Program field_prog_, minmax_prog_, finish_prog_, cave_prog_;
   VertexArray vao_;
@@ -83,6 +91,14 @@ class FieldRenderer {
   double draw_ms_ = 0;
   bool bicubic_ = false;
   static constexpr float kBackground[3] = {0.07f, 0.07f, 0.08f};  // before the first field
+
+  // The environment overlays: textures only while the run has food / walls.
+  Texture food_tex_;   // R32F
+  Texture walls_tex_;  // R8UI
+  Size env_size_{0, 0};
+  uint64_t env_version_ = 0;  // Backend::environment_version() of the maps uploaded (0: none yet)
+  std::vector<float> env_food_;
+  std::vector<uint8_t> env_walls_;
 
   Size size_{0, 0};
   std::unique_ptr<CudaGlTexture> interop_;

@@ -152,6 +152,9 @@ class Backend {
   virtual void environment_changed(bool walls_added) { (void)walls_added; }
   // An environment brush stroke (Food, Wall, EraseWall) applied through set_environment.
   void brush_environment(const BrushStroke& stroke);
+  // Versions are unique in the process, not per backend: a renderer that draws several backends in
+  // turn (the window after a reallocation, the Python module) never takes one's maps for another's.
+  static uint64_t next_environment_version();
   Size size_;
   uint64_t agents_;
   uint64_t steps_ = 0;
@@ -159,7 +162,7 @@ class Backend {
   SpeciesSet species_;
   Environment env_;
   std::vector<uint8_t> walls_;  // run_walls(env_, size_): empty when the run has no walls
-  uint64_t env_version_ = 0;
+  uint64_t env_version_ = next_environment_version();
 };
 
 // Creates a backend with agents spawned by spawn_agents(config) and a zero field. Auto picks CUDA

@@ -88,6 +88,13 @@ struct DisplayParams {
   Blend blend = Blend::Additive;    // several species, cave off: how the channels' colours combine
   int cave_channel = kCaveFromSum;  // several species, cave maps: the sum (-1) or channel 0..3
   Background background = Background::Opaque;
+  // Overlays of the environment (docs/MODEL.md, "Environment"), drawn over the field in the window
+  // and in headless renders: walls in a solid colour, food as a tint of its colour whose weight
+  // grows with E (render/environment_overlay.hpp). A run without walls or food draws nothing.
+  bool show_walls = true;
+  bool show_food = true;
+  uint32_t walls_colour = 0x3b5b7aU;  // 0xRRGGBB
+  uint32_t food_colour = 0x3ddc6aU;   // 0xRRGGBB
   friend bool operator==(const DisplayParams&, const DisplayParams&) = default;
 };
 
@@ -138,7 +145,7 @@ struct Preset {
   DisplayParams display;
   SpeciesSet species;               // empty: one species, `model` and `spawn.mode` (today's presets)
   std::vector<Keyframe> keyframes;  // docs/MODEL.md, "Keyframes"; empty: the values above throughout
-  EnvironmentParams environment;   // docs/MODEL.md, "Environment"; empty paths: none
+  EnvironmentParams environment;    // docs/MODEL.md, "Environment"; empty paths: none
   friend bool operator==(const Preset&, const Preset&) = default;
 };
 
@@ -152,7 +159,7 @@ void validate(const SpawnParams& s);
 void validate(const RunParams& r);
 void validate(const DisplayParams& d);
 void validate(const EnvironmentParams& e);  // strength in [-1000, 1000], threshold in [0, 1]
-void validate(const Preset& p);  // keyframes included (validate_keyframes)
+void validate(const Preset& p);             // keyframes included (validate_keyframes)
 // 1 to kMaxSpecies species, each model valid, shares >= 0 summing to > 0, W of S x S entries in
 // [-10, 10]. Messages name "species.N.key" or "interaction.matrix".
 void validate(const SpeciesSet& s);

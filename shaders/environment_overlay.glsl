@@ -1,0 +1,25 @@
+// The environment overlays (docs/MODEL.md, "Environment"): walls in a solid colour, food as a tint.
+// Mirrors render/src/environment_overlay.cpp (the tests compare them). Kept apart from the field's
+// colouring: field.frag calls environment_overlay() once, on the colour it has made.
+layout(binding = 6) uniform sampler2D u_env_food;    // R32F: the food map E (bound when shown)
+layout(binding = 7) uniform usampler2D u_env_walls;  // R8UI: 1 = wall (bound when shown)
+
+uniform int u_env_show_walls;      // 1: the run has walls and display.show_walls
+uniform int u_env_show_food;       // 1: the run has food and display.show_food
+uniform vec3 u_env_walls_colour;
+uniform vec3 u_env_food_colour;
+uniform float u_env_food_tint;     // the tint's weight at E >= 1 (render::kFoodTint)
+
+// `colour`: straight alpha, as field.frag makes it. A wall is opaque; food raises the alpha to at
+// least its tint's weight, so a transparent still shows the food on nothing.
+vec4 environment_overlay(vec4 colour, ivec2 cell) {
+  if (u_env_show_walls != 0 && texelFetch(u_env_walls, cell, 0).r != 0u) return vec4(u_env_walls_colour, 1.0);
+  if (u_env_show_food != 0) {
+    float e = texelFetch(u_env_food, cell, 0).r;
+    if (e > 0.0) {
+      float w = u_env_food_tint * min(e, 1.0);
+      colour = vec4(colour.rgb * (1.0 - w) + u_env_food_colour * w, max(colour.a, w));
+    }
+  }
+  return colour;
+}
