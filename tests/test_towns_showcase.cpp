@@ -18,7 +18,7 @@ namespace physarum {
 namespace {
 
 // Growing: 3/4 of the map's own 640 x 360, at the preset's density (60K agents on 960x540 is
-// ~0.116 per cell); smaller, the sensors reach across the bay's neck and the halves may not join.
+// ~0.116 per cell); at 320x180 the two halves round the bay did not join (lengths are in cells).
 constexpr Size kGrowSize{480, 270};
 constexpr const char* kGrowAgents = "15000";
 constexpr int kGrowSteps = 2000;
