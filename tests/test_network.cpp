@@ -12,6 +12,7 @@
 
 #include "analysis/environment_maps.hpp"
 #include "analysis/network.hpp"
+#include "common/environment_maps.hpp"
 #include "test_support.hpp"
 
 namespace physarum::app::analysis {
@@ -319,10 +320,14 @@ namespace fs = std::filesystem;
 // (so a network can link them), the land the larger part of the map.
 TEST(NetworkShowcase, TownsMapHasTwentyFourTownsOnOneLandmass) {
   const fs::path images = fs::path(PHYSARUM_SOURCE_DIR) / "assets" / "images";
-  EnvironmentFiles files{images / "towns_food.png", images / "towns_walls.png", 0.5f};
+  EnvironmentParams params;
+  params.food = (images / "towns_food.png").string();
+  params.walls = (images / "towns_walls.png").string();
   for (const Size size : {Size{640, 360}, Size{960, 540}, Size{320, 180}}) {
     SCOPED_TRACE(std::to_string(size.width) + "x" + std::to_string(size.height));
-    const EnvironmentMaps maps = load_environment_maps(files, size, ImageFit::Fill);
+    // The maps as a run loads them (common/environment_maps), then as the report reads them.
+    const Environment env = load_environment(params, SpeciesSet{}, size);
+    const EnvironmentMaps maps = environment_maps(size, env.food, env.walls);
     ASSERT_TRUE(maps.food && maps.walls);
     const std::vector<Town> towns = find_towns(*maps.food, 2);
     EXPECT_EQ(towns.size(), 24u);
@@ -359,27 +364,31 @@ TEST(NetworkShowcase, TownsMapHasTwentyFourTownsOnOneLandmass) {
   }
 }
 
-TEST(NetworkShowcase, EnvironmentTableOfAPresetFileNamesTheMapsRelativeToIt) {
-  const fs::path dir = test::temp_dir();
-  std::ofstream(dir / "p.toml")
-      << "# a preset\n[environment]\nfood = \"maps/f.png\"\nwalls = \"/abs/w.png\"\n"
-         "walls_threshold = 0.25\nfood_strength = 3.0\n";
-  const EnvironmentFiles f = environment_files_in(dir / "p.toml");
-  EXPECT_EQ(f.food, dir / "maps" / "f.png");
-  EXPECT_EQ(f.walls, fs::path("/abs/w.png"));
-  EXPECT_EQ(f.walls_threshold, 0.25f);
-  std::ofstream(dir / "none.toml") << "[model]\ndecay = 0.1\n";
-  const EnvironmentFiles none = environment_files_in(dir / "none.toml");
-  EXPECT_TRUE(none.food.empty() && none.walls.empty());
-  std::ofstream(dir / "bad.toml") << "[environment]\nfood = 3\n";
-  EXPECT_THROW(environment_files_in(dir / "bad.toml"), Error);
-  // A missing map image is refused with its name.
-  try {
-    (void)load_environment_maps(f, Size{8, 8}, ImageFit::Fill);
-    FAIL() << "a missing image was accepted";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("f.png"), std::string::npos) << e.what();
+TEST(NetworkShowcase, RunMapsBecomeTownsAndWalls) {
+  // 6 x 4: a town of two cells, a speck of the resize filter's ringing, a wall column.
+  const Size size{6, 4};
+  std::vector<float> food(24, 0.0f);
+  food[1 * 6 + 1] = 1.0f;
+  food[1 * 6 + 2] = 0.25f;
+  food[3 * 6 + 4] = 0.4f / 255.0f;  // below half a grey level: not a town
+  std::vector<uint8_t> walls(24, 0);
+  for (int y = 0; y < 4; ++y) walls[static_cast<size_t>(y) * 6 + 5] = 7;  // any non-zero byte is a wall
+  const EnvironmentMaps maps = environment_maps(size, food, walls);
+  ASSERT_TRUE(maps.food && maps.walls);
+  EXPECT_EQ(maps.food->values[3 * 6 + 4], 0.0f);
+  EXPECT_EQ(maps.food->values[1 * 6 + 2], 0.25f);
+  const std::vector<Town> towns = find_towns(*maps.food, 0);
+  ASSERT_EQ(towns.size(), 1u);
+  EXPECT_EQ(towns[0].cells, 2);
+  EXPECT_NEAR(towns[0].x, (1.0 * 1.0 + 2.0 * 0.25) / 1.25, 1e-12);
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 6; ++x) EXPECT_EQ(maps.walls->cells[static_cast<size_t>(y) * 6 + x], x == 5 ? 1 : 0);
   }
+  // A run without an environment: no towns, no walls (the backends give zero planes).
+  const EnvironmentMaps none =
+      environment_maps(size, std::vector<float>(24, 0.0f), std::vector<uint8_t>(24, 0));
+  EXPECT_FALSE(none.food || none.walls);
+  EXPECT_THROW(environment_maps(size, std::vector<float>(23, 0.0f), walls), Error);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // back with python3's XML parser and mapped back onto the mask), `render --report` writes the
 // network numbers as JSON (read back with python3's json).
 #include <gtest/gtest.h>
+#include <stb_image_write.h>
 
 #include <algorithm>
 #include <cmath>
@@ -133,6 +134,70 @@ print(repr(r["threshold"]), repr(r["network_length"]), r["network_cells"])
   EXPECT_EQ(cells, std::count(m.cells.begin(), m.cells.end(), uint8_t{1}));
   EXPECT_GE(cells, static_cast<int64_t>(0.2 * 96 * 64));
   EXPECT_GT(length, 0);
+}
+
+// A 128 x 64 food image (white dots on black) with towns at x = 10, 64 and 118, and a white walls image.
+void write_two_to_one_maps(const fs::path& dir) {
+  const int w = 128, h = 64;
+  std::vector<unsigned char> food(static_cast<size_t>(w) * h, 0), land(static_cast<size_t>(w) * h, 255);
+  for (const int tx : {10, 64, 118}) {
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        if (std::hypot(x - tx, y - 32) <= 4.0) food[static_cast<size_t>(y) * w + x] = 255;
+      }
+    }
+  }
+  ASSERT_TRUE(stbi_write_png((dir / "food.png").c_str(), w, h, 1, food.data(), 0));
+  ASSERT_TRUE(stbi_write_png((dir / "land.png").c_str(), w, h, 1, land.data(), 0));
+}
+
+// The report measures the maps the run grew in: from --food/--walls on the command line (paths from
+// the working folder) or a preset's [environment] (paths from the preset's folder), fitted as the run
+// fitted them. On a square field, `fill` crops the 2:1 food image to its middle town; `fit` keeps all
+// three (and letterboxes the walls image: the bands above and below are walls).
+TEST(NetworkCli, RenderReportMeasuresTheRunsOwnMaps) {
+  if (find_program("python3").empty()) GTEST_SKIP() << "python3 is not installed";
+  const fs::path dir = temp_dir();
+  write_two_to_one_maps(dir);
+  fs::create_directories(dir / "p");
+  fs::copy_file(dir / "food.png", dir / "p" / "towns.png");
+  write_file(dir / "p" / "t.toml", "[environment]\nfood = \"towns.png\"\nfit = \"fit\"\n");
+  const std::vector<std::string> base{"render", "--steps",  "10",  "--backend", "cpu",   "--size",
+                                      "64x64",  "--agents", "500", "--out",     "f.png", "-q"};
+  const auto report = [&](std::vector<std::string> extra, const std::string& json) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"--report", json});
+    const ProcessResult r = run_physarum(args, dir, {{"EGL_PLATFORM", "surfaceless"}}, {});
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    const ProcessResult p = python(R"(
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["towns"], r["food"], r["walls"], r["network_cells"])
+)",
+                                   {(dir / json).string()}, dir);
+    EXPECT_EQ(p.exit_code, 0) << p.err;
+    return p.out;
+  };
+  std::istringstream fill(report({"--food", "food.png", "--walls", "land.png"}, "fill.json"));
+  std::istringstream fit(
+      report({"--food", "food.png", "--walls", "land.png", "--set", "environment.fit=fit"}, "fit.json"));
+  std::istringstream preset(report({"--preset", (dir / "p" / "t.toml").string()}, "preset.json"));
+  int towns = 0;
+  std::string food, walls;
+  int64_t cells_fill = 0, cells_fit = 0;
+  fill >> towns >> food >> walls >> cells_fill;
+  EXPECT_EQ(towns, 1);
+  EXPECT_EQ(food, "food.png");
+  EXPECT_EQ(walls, "land.png");
+  fit >> towns >> food >> walls >> cells_fit;
+  EXPECT_EQ(towns, 3);
+  // The letterbox (rows above and below the fitted 64 x 32 image) is wall: not counted as open cells.
+  EXPECT_LT(cells_fit, cells_fill);
+  preset >> towns >> food >> walls;
+  EXPECT_EQ(towns, 3);
+  EXPECT_EQ(fs::path(food), (dir / "p" / "towns.png").lexically_normal());
+  EXPECT_EQ(walls, "None");
 }
 
 }  // namespace

@@ -60,7 +60,8 @@ TEST(PresetAssets, TheNamedOnesAreThere) {
   EXPECT_NE(cave.display.cave, CaveMode::Off);
 }
 
-// Clearly different presets differ in the model, the spawn or the species, not only in colour.
+// Clearly different presets differ in the model, the spawn, the species or the environment they grow
+// in (towns is Jones 2010 on a map), not only in colour.
 TEST(PresetAssets, NoTwoShareTheSameModelAndSpawn) {
   const auto files = shipped_presets();
   std::vector<Preset> presets;
@@ -68,7 +69,8 @@ TEST(PresetAssets, NoTwoShareTheSameModelAndSpawn) {
   for (size_t i = 0; i < presets.size(); ++i) {
     for (size_t j = i + 1; j < presets.size(); ++j) {
       EXPECT_FALSE(presets[i].model == presets[j].model && presets[i].spawn == presets[j].spawn &&
-                   presets[i].species == presets[j].species)
+                   presets[i].species == presets[j].species &&
+                   presets[i].environment == presets[j].environment)
           << files[i].filename() << " and " << files[j].filename();
     }
   }

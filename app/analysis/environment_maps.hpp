@@ -1,36 +1,30 @@
-// The food and walls maps a network report measures against (issue 11), as grids of the field's
-// size. Until the simulation carries an environment itself, they are read from the [environment]
-// table of the preset file, resized to the field as a seed image is.
+// The food and walls a network report measures against (issue 11): the run's own maps, as its
+// backend holds them (Backend::read_food, Backend::read_walls). So a report measures exactly what the
+// run grew in: the preset's [environment], --food/--walls and --set environment.* alike, resized and
+// fitted as the run did, with the closed box's boundary ring among the walls.
 #pragma once
 
-#include <filesystem>
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "analysis/network.hpp"
-#include "sim/image.hpp"
 #include "sim/params.hpp"
 
 namespace physarum::app::analysis {
 
-struct EnvironmentFiles {
-  std::filesystem::path food;    // empty: none
-  std::filesystem::path walls;   // empty: none
-  float walls_threshold = 0.5f;  // walls image pixels with luma below this are walls
-};
-
-// The [environment] table's food, walls and walls_threshold keys of a preset file, paths taken
-// relative to the file's folder; no table (or no file) gives no maps. Only these keys are read: the
-// table's other keys belong to the simulation. Throws Error for a file that is not TOML or a key of
-// the wrong type. Call it on a file load_preset has accepted (which checks size and nesting first).
-EnvironmentFiles environment_files_in(const std::filesystem::path& preset_file);
+// Food below half an 8-bit grey level is not a town: the resize filter (Mitchell) rings a little
+// around each dot of a food image, and those specks would count as towns of their own.
+inline constexpr float kMinTownFood = 0.5f / 255.0f;
 
 struct EnvironmentMaps {
-  std::optional<Grid> food;   // luma in [0, 1]; below half an 8-bit grey level is no food
-  std::optional<Mask> walls;  // 1 = wall
+  std::optional<Grid> food;   // E where E >= kMinTownFood, else 0; none when no cell has food
+  std::optional<Mask> walls;  // 1 = wall; none when no cell is a wall
 };
 
-// Loads and resizes the images (sim/image.hpp: luma, Mitchell filter, fill or fit). Throws Error for
-// a bad image, naming it.
-EnvironmentMaps load_environment_maps(const EnvironmentFiles& files, Size field, ImageFit fit);
+// `food` and `walls` are W x H planes (row-major) as Backend::read_food and read_walls give them.
+// Throws Error when a plane has another size.
+EnvironmentMaps environment_maps(Size size, const std::vector<float>& food,
+                                 const std::vector<uint8_t>& walls);
 
 }  // namespace physarum::app::analysis

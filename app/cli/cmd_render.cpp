@@ -344,8 +344,6 @@ int run_render(const RenderOptions& o) {
   Simulation sim = make_simulation(o.sim);
   Backend& b = *sim.backend;
   plan.size = image_size(o, b.size());
-  const std::optional<ReportMaps> report_maps =
-      o.report.file.empty() ? std::nullopt : std::optional(load_report_maps(o.sim, b.size()));
   HeadlessRender out(o, sim, plan.size);
   const uint64_t every = o.every > 0 ? static_cast<uint64_t>(o.every) : std::max<uint64_t>(1, o.steps / 300);
   out.open_recorders(outs.videos, plan.encoder, every);
@@ -376,7 +374,7 @@ int run_render(const RenderOptions& o) {
     write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
   say_written(o, b, done, frames);
   if (!o.report.file.empty()) {
-    write_render_report(o.report, *report_maps, b.size(), field, done,
+    write_render_report(o.report, b, sim.preset.environment, field, done,
                         "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset));
   }
   return kExitOk;

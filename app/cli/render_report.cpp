@@ -4,7 +4,6 @@
 
 #include "analysis/environment_maps.hpp"
 #include "analysis/network.hpp"
-#include "common/preset_library.hpp"
 #include "sim/atomic_file.hpp"
 
 namespace physarum::app {
@@ -27,32 +26,21 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
-// HOOKUP (issue 11): once the simulation carries its environment, this is the one place to change:
-// take the food and walls the run used (the preset's resolved [environment], or the backend's own
-// maps) instead of reading the preset file's table here.
-analysis::EnvironmentFiles environment_files(const SimOptions& sim) {
-  if (sim.preset.empty()) return {};
-  return analysis::environment_files_in(find_preset(sim.preset));
-}
-
 }  // namespace
 
-ReportMaps load_report_maps(const SimOptions& sim, Size size) {
-  ReportMaps m;
-  m.files = environment_files(sim);
-  m.maps = analysis::load_environment_maps(m.files, size, ImageFit::Fill);
-  return m;
-}
-
-void write_render_report(const ReportOptions& r, const ReportMaps& env, Size size,
+void write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
                          const std::vector<float>& field, uint64_t steps, const std::string& recipe) {
+  const Size size = backend.size();
   const size_t n = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
   analysis::Grid g{size.width, size.height, std::vector<float>(n, 0.0f)};
   for (size_t p = 0; n > 0 && p < field.size() / n; ++p) {
     for (size_t i = 0; i < n; ++i) g.values[i] += field[p * n + i];
   }
-  const analysis::EnvironmentFiles& files = env.files;
-  const analysis::EnvironmentMaps& maps = env.maps;
+  std::vector<float> food;
+  std::vector<uint8_t> walls;
+  backend.read_food(food);
+  backend.read_walls(walls);
+  const analysis::EnvironmentMaps maps = analysis::environment_maps(size, food, walls);
 
   analysis::NetworkOptions o;
   o.threshold = r.threshold;
@@ -65,10 +53,11 @@ void write_render_report(const ReportOptions& r, const ReportMaps& env, Size siz
   extra += "  \"threshold_from\": " +
            (r.threshold ? std::string("\"absolute\"") : "\"fraction " + std::to_string(r.fraction) + "\"") +
            ",\n";
-  extra +=
-      "  \"food\": " + (files.food.empty() ? std::string("null") : json_string(files.food.string())) + ",\n";
-  extra += "  \"walls\": " + (files.walls.empty() ? std::string("null") : json_string(files.walls.string())) +
-           ",\n";
+  const auto file_or_null = [](const std::string& f) {
+    return f.empty() ? std::string("null") : json_string(f);
+  };
+  extra += "  \"food\": " + file_or_null(env.food) + ",\n";
+  extra += "  \"walls\": " + file_or_null(env.walls) + ",\n";
   write_file_atomically(r.file, analysis::network_json(report, extra));
 
   std::printf("physarum render: network report %s: %d towns%s, length %.1f", r.file.c_str(), report.towns,

@@ -1,6 +1,6 @@
 // `physarum render --report FILE.json`: the grown network measured as the railway experiment did
 // (issue 11): towns linked, network length against the towns' minimum spanning tree, fault
-// tolerance. The measuring is app/analysis/network.hpp; this file finds the maps and writes JSON.
+// tolerance. The measuring is app/analysis/network.hpp; this file hands it the run's maps and writes JSON.
 #pragma once
 
 #include <cstdint>
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/environment_maps.hpp"
-#include "cli/sim_options.hpp"
+#include "sim/backend.hpp"
+#include "sim/params.hpp"
 
 namespace physarum::app {
 
@@ -19,17 +19,11 @@ struct ReportOptions {
   double fraction = 0.15;          // share of the open (non-wall) cells that is network
 };
 
-// The food and walls the report measures against, loaded before the run so that a bad map is
-// refused before any work (Error naming the file). Holds the files' names too.
-struct ReportMaps {
-  analysis::EnvironmentFiles files;
-  analysis::EnvironmentMaps maps;
-};
-ReportMaps load_report_maps(const SimOptions& sim, Size size);
-
-// `field` is what the run read back: S planes of the field's size, summed here. `recipe` is the
-// command that makes the same run. Throws Error for unreadable maps.
-void write_render_report(const ReportOptions& r, const ReportMaps& maps, Size size,
+// `field` is what the run read back: S planes of the field's size, summed here. The food and walls
+// measured against are the run's own (Backend::read_food, read_walls), so --food/--walls and the
+// preset's [environment] are reported as the run used them; `env` names their files in the JSON.
+// `recipe` is the command that makes the same run.
+void write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
                          const std::vector<float>& field, uint64_t steps, const std::string& recipe);
 
 }  // namespace physarum::app
