@@ -567,6 +567,8 @@ class CpuBackend final : public Backend {
       const BandCounter counter{
           counts_.data(), static_cast<uint32_t>(static_cast<size_t>(band_start(t)) * row_counters),
           static_cast<uint32_t>(static_cast<size_t>(band_start(t + 1)) * row_counters), &queued};
+      // The bands come from the agents' rows before this step: no thread moves one until all know.
+#pragma omp barrier
       for (int64_t blk = first_block(t); blk < first_block(t + 1); ++blk) {
         const int64_t b0 = blk * kBlock;
         const AgentBlock block{a.x.data() + b0, a.y.data() + b0, a.theta.data() + b0, a.id.data() + b0,
