@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <numeric>
@@ -154,6 +155,77 @@ TEST(CpuBackend, ThreadCountDoesNotChangeABit) {
     EXPECT_EQ(a.y, ref_agents.y);
     EXPECT_EQ(a.theta, ref_agents.theta);
     EXPECT_EQ(a.id, ref_agents.id);
+  }
+}
+
+// The agent stages are built twice (baseline x86-64 and AVX2, picked at run time;
+// PHYSARUM_CPU_AVX2=0 keeps the baseline): both must give the same bits, with agents crossing the
+// torus edges, headings far outside [0, 2pi) and a partial last block.
+TEST(CpuBackend, Avx2AndBaselineAgentStagesAgreeBitForBit) {
+#if defined(__x86_64__)
+  if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "this CPU has no AVX2: only the baseline path runs";
+#else
+  GTEST_SKIP() << "AVX2 is an x86-64 path";
+#endif
+  const auto run = [](bool avx2, int threads) {
+    if (avx2) {
+      unsetenv("PHYSARUM_CPU_AVX2");
+    } else {
+      setenv("PHYSARUM_CPU_AVX2", "0", 1);
+    }
+    SimConfig c = small_config(threads);
+    c.size = Size{131, 77};
+    c.agents = 64 * 97 + 13;
+    c.model.sensor_distance = 23.0f;
+    auto b = create_backend(BackendKind::Cpu, c);
+    unsetenv("PHYSARUM_CPU_AVX2");
+    AgentState a = b->read_agents();
+    for (size_t i = 0; i < a.theta.size(); i += 5)
+      a.theta[i] = (i % 2 == 0 ? 1.0f : -1.0f) * 90.0f + 0.001f * i;
+    b->set_agents(a);
+    b->set_field(pattern(c.size));
+    b->step(300);
+    std::vector<float> f;
+    b->read_field(f);
+    return std::make_pair(f, b->read_agents());
+  };
+  for (int threads : {1, 3}) {
+    const auto [base_field, base_agents] = run(false, threads);
+    const auto [avx2_field, avx2_agents] = run(true, threads);
+    ASSERT_EQ(base_field.size(), avx2_field.size());
+    EXPECT_EQ(0, std::memcmp(base_field.data(), avx2_field.data(), base_field.size() * sizeof(float)))
+        << threads << " threads";
+    EXPECT_EQ(base_agents.x, avx2_agents.x);
+    EXPECT_EQ(base_agents.y, avx2_agents.y);
+    EXPECT_EQ(base_agents.theta, avx2_agents.theta);
+  }
+}
+
+// Each thread counts into the rows of its band and queues the rest: agents that jump many rows a
+// step (most deposits queued, some into other bands) must give the single thread's counts.
+TEST(CpuBackend, LongStepsAcrossRowBandsDoNotChangeABit) {
+  std::vector<float> ref_field;
+  AgentState ref_agents;
+  for (int threads : {1, 2, 5}) {
+    SimConfig c = small_config(threads);
+    c.size = Size{64, 90};
+    c.agents = 5000;
+    c.model.step_size = 37.0f;
+    c.model.sensor_distance = 29.0f;
+    auto b = create_backend(BackendKind::Cpu, c);
+    b->set_field(pattern(c.size));
+    b->step(100);
+    std::vector<float> f;
+    b->read_field(f);
+    AgentState a = b->read_agents();
+    if (threads == 1) {
+      ref_field = f;
+      ref_agents = a;
+      continue;
+    }
+    EXPECT_EQ(0, std::memcmp(f.data(), ref_field.data(), f.size() * sizeof(float))) << threads << " threads";
+    EXPECT_EQ(a.x, ref_agents.x);
+    EXPECT_EQ(a.theta, ref_agents.theta);
   }
 }
 

@@ -1,5 +1,5 @@
-// The CPU backend: OpenMP over agents and over rows. Deposits are integer counts added with
-// atomics, so the order in which threads run cannot change a bit of the result.
+// The CPU backend: OpenMP over agents and over rows. Deposits are integer counts, so the order in
+// which threads count cannot change a bit of the result.
 #include <omp.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -9,10 +9,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 #include <string>
 
 #include "backends.hpp"
+#include "cpu_avx2.hpp"
 #include "moving_average.hpp"
 #include "sim/elapsed.hpp"
 #include "sim/rule.hpp"
@@ -76,11 +78,32 @@ struct AgentBlock {
   int count;  // <= kBlock
 };
 
+// Where a thread's deposits go (index = cell * S + channel). The thread owns the counters of a band
+// of rows, [lo, hi): only it writes them, so it adds there directly, without atomics (a locked add
+// stalls the loads of the next agents). A deposit outside the band (an agent that drifted across the
+// band's edge since the last sort, or wrapped around the torus) is queued and added by the band's
+// owner once every thread has moved its agents. One count array for all threads: memory and the
+// per-step clearing do not grow with the thread count, and integer counts are exact in any order.
+struct BandCounter {
+  uint32_t* counts;
+  uint32_t lo;
+  uint32_t hi;
+  std::vector<uint32_t>* queued;
+
+  void add(uint32_t i) const {
+    if (i - lo < hi - lo) {
+      ++counts[i];
+    } else {
+      queued->push_back(i);
+    }
+  }
+};
+
 // With kSimpleNoJitter the rule (simple, no jitter) is a compile-time constant: the hash branches
 // vanish and the loop vectorises. Either way the arithmetic is rule.hpp's, so results are equal.
 template <bool kSimpleNoJitter>
-inline void steer_and_move(const AgentBlock& b, const float* fc, const float* fl, const float* fr, int* cell,
-                           uint32_t step, const rule::StepParams& p) {
+PHYS_HD void steer_and_move(const AgentBlock& b, const float* fc, const float* fl, const float* fr, int* cell,
+                            uint32_t step, const rule::StepParams& p) {
   rule::StepParams q = p;
   if constexpr (kSimpleNoJitter) {
     q.turn_rule = rule::kTurnSimple;
@@ -95,8 +118,8 @@ inline void steer_and_move(const AgentBlock& b, const float* fc, const float* fl
   }
 }
 
-void step_block(const AgentBlock& b, const float* field, uint32_t* counts, uint32_t step,
-                const rule::StepParams& p) {
+PHYS_HD void step_block_body(const AgentBlock& b, const float* field, const BandCounter& counter,
+                             uint32_t step, const rule::StepParams& p) {
   int cc[kBlock], cl[kBlock], cr[kBlock], cell[kBlock];
   float fc[kBlock], fl[kBlock], fr[kBlock];
   for (int j = 0; j < b.count; ++j) {
@@ -115,14 +138,14 @@ void step_block(const AgentBlock& b, const float* field, uint32_t* counts, uint3
   } else {
     steer_and_move<false>(b, fc, fl, fr, cell, step, p);
   }
-  for (int j = 0; j < b.count; ++j) ++counts[cell[j]];
+  for (int j = 0; j < b.count; ++j) counter.add(static_cast<uint32_t>(cell[j]));
 }
 
 // Several species, or one with W != [[1]]: each agent reads the S interleaved channels of its
 // sensor cells through its species' row of W and counts into its own channel (rule.hpp).
 template <int S>
-void step_block_species(const AgentBlock& b, const float* field, uint32_t* counts, uint32_t step,
-                        const rule::SpeciesParams& sp) {
+PHYS_HD void step_block_species_body(const AgentBlock& b, const float* field, const BandCounter& counter,
+                                     uint32_t step, const rule::SpeciesParams& sp) {
   for (int j = 0; j < b.count; ++j) {
     const int s = rule::species_of<S>(b.id[j], sp);
     rule::Agent a{b.x[j], b.y[j], b.theta[j]};
@@ -130,15 +153,16 @@ void step_block_species(const AgentBlock& b, const float* field, uint32_t* count
     b.x[j] = a.x;
     b.y[j] = a.y;
     b.theta[j] = a.theta;
-    ++counts[static_cast<size_t>(cell) * S + static_cast<size_t>(s)];
+    counter.add(static_cast<uint32_t>(cell * S + s));
   }
 }
 
 // With walls (docs/MODEL.md, "Environment"): any number of species (one with W = [[1]] too: a product
 // by 1 is exact), wall sensors read kWallReading, blocked moves stay and turn.
 template <int S, bool Closed>
-void step_block_walled(const AgentBlock& b, const float* field, const uint8_t* walls, uint32_t* counts,
-                       uint32_t step, const rule::SpeciesParams& sp) {
+PHYS_HD void step_block_walled_body(const AgentBlock& b, const float* field, const uint8_t* walls,
+                                    const BandCounter& counter, uint32_t step,
+                                    const rule::SpeciesParams& sp) {
   for (int j = 0; j < b.count; ++j) {
     const int s = rule::species_of<S>(b.id[j], sp);
     rule::Agent a{b.x[j], b.y[j], b.theta[j]};
@@ -146,8 +170,90 @@ void step_block_walled(const AgentBlock& b, const float* field, const uint8_t* w
     b.x[j] = a.x;
     b.y[j] = a.y;
     b.theta[j] = a.theta;
-    ++counts[static_cast<size_t>(cell) * S + static_cast<size_t>(s)];
+    counter.add(static_cast<uint32_t>(cell * S + s));
   }
+}
+
+// Each agent stage compiled twice from the same source: for the baseline x86-64 (SSE2) and for AVX2
+// (eight lanes instead of four), picked at run time (Isa). Only IEEE add/sub/mul and exact
+// conversions are involved, contraction is off (-ffp-contract=off) and the AVX2 target has no FMA,
+// so both give the same bits; tests compare them.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PHYSARUM_CPU_AVX2 1
+#define PHYSARUM_TARGET_AVX2 __attribute__((target("avx2")))
+#else
+#define PHYSARUM_CPU_AVX2 0
+#endif
+
+enum class Isa { Baseline, Avx2 };
+
+template <Isa I>
+struct Stages {
+  static void step_block(const AgentBlock& b, const float* field, const BandCounter& c, uint32_t step,
+                         const rule::StepParams& p) {
+    step_block_body(b, field, c, step, p);
+  }
+  template <int S>
+  static void step_block_species(const AgentBlock& b, const float* field, const BandCounter& c, uint32_t step,
+                                 const rule::SpeciesParams& sp) {
+    step_block_species_body<S>(b, field, c, step, sp);
+  }
+  template <int S, bool Closed>
+  static void step_block_walled(const AgentBlock& b, const float* field, const uint8_t* walls,
+                                const BandCounter& c, uint32_t step, const rule::SpeciesParams& sp) {
+    step_block_walled_body<S, Closed>(b, field, walls, c, step, sp);
+  }
+};
+
+#if PHYSARUM_CPU_AVX2
+template <>
+struct Stages<Isa::Avx2> {
+  // The plain rule eight agents at a time (cpu_avx2.hpp), the block's last count % 8 and the other
+  // rules by the scalar code compiled for AVX2.
+  PHYSARUM_TARGET_AVX2 static void step_block(const AgentBlock& b, const float* field, const BandCounter& c,
+                                              uint32_t step, const rule::StepParams& p) {
+    if (p.turn_rule != rule::kTurnSimple || p.jitter != 0.0f || b.count != kBlock) {
+      step_block_body(b, field, c, step, p);
+      return;
+    }
+    alignas(32) int cc[kBlock], cl[kBlock], cr[kBlock], cell[kBlock];
+    alignas(32) float fc[kBlock], fl[kBlock], fr[kBlock];
+    for (int j = 0; j < kBlock; j += 8)
+      avx2::sensor_cells(b.x + j, b.y + j, b.theta + j, cc + j, cl + j, cr + j, p);
+    for (int j = 0; j < kBlock; ++j) {
+      fc[j] = field[cc[j]];
+      fl[j] = field[cl[j]];
+      fr[j] = field[cr[j]];
+    }
+    for (int j = 0; j < kBlock; j += 8)
+      avx2::steer_and_move(b.x + j, b.y + j, b.theta + j, fc + j, fl + j, fr + j, cell + j, p);
+    for (int j = 0; j < kBlock; ++j) c.add(static_cast<uint32_t>(cell[j]));
+  }
+  template <int S>
+  PHYSARUM_TARGET_AVX2 static void step_block_species(const AgentBlock& b, const float* field,
+                                                      const BandCounter& c, uint32_t step,
+                                                      const rule::SpeciesParams& sp) {
+    step_block_species_body<S>(b, field, c, step, sp);
+  }
+  template <int S, bool Closed>
+  PHYSARUM_TARGET_AVX2 static void step_block_walled(const AgentBlock& b, const float* field,
+                                                     const uint8_t* walls, const BandCounter& c,
+                                                     uint32_t step, const rule::SpeciesParams& sp) {
+    step_block_walled_body<S, Closed>(b, field, walls, c, step, sp);
+  }
+};
+#endif
+
+// AVX2 where the CPU has it. PHYSARUM_CPU_AVX2=0 in the environment keeps the baseline path (to
+// compare the two, bit for bit and in speed).
+Isa pick_isa() {
+#if PHYSARUM_CPU_AVX2
+  const char* env = std::getenv("PHYSARUM_CPU_AVX2");
+  if (env != nullptr && std::string(env) == "0") return Isa::Baseline;
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2")) return Isa::Avx2;
+#endif
+  return Isa::Baseline;
 }
 
 class CpuBackend final : public Backend {
@@ -162,7 +268,9 @@ class CpuBackend final : public Backend {
         params_(species_params_.p[0]),
         field_(cells() * channels(), 0.0f),
         next_(cells() * channels(), 0.0f),
-        counts_(cells() * channels() * static_cast<size_t>(threads_), 0U) {
+        counts_(cells() * channels(), 0U),
+        queued_(static_cast<size_t>(threads_)),
+        isa_(pick_isa()) {
     validate_agents(agents, agents_, size_);
     validate(c.environment, size_, channels_);
     agents_state_ = std::move(agents);  // moved, not copied: at 1e9 agents a copy is 16 GB more
@@ -367,86 +475,113 @@ class CpuBackend final : public Backend {
   }
 
   void move_agents() {
+#if PHYSARUM_CPU_AVX2
+    if (isa_ == Isa::Avx2) {
+      move_agents_with<Isa::Avx2>();
+      return;
+    }
+#endif
+    move_agents_with<Isa::Baseline>();
+  }
+
+  template <Isa I>
+  void move_agents_with() {
     if (!walls_.empty()) {
       const bool closed = env_.boundary == Boundary::Walls;
       switch (channels_) {
-        case 1: closed ? move_agents_walled<1, true>() : move_agents_walled<1, false>(); return;
-        case 2: closed ? move_agents_walled<2, true>() : move_agents_walled<2, false>(); return;
-        case 3: closed ? move_agents_walled<3, true>() : move_agents_walled<3, false>(); return;
-        default: closed ? move_agents_walled<4, true>() : move_agents_walled<4, false>(); return;
+        case 1: closed ? move_agents_walled<I, 1, true>() : move_agents_walled<I, 1, false>(); return;
+        case 2: closed ? move_agents_walled<I, 2, true>() : move_agents_walled<I, 2, false>(); return;
+        case 3: closed ? move_agents_walled<I, 3, true>() : move_agents_walled<I, 3, false>(); return;
+        default: closed ? move_agents_walled<I, 4, true>() : move_agents_walled<I, 4, false>(); return;
       }
     }
     if (!plain_) {
       switch (channels_) {
-        case 1: move_agents_species<1>(); return;
-        case 2: move_agents_species<2>(); return;
-        case 3: move_agents_species<3>(); return;
-        default: move_agents_species<4>(); return;
+        case 1: move_agents_species<I, 1>(); return;
+        case 2: move_agents_species<I, 2>(); return;
+        case 3: move_agents_species<I, 3>(); return;
+        default: move_agents_species<I, 4>(); return;
       }
     }
     const rule::StepParams p = params_;
     const auto step = static_cast<uint32_t>(steps_);
     const float* f = field_.data();
-    for_agent_blocks(cells(),
-                     [&](const AgentBlock& block, uint32_t* c) { step_block(block, f, c, step, p); });
+    for_agent_blocks(1, [&](const AgentBlock& block, const BandCounter& c) {
+      Stages<I>::step_block(block, f, c, step, p);
+    });
   }
 
-  template <int S>
+  template <Isa I, int S>
   void move_agents_species() {
     const rule::SpeciesParams sp = species_params_;
     const auto step = static_cast<uint32_t>(steps_);
     const float* f = field_.data();
-    for_agent_blocks(cells() * S, [&](const AgentBlock& block, uint32_t* c) {
-      step_block_species<S>(block, f, c, step, sp);
+    for_agent_blocks(S, [&](const AgentBlock& block, const BandCounter& c) {
+      Stages<I>::template step_block_species<S>(block, f, c, step, sp);
     });
   }
 
-  template <int S, bool Closed>
+  template <Isa I, int S, bool Closed>
   void move_agents_walled() {
     const rule::SpeciesParams sp = species_params_;
     const auto step = static_cast<uint32_t>(steps_);
     const float* f = field_.data();
     const uint8_t* w = walls_.data();
-    for_agent_blocks(cells() * S, [&](const AgentBlock& block, uint32_t* c) {
-      step_block_walled<S, Closed>(block, f, w, c, step, sp);
+    for_agent_blocks(S, [&](const AgentBlock& block, const BandCounter& c) {
+      Stages<I>::template step_block_walled<S, Closed>(block, f, w, c, step, sp);
     });
   }
 
-  // The agents in blocks of kBlock over the threads, each thread with subnormals kept and its own
-  // count array (`stride` counters): no atomics (a locked add stalls the loads of the next agents),
-  // and integer sums do not depend on which thread counted what.
+  // The agents in blocks of kBlock over the threads, each thread with subnormals kept, a contiguous
+  // run of blocks and the counters of a band of rows (BandCounter). Agents are sorted by row every
+  // kSortEvery steps, so a thread's run of agents lies in about one band of rows: the band starts at
+  // the row of its first agent (and ends where the next thread's starts), and few deposits fall
+  // outside it. Any partition of the rows gives the same counts; this one keeps the queue short.
   template <class StepBlock>
-  void for_agent_blocks(size_t stride, StepBlock&& step_one_block) {
+  void for_agent_blocks(size_t channels_per_cell, StepBlock&& step_one_block) {
     AgentState& a = agents_state_;
     const auto n = static_cast<int64_t>(a.id.size());
+    const int64_t blocks = (n + kBlock - 1) / kBlock;
+    const int64_t h = size_.height;
+    const size_t row_counters = static_cast<size_t>(size_.width) * channels_per_cell;
+    if (queued_.size() < static_cast<size_t>(threads_)) queued_.resize(static_cast<size_t>(threads_));
 #pragma omp parallel num_threads(threads_)
     {
       const IeeeSubnormals ieee;
-      uint32_t* c = counts_.data() + stride * static_cast<size_t>(omp_get_thread_num());
-#pragma omp for schedule(static)
-      for (int64_t b0 = 0; b0 < n; b0 += kBlock) {
+      const int64_t nt = omp_get_num_threads();
+      const int64_t t = omp_get_thread_num();
+      const auto first_block = [&](int64_t u) { return blocks * u / nt; };
+      // The band of thread u starts at the row of its first agent, never before the band of the
+      // thread before it (agents drift between sorts); thread 0's at row 0, the end is row h.
+      const auto band_start = [&](int64_t u) {
+        int64_t row = 0;
+        for (int64_t v = 1; v <= u; ++v) {
+          const int64_t i = first_block(v) * kBlock;
+          const int64_t r = i < n ? static_cast<int64_t>(a.y[static_cast<size_t>(i)]) : h;
+          row = std::max(row, std::min(r, h));
+        }
+        return row;
+      };
+      std::vector<uint32_t>& queued = queued_[static_cast<size_t>(t)];
+      queued.clear();
+      const BandCounter counter{
+          counts_.data(), static_cast<uint32_t>(static_cast<size_t>(band_start(t)) * row_counters),
+          static_cast<uint32_t>(static_cast<size_t>(band_start(t + 1)) * row_counters), &queued};
+      // The bands come from the agents' rows before this step: no thread moves one until all know.
+#pragma omp barrier
+      for (int64_t blk = first_block(t); blk < first_block(t + 1); ++blk) {
+        const int64_t b0 = blk * kBlock;
         const AgentBlock block{a.x.data() + b0, a.y.data() + b0, a.theta.data() + b0, a.id.data() + b0,
                                static_cast<int>(std::min<int64_t>(kBlock, n - b0))};
-        step_one_block(block, c);
+        step_one_block(block, counter);
       }
-    }
-  }
-
-  // Adds the other threads' counts into the first array (integer sums: exact in any order) and
-  // clears each as it is read, ready for the next step (the first is cleared by update_field).
-  void merge_counts() {
-    const size_t stride = cells() * channels();
-    const auto n = static_cast<int64_t>(stride);
-    uint32_t* c = counts_.data();
-#pragma omp parallel for schedule(static) num_threads(threads_)
-    for (int64_t i = 0; i < n; ++i) {
-      uint32_t total = c[i];
-      for (size_t t = 1; t < static_cast<size_t>(threads_); ++t) {
-        uint32_t& other = c[t * stride + static_cast<size_t>(i)];
-        total += other;
-        other = 0;
+      // Every thread has moved its agents: each adds the queued deposits that fall in its band.
+#pragma omp barrier
+      for (const std::vector<uint32_t>& q : queued_) {
+        for (const uint32_t i : q) {
+          if (i - counter.lo < counter.hi - counter.lo) ++counts_[i];
+        }
       }
-      c[i] = total;
     }
   }
 
@@ -470,7 +605,6 @@ class CpuBackend final : public Backend {
   }
 
   void update_field() {
-    if (threads_ > 1) merge_counts();
     switch (channels_) {
       case 1: update_channels<1>(); break;
       case 2: update_channels<2>(); break;
@@ -515,8 +649,8 @@ class CpuBackend final : public Backend {
           std::swap(g_centre, g);
         }
       }
-      // Bands read the counts of their neighbours' edge rows: clear the band's own rows of the
-      // first array only once every band is done.
+      // Bands read the counts of their neighbours' edge rows: clear the band's own rows only once
+      // every band is done.
 #pragma omp barrier
       if (y0 < y1) {
         uint32_t* c = counts_.data() + static_cast<size_t>(y0) * static_cast<size_t>(w) * S;
@@ -533,8 +667,10 @@ class CpuBackend final : public Backend {
   rule::StepParams params_;  // species 0's (the plain path's)
   std::vector<float> field_;
   std::vector<float> next_;
-  std::vector<uint32_t> counts_;
-  EnvironmentCells env_cells_;  // the environment as the step uses it (rebuild_environment)
+  std::vector<uint32_t> counts_;               // deposits of this step, cell * S + channel
+  std::vector<std::vector<uint32_t>> queued_;  // per thread: deposits outside its band (BandCounter)
+  Isa isa_;                                    // which build of the agent stages runs
+  EnvironmentCells env_cells_;                 // the environment as the step uses it (rebuild_environment)
   float strength_[kMaxSpecies] = {};
   AgentState agents_state_;
   AgentState sorted_;  // scratch for sort_agents_by_row
