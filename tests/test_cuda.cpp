@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backends.hpp"
+#include "cuda_pair.hpp"
 #include "pinned_results.hpp"
 #include "sim/backend.hpp"
 #include "sim/spawn.hpp"
@@ -24,44 +25,13 @@ using namespace physarum;
 
 namespace {
 
-#define SKIP_WITHOUT_CUDA_DEVICE()                                                              \
-  do {                                                                                          \
-    if (!cuda_built()) GTEST_SKIP() << "built without the CUDA backend (no nvcc at configure)"; \
-    if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";      \
-  } while (0)
-
 #if defined(PHYSARUM_HAS_CUDA)
 
-struct Pair {
-  std::unique_ptr<Backend> cpu;
-  std::unique_ptr<Backend> gpu;
-};
-
-Pair make_pair(const SimConfig& c) {
-  const AgentState agents = spawn_agents(c.spawn.mode, c.size, c.agents, c.seed);
-  Pair p;
-  p.cpu = make_cpu_backend(c, agents);
-  p.gpu = make_cuda_backend(c, agents);
-  return p;
-}
-
-// Bitwise equality, reporting the first difference and how many there are.
-template <class T>
-::testing::AssertionResult same_bits(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
-  if (a.size() != b.size()) {
-    return ::testing::AssertionFailure() << what << ": sizes " << a.size() << " vs " << b.size();
-  }
-  size_t diff = 0;
-  size_t first = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0) {
-      if (diff++ == 0) first = i;
-    }
-  }
-  if (diff == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << what << ": " << diff << " of " << a.size() << " differ, first at "
-                                       << first << " (cpu " << a[first] << ", cuda " << b[first] << ")";
-}
+using test::make_pair;
+using test::make_species_pair;
+using test::Pair;
+using test::same_bits;
+using test::step_both;
 
 void expect_identical(Pair& p) {
   ASSERT_EQ(p.cpu->steps_done(), p.gpu->steps_done());
@@ -75,11 +45,6 @@ void expect_identical(Pair& p) {
   EXPECT_TRUE(same_bits(ac.x, ag.x, "agent x"));
   EXPECT_TRUE(same_bits(ac.y, ag.y, "agent y"));
   EXPECT_TRUE(same_bits(ac.theta, ag.theta, "agent theta"));
-}
-
-void step_both(Pair& p, int n) {
-  p.cpu->step(n);
-  p.gpu->step(n);
 }
 
 // A smooth, non-trivial seed field (as an image seed would give).
@@ -454,15 +419,6 @@ TEST(Cuda, EventQueryOnlyNotReadyMeansNotDone) {
 // float4, S = 3 padded) against the CPU backend, bit for bit.
 
 namespace {
-
-Pair make_species_pair(const SimConfig& c) {
-  const AgentState agents =
-      spawn_species(resolve_species(c.species, c.model, c.spawn.mode), c.size, c.agents, c.seed);
-  Pair p;
-  p.cpu = make_cpu_backend(c, agents);
-  p.gpu = make_cuda_backend(c, agents);
-  return p;
-}
 
 // S species on an odd size: one on the Jones rule, one with jitter, a negative entry in W, a
 // different seed pattern per channel (as a colour image gives), then live changes of W and of a

@@ -9,44 +9,20 @@
 #include <vector>
 
 #include "backends.hpp"
+#include "cuda_pair.hpp"
 #include "sim/backend.hpp"
 #include "sim/spawn.hpp"
 
 namespace physarum {
 namespace {
 
-#define SKIP_WITHOUT_CUDA_DEVICE()                                                              \
-  do {                                                                                          \
-    if (!cuda_built()) GTEST_SKIP() << "built without the CUDA backend (no nvcc at configure)"; \
-    if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";      \
-  } while (0)
-
 #if defined(PHYSARUM_HAS_CUDA)
 
-struct Pair {
-  std::unique_ptr<Backend> cpu;
-  std::unique_ptr<Backend> gpu;
-};
-
+using test::Pair;
+using test::same_bits;
+using test::step_both;
 // Both backends from the same spawned agents (each moves them out of walls itself).
-Pair make_pair(const SimConfig& c) {
-  const AgentState agents =
-      spawn_species(resolve_species(c.species, c.model, c.spawn.mode), c.size, c.agents, c.seed);
-  return {make_cpu_backend(c, agents), make_cuda_backend(c, agents)};
-}
-
-template <class T>
-::testing::AssertionResult same_bits(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
-  if (a.size() != b.size()) return ::testing::AssertionFailure() << what << ": sizes differ";
-  size_t diff = 0;
-  size_t first = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0 && diff++ == 0) first = i;
-  }
-  if (diff == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << what << ": " << diff << " of " << a.size() << " differ, first at "
-                                       << first << " (cpu " << +a[first] << ", cuda " << +b[first] << ")";
-}
+const auto make_pair = test::make_species_pair;
 
 void expect_identical(Pair& p, const char* when) {
   SCOPED_TRACE(when);
@@ -70,11 +46,6 @@ void expect_identical(Pair& p, const char* when) {
   for (size_t i = 0; i < ag.size(); ++i)
     inside += wg[static_cast<size_t>(ag.y[i]) * static_cast<size_t>(s.width) + static_cast<size_t>(ag.x[i])];
   EXPECT_EQ(inside, 0U) << "CUDA agents in walls";
-}
-
-void step_both(Pair& p, int n) {
-  p.cpu->step(n);
-  p.gpu->step(n);
 }
 
 size_t cells(Size s) {

@@ -3,7 +3,6 @@
 // reference), and stills larger than the field sampled bicubically (a double-precision
 // Catmull-Rom reference, and no pixel stairs along edges).
 #include <gtest/gtest.h>
-#include <stb_image.h>
 
 #include <cmath>
 #include <cstring>
@@ -15,6 +14,7 @@
 
 #include "cli/output_size.hpp"
 #include "gl_support.hpp"
+#include "png_image.hpp"
 #include "render/colormap.hpp"
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
@@ -34,21 +34,8 @@ namespace fs = std::filesystem;
 
 const std::vector<std::pair<std::string, std::string>> kEgl = {{"EGL_PLATFORM", "surfaceless"}};
 
-struct Image {
-  int w = 0, h = 0;
-  std::vector<uint8_t> rgba;
-  const uint8_t* at(int x, int y) const { return &rgba[(static_cast<size_t>(y) * w + x) * 4]; }
-};
-
-Image load_png(const fs::path& file) {
-  Image img;
-  int n = 0;
-  uint8_t* p = stbi_load(file.c_str(), &img.w, &img.h, &n, 4);
-  if (!p) return img;
-  img.rgba.assign(p, p + static_cast<size_t>(img.w) * img.h * 4);
-  stbi_image_free(p);
-  return img;
-}
+using Image = test::RgbaImage;
+using test::load_rgba_png;
 
 std::string file_text(const fs::path& f) {
   std::ifstream in(f, std::ios::binary);
@@ -93,7 +80,7 @@ TEST(RenderOutputs, GifWebmAndPngSequenceHaveTheFrameCountsAndSizes) {
   for (int i = 1; i <= 10; ++i) {
     char name[16];
     std::snprintf(name, sizeof name, "%05d.png", i);
-    const Image img = load_png(dir / "new/dir" / name);
+    const Image img = load_rgba_png(dir / "new/dir" / name);
     EXPECT_EQ(img.w, 65) << name;
     EXPECT_EQ(img.h, 49) << name;
   }
@@ -103,7 +90,7 @@ TEST(RenderOutputs, GifWebmAndPngSequenceHaveTheFrameCountsAndSizes) {
   const auto last =
       test::run_physarum(small_render({"--size", "65x49", "--steps", "40", "--out", "last.png"}), dir, kEgl);
   ASSERT_EQ(last.exit_code, 0) << last.err;
-  EXPECT_EQ(load_png(dir / "new/dir/00010.png").rgba, load_png(dir / "last.png").rgba);
+  EXPECT_EQ(load_rgba_png(dir / "new/dir/00010.png").rgba, load_rgba_png(dir / "last.png").rgba);
 }
 
 // The window's recorder takes the same formats: a GIF made when the window closes, PNG frames.
@@ -129,7 +116,7 @@ TEST(WindowOutputs, RecordsAGifAndAPngSequenceOfTheField) {
   EXPECT_FALSE(fs::exists(dir / "rec.gif.frames.mkv"));
   int pngs = 0;
   for (const auto& e : fs::directory_iterator(dir / "frames")) {
-    const Image img = load_png(e.path());
+    const Image img = load_rgba_png(e.path());
     EXPECT_EQ(img.w, 90) << e.path();
     EXPECT_EQ(img.h, 60) << e.path();
     ++pngs;
@@ -240,7 +227,7 @@ TEST(TransparentStill, AlphaIsTheMappedIntensityAndColoursStayTheOpaqueOnes) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
   const NpyArray field = read_npy(dir / "field.npy");
-  const Image opaque = load_png(dir / "opaque.png"), clear = load_png(dir / "clear.png");
+  const Image opaque = load_rgba_png(dir / "opaque.png"), clear = load_rgba_png(dir / "clear.png");
   ASSERT_EQ(clear.w, 96);
   ASSERT_EQ(clear.h, 64);
   ASSERT_EQ(opaque.rgba.size(), clear.rgba.size());
@@ -281,7 +268,7 @@ TEST(TransparentStill, WebmKeepsTheAlphaOfTheLastFrame) {
                   true, std::chrono::seconds(60));
   ASSERT_TRUE(wait_status_ok(dec.wait_status)) << dec.out;
   const std::string raw = file_text(dir / "last.rgba");
-  const Image still = load_png(dir / "clear.png");
+  const Image still = load_rgba_png(dir / "clear.png");
   ASSERT_EQ(raw.size(), still.rgba.size());
   double diff = 0;
   int transparent = 0;
@@ -398,7 +385,7 @@ TEST(LargerStill, RenderAtFourTimesTheFieldIsFourTimesLargerAndSmooth) {
                                        "--resolution", "4x", "--out", "big.png"}),
                          dir, kEgl);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const Image big = load_png(dir / "big.png");
+  const Image big = load_rgba_png(dir / "big.png");
   EXPECT_EQ(big.w, 160);
   EXPECT_EQ(big.h, 120);
   // Along every row, a pixel repeats its left neighbour far less than one-per-cell stairs would

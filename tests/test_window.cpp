@@ -1,7 +1,6 @@
 // The interactive window, end to end under Xvfb with Mesa's software GL: it runs a fixed number
 // of frames, exits 0 and saves a screenshot that shows the field and, unless hidden, the panel.
 #include <gtest/gtest.h>
-#include <stb_image.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "png_image.hpp"
 #include "test_support.hpp"
 #include "xvfb.hpp"
 
@@ -18,22 +18,8 @@ namespace {
 using physarum::test::run_physarum;
 using physarum::test::temp_dir;
 
-struct Image {
-  int w = 0, h = 0;
-  std::vector<uint8_t> rgba;
-  const uint8_t* at(int x, int y) const { return rgba.data() + (static_cast<size_t>(y) * w + x) * 4; }
-};
-
-Image load_png(const std::filesystem::path& p) {
-  Image img;
-  int n = 0;
-  uint8_t* data = stbi_load(p.c_str(), &img.w, &img.h, &n, 4);
-  if (data) {
-    img.rgba.assign(data, data + static_cast<size_t>(img.w) * img.h * 4);
-    stbi_image_free(data);
-  }
-  return img;
-}
+using Image = physarum::test::RgbaImage;
+using physarum::test::load_rgba_png;
 
 // Distinct colours in a rectangle (a coarse measure of "something is drawn here").
 size_t distinct_colours(const Image& img, int x0, int y0, int x1, int y1) {
@@ -58,7 +44,7 @@ Image window_screenshot(const physarum::test::XvfbServer& x, const std::filesyst
   const auto r = run_physarum(args, dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
                               {"WAYLAND_DISPLAY"});
   EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
-  Image img = load_png(dir / name);
+  Image img = load_rgba_png(dir / name);
   EXPECT_GT(img.w, 0) << "no screenshot written: " << r.err;
   return img;
 }

@@ -4,7 +4,6 @@
 // map it was dropped as, and the window under Xvfb showing a coastline and towns.
 #include <gtest/gtest.h>
 #include <imgui.h>
-#include <stb_image.h>
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "gl_support.hpp"
+#include "png_image.hpp"
 #include "render/colormap.hpp"
 #include "render/environment_overlay.hpp"
 #include "render/field_renderer.hpp"
@@ -35,21 +35,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Image {
-  int w = 0, h = 0;
-  std::vector<uint8_t> rgba;
-  const uint8_t* at(int x, int y) const { return &rgba[(static_cast<size_t>(y) * w + x) * 4]; }
-};
-
-Image load_png(const fs::path& file) {
-  Image img;
-  int n = 0;
-  uint8_t* p = stbi_load(file.c_str(), &img.w, &img.h, &n, 4);
-  if (!p) return img;
-  img.rgba.assign(p, p + static_cast<size_t>(img.w) * img.h * 4);
-  stbi_image_free(p);
-  return img;
-}
+using Image = test::RgbaImage;
+using test::load_rgba_png;
 
 // The colour 0xRRGGBB as bytes, independently of render::colour_components.
 bool is_colour(const uint8_t* px, uint32_t rgb) {
@@ -475,7 +462,7 @@ TEST(EnvironmentOverlay, RenderCommandDrawsWallsUnlessTurnedOff) {
     a.insert(a.end(), extra.begin(), extra.end());
     const auto r = test::run_physarum(a, dir, {{"EGL_PLATFORM", "surfaceless"}});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    return load_png(dir / out);
+    return load_rgba_png(dir / out);
   };
   const Image on = render_to("on.png", {"--set", "display.walls_colour=#204060"});
   ASSERT_EQ(on.w, kW);
@@ -513,7 +500,7 @@ TEST(WindowEnvironment, XvfbWindowShowsTheCoastlineAsWallsAndTheTownsAsFood) {
     const auto r = test::run_physarum(args, dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
                                       {"WAYLAND_DISPLAY"});
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
-    return load_png(dir / name);
+    return load_rgba_png(dir / name);
   };
   const DisplayParams d;
   const auto count = [](const Image& img, const auto& pred) {

@@ -3,7 +3,6 @@
 // the timeline on screen under Xvfb.
 #include <glad/gl.h>
 #include <gtest/gtest.h>
-#include <stb_image.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "gl_support.hpp"
+#include "png_image.hpp"
 #include "sim/backend.hpp"
 #include "sim/keyframes.hpp"
 #include "sim/preset.hpp"
@@ -211,11 +211,7 @@ TEST(Timeline, RunningWindowFollowsTheKeyframes) {
   EXPECT_EQ(std::memcmp(window_field.data(), want.data(), want.size() * sizeof(float)), 0);
 }
 
-struct Image {
-  int w = 0, h = 0;
-  std::vector<uint8_t> rgba;
-  const uint8_t* at(int x, int y) const { return rgba.data() + (static_cast<size_t>(y) * w + x) * 4; }
-};
+using Image = test::RgbaImage;
 
 Image screenshot(const test::XvfbServer& x, const std::filesystem::path& dir, const std::string& name,
                  std::vector<std::string> extra) {
@@ -226,13 +222,7 @@ Image screenshot(const test::XvfbServer& x, const std::filesystem::path& dir, co
   const auto r = test::run_physarum(args, dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
                                     {"WAYLAND_DISPLAY"});
   EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
-  Image img;
-  int n = 0;
-  if (uint8_t* data = stbi_load((dir / name).c_str(), &img.w, &img.h, &n, 4)) {
-    img.rgba.assign(data, data + static_cast<size_t>(img.w) * img.h * 4);
-    stbi_image_free(data);
-  }
-  return img;
+  return test::load_rgba_png(dir / name);
 }
 
 TEST(WindowTimeline, ShowsUnderTheFieldWhenThePresetHasKeyframes) {

@@ -445,7 +445,8 @@ class CudaBackend final : public Backend {
   // One step's kernels in the model's order: agents, emission (in place), field update, walls to 0.
   void enqueue_agents(cudaStream_t s, unsigned p) {
     cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_species_.get(),
-                        d_step_.get(), aggregate_, channels_, weighted_, reads_id_, d_walls_.get(), walls_mode_);
+                        d_step_.get(), aggregate_, channels_, weighted_, reads_id_, d_walls_.get(),
+                        walls_mode_);
   }
   void enqueue_field(cudaStream_t s, unsigned p) {
     cuda::launch_emission(s, field_[p].get(), d_food_cells_.get(), d_food_values_.get(), n_food_cells_,
