@@ -1,7 +1,7 @@
 #version 450 core
 // The twin view (render/difference.hpp): A - B as a diverging map, blue - white - red, or |A - B|
 // from white to red. Mirrors difference_rgba() in render/src/difference.cpp (the tests compare
-// them). Placed like the field (same view uniforms as field.frag), outside the field dark grey.
+// them). Placed like the field (same view uniforms as field_colour.glsl), outside the field dark grey.
 layout(binding = 0) uniform sampler2D u_difference;  // R32F, A - B summed over the channels
 
 uniform vec2 u_fb_size;    // framebuffer pixels

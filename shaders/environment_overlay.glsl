@@ -1,6 +1,6 @@
 // The environment overlays (docs/MODEL.md, "Environment"): walls in a solid colour, food as a tint.
 // Mirrors render/src/environment_overlay.cpp (the tests compare them). Kept apart from the field's
-// colouring: field.frag calls environment_overlay() once, on the colour it has made.
+// colouring: field_colour.glsl calls environment_overlay() once, on the colour it has made.
 layout(binding = 6) uniform sampler2D u_env_food;    // R32F: the food map E (bound when shown)
 layout(binding = 7) uniform usampler2D u_env_walls;  // R8UI: 1 = wall (bound when shown)
 
@@ -10,7 +10,7 @@ uniform vec3 u_env_walls_colour;
 uniform vec3 u_env_food_colour;
 uniform float u_env_food_tint;     // the tint's weight at E >= 1 (render::kFoodTint)
 
-// `colour`: straight alpha, as field.frag makes it. A wall is opaque; food raises the alpha to at
+// `colour`: straight alpha, as field_colour.glsl makes it. A wall is opaque; food raises the alpha to at
 // least its tint's weight, so a transparent still shows the food on nothing.
 vec4 environment_overlay(vec4 colour, ivec2 cell) {
   if (u_env_show_walls != 0 && texelFetch(u_env_walls, cell, 0).r != 0u) return vec4(u_env_walls_colour, 1.0);

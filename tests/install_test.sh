@@ -14,7 +14,7 @@ fail() { echo "install_test: FAIL: $*" >&2; exit 1; }
 cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install"; }
 mv "$tmp/prefix" "$tmp/moved"
 root=$tmp/moved
-for f in bin/physarum share/physarum/shaders/field.frag share/physarum/palettes/viridis.palette \
+for f in bin/physarum share/physarum/shaders/field_colour.comp share/physarum/palettes/viridis.palette \
          share/physarum/presets/coral.toml share/physarum/images/maze.png share/applications/physarum.desktop \
          share/icons/hicolor/scalable/apps/physarum.svg share/doc/physarum/README.md share/doc/physarum/LICENSE; do
   [ -f "$root/$f" ] || fail "$f was not installed"

@@ -33,7 +33,7 @@ for lib in libglfw3 libegl1 libgl1 libc6 libstdc++6; do
   grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
 done
 dpkg-deb -c "$deb" | awk '{print $6}' >"$tmp/contents"
-for f in ./usr/bin/physarum ./usr/share/physarum/shaders/field.frag ./usr/share/physarum/presets/coral.toml \
+for f in ./usr/bin/physarum ./usr/share/physarum/shaders/field_colour.comp ./usr/share/physarum/presets/coral.toml \
          ./usr/share/man/man1/physarum.1 ./usr/share/applications/physarum.desktop \
          ./usr/share/icons/hicolor/scalable/apps/physarum.svg ./usr/share/doc/physarum/LICENSE; do
   grep -qx -- "$f" "$tmp/contents" || fail "the package lacks $f"

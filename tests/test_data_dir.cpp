@@ -49,7 +49,7 @@ TEST(DataDir, TheTestProgramFindsTheBuildTreeMirrorNextToItself) {
   ::unsetenv("PHYSARUM_SHADER_DIR");
   const fs::path dir = data_dir(DataKind::shaders);
   EXPECT_EQ(dir, executable_path().parent_path().parent_path() / "share" / "physarum" / "shaders");
-  EXPECT_TRUE(fs::exists(dir / "field.frag"));
+  EXPECT_TRUE(fs::exists(dir / "field_colour.comp"));
 }
 
 TEST(DataDir, DataDirVariableBeatsTheExecutableAndTheKindVariableBeatsBoth) {

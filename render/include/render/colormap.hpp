@@ -1,5 +1,5 @@
 // How a field value becomes a colour: the display range, cave-map thresholds, and a CPU version
-// of the fragment shader (shaders/field.frag) that the tests hold the GPU image against. The
+// of the colour shader (shaders/field_colour.glsl) that the tests hold the GPU image against. The
 // range and thresholds are computed once (here on the host, or by shaders/range_*.comp on the
 // GPU) and both colourings use them; cave levels compare raw values with thresholds, so the CPU
 // and the GPU pick the same level for every cell.

@@ -73,10 +73,13 @@ class FieldRenderer {
   void draw_field(const DisplayParams& d, const View& view, int fb_w, int fb_h, bool new_range);
   void build_binary_cave(int passes, int cave_channel);
   void update_environment(const Backend& backend);
-  void set_environment_uniforms(const DisplayParams& d);
+  void set_environment_uniforms(const Program& p, const DisplayParams& d);
+  void colour_pass(int fb_w, int fb_h);
 
-  Program field_prog_, minmax_prog_, finish_prog_, cave_prog_;
-  VertexArray vao_;
+  Program minmax_prog_, finish_prog_, cave_prog_, colour_prog_;
+  Texture colour_tex_;  // colour_pass's RGBA8 image, framebuffer-sized
+  Framebuffer colour_fbo_;
+  Size colour_size_;
   Texture lut_tex_;
   Texture field_tex_;
   Texture cave_tex_[2];

@@ -1,4 +1,4 @@
-#version 450 core
+// The field's colours, one framebuffer pixel at a time: included by field_colour.comp.
 // Colours the field: a palette with range, exposure, linear/log mapping, gamma and invert, or a
 // discrete cave map. Mirrors render/src/colormap_cpu.cpp step by step (the tests compare them).
 // With a transparent background the alpha is the field's mapped intensity before invert (the
@@ -30,8 +30,6 @@ uniform vec3 u_colours[4];    // each species' colour
 uniform int u_bicubic;        // 1: where a cell covers more than one pixel, sample bicubically
 uniform int u_transparent;    // 1: alpha from the mapped intensity (display.background = transparent)
 
-out vec4 o_color;
-
 vec4 lut_entry(int i) { return texelFetch(u_lut, ivec2(i, 0), 0); }
 
 // A value's mapped intensity in [0, 1] (range, exposure, mapping, gamma; invert not applied).
@@ -45,12 +43,12 @@ float inverted(float t) { return u_invert != 0 ? 1.0 - t : t; }
 
 vec4 with_alpha(vec4 colour, float alpha) { return u_transparent != 0 ? vec4(colour.rgb, alpha) : colour; }
 
-// The field's colour at this fragment; `shown`: the field cell it shows, or (-1, -1) outside the field.
-vec4 field_colour(out ivec2 shown) {
+// The field's colour at framebuffer position `frag`; `shown`: the field cell it shows, or (-1, -1) outside the field.
+vec4 field_colour(vec2 frag, out ivec2 shown) {
   shown = ivec2(-1);
   ivec2 size = textureSize(u_field, 0);
   // Screen y grows downwards like the field's rows.
-  vec2 screen = vec2(gl_FragCoord.x, u_fb_size.y - gl_FragCoord.y);
+  vec2 screen = vec2(frag.x, u_fb_size.y - frag.y);
   vec2 cell = u_center + (screen - 0.5 * u_fb_size) / u_scale;
   ivec2 c = ivec2(floor(cell));
   if (cell.x < 0.0 || cell.y < 0.0 || c.x >= size.x || c.y >= size.y) {
@@ -93,8 +91,10 @@ vec4 field_colour(out ivec2 shown) {
   }
 }
 
-void main() {
+// The colour of the framebuffer pixel whose centre is `frag` (gl_FragCoord's convention: pixel
+// (i, j) is at (i + 0.5, j + 0.5), rows from the bottom), with the environment drawn over it.
+vec4 pixel_colour(vec2 frag) {
   ivec2 shown;
-  vec4 colour = field_colour(shown);
-  o_color = shown.x >= 0 ? environment_overlay(colour, shown) : colour;
+  vec4 colour = field_colour(frag, shown);
+  return shown.x >= 0 ? environment_overlay(colour, shown) : colour;
 }
