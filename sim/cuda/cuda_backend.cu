@@ -11,7 +11,7 @@
 // advances it, so a graph replays unchanged.
 //
 // Tuning knobs for benchmarking (environment, read at creation): PHYSARUM_CUDA_SORT_EVERY (steps
-// between reorderings, even, 0 = never; default 32), PHYSARUM_CUDA_AGGREGATE (0 = one atomic per
+// between reorderings, even, 0 = never; default 64), PHYSARUM_CUDA_AGGREGATE (0 = one atomic per
 // agent instead of one per warp and cell; default 1) and PHYSARUM_CUDA_STRIP_ROWS (rows each warp of
 // the field pass walks: 8, 16 or 32; default 16). docs/PERFORMANCE.md has the measurements.
 #include <cub/device/device_scan.cuh>
@@ -133,7 +133,7 @@ class CudaBackend final : public Backend {
     validate_agents(agents, agents_, size_);  // the CPU backend's checks (backend.cpp)
     validate(c.environment, size_, channels_);
     move_out_of_walls(agents, walls_, size_, seed_);  // spawned agents never stand in a wall
-    sort_every_ = env_int("PHYSARUM_CUDA_SORT_EVERY", 32, 0, 1024);
+    sort_every_ = env_int("PHYSARUM_CUDA_SORT_EVERY", 64, 0, 1024);
     if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
     chunk_ = sort_every_ > 0 ? sort_every_ : 16;
     aggregate_ = env_int("PHYSARUM_CUDA_AGGREGATE", 1, 0, 1) != 0;

@@ -1,5 +1,7 @@
 // The CUDA backend's kernels. Model arithmetic comes only from sim/rule.hpp (compiled here with
 // FMA contraction off), so every value matches the CPU backend bit for bit.
+#include <algorithm>
+
 #include "cuda_check.cuh"
 #include "kernels.cuh"
 
@@ -30,6 +32,26 @@ __device__ __forceinline__ uint32_t aggregated_add(uint32_t* base, int cell) {
   return first + static_cast<uint32_t>(__popc(below));
 }
 
+// The same combining where nobody needs the returned slot (an agent's deposit): the lowest lane
+// of each group of equal cells adds the group's size, and nothing comes back.
+__device__ __forceinline__ void aggregated_count(uint32_t* base, int cell) {
+  const unsigned peers = __match_any_sync(__activemask(), cell);
+  if (static_cast<int>(threadIdx.x & 31U) == __ffs(static_cast<int>(peers)) - 1) {
+    atomicAdd(base + cell, static_cast<uint32_t>(__popc(peers)));
+  }
+}
+// A step's parameters in five 16-byte loads (StepParams is 16-byte aligned) rather than one load
+// per field: every thread loads them, so each load instruction counts.
+__device__ __forceinline__ rule::StepParams load_params(const rule::StepParams* src) {
+  static_assert(sizeof(rule::StepParams) % sizeof(int4) == 0, "whole 16-byte words");
+  constexpr int kWords = static_cast<int>(sizeof(rule::StepParams) / sizeof(int4));
+  int4 words[kWords];
+  for (int k = 0; k < kWords; ++k) words[k] = reinterpret_cast<const int4*>(src)[k];
+  rule::StepParams p;
+  memcpy(&p, words, sizeof p);
+  return p;
+}
+
 // The S channels of one cell in one load: float, float2, or float4 (S = 3 is padded to 4).
 template <int S>
 struct Channels {
@@ -54,6 +76,17 @@ __device__ __forceinline__ Channels<S> load_channels(const float* field, int cel
   return c;
 }
 
+// One agent's loads: its position and heading, and its id where something needs it.
+template <bool WithId>
+struct AgentLoad {
+  rule::Agent ag;
+  uint32_t id;
+};
+template <bool WithId>
+__device__ __forceinline__ AgentLoad<WithId> load_agent(const AgentArrays& a, uint32_t i) {
+  return {{a.x[i], a.y[i], a.theta[i]}, WithId ? a.id[i] : 0U};
+}
+
 // Weighted = false: one species, W = [[1]], today's rule with no multiply (the single-species
 // path). Otherwise each agent senses through its species' row of W and counts into its own channel
 // (rule.hpp, docs/MODEL.md, "Several species"). Walls (only with Weighted): kWallsNone, or walls read
@@ -62,36 +95,24 @@ __device__ __forceinline__ Channels<S> load_channels(const float* field, int cel
 // ReadsId = false: the single-species rule is `simple` with no jitter, so no hash needs the id and
 // the kernel does not read it (4 of the 16 bytes per agent it would load).
 template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls>
-__global__ void __launch_bounds__(kAgentBlock)
-    agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
-                  const rule::SpeciesParams* __restrict__ species, const uint32_t* __restrict__ step_ptr,
-                  const uint8_t* __restrict__ walls) {
-  static_assert(Walls == kWallsNone || Weighted, "walls take the weighted path");
-  const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
-  // Several species: a warp's agents belong to different species (they are grouped by cell, not
-  // by species), so reading their parameters from global memory replays every load once per
-  // species in the warp. A block copy in shared memory serves them without replays.
-  __shared__ rule::SpeciesParams shared_species;
-  if constexpr (Weighted) {
-    constexpr int kWords = static_cast<int>(sizeof(rule::SpeciesParams) / sizeof(uint32_t));
-    static_assert(sizeof(rule::SpeciesParams) % sizeof(uint32_t) == 0, "copied word by word");
-    for (int k = static_cast<int>(threadIdx.x); k < kWords; k += kAgentBlock)
-      reinterpret_cast<uint32_t*>(&shared_species)[k] = reinterpret_cast<const uint32_t*>(species)[k];
-    __syncthreads();
-    species = &shared_species;
-  }
-  if (i >= n) return;
-  const uint32_t step = *step_ptr;
-  const uint32_t id = (Weighted || ReadsId) ? a.id[i] : 0U;
-  rule::Agent ag{a.x[i], a.y[i], a.theta[i]};
+__device__ __forceinline__ void step_one(const AgentArrays& a, uint32_t i, AgentLoad<Weighted || ReadsId> in,
+                                         const float* __restrict__ field, uint32_t* __restrict__ counts,
+                                         const rule::SpeciesParams* species, const rule::StepParams& p0,
+                                         uint32_t step, const uint8_t* __restrict__ walls) {
+  const uint32_t id = in.id;
+  rule::Agent ag = in.ag;
   int slot = 0;
   if constexpr (!Weighted) {
-    const rule::StepParams p = species->p[0];
+    rule::StepParams p = p0;
+    if constexpr (!ReadsId) {  // the rule is simple with no jitter: the compiler drops their tests
+      p.turn_rule = rule::kTurnSimple;
+      p.jitter = 0.0f;
+    }
     slot = rule::step_agent(ag, id, step, p, [field](int c) { return __ldg(field + c); });
   } else {
     constexpr int kStride = channel_stride(S);
     const int s = rule::species_of<S>(id, *species);
-    const rule::StepParams p = species->p[s];
+    const rule::StepParams p = load_params(&species->p[s]);
     float w[S];
     for (int t = 0; t < S; ++t) w[t] = species->w[s][t];
     if constexpr (Walls == kWallsNone) {
@@ -118,9 +139,53 @@ __global__ void __launch_bounds__(kAgentBlock)
   a.y[i] = ag.y;
   a.theta[i] = ag.theta;
   if constexpr (Aggregate) {
-    (void)aggregated_add(counts, slot);
+    aggregated_count(counts, slot);
   } else {
     atomicAdd(counts + slot, 1U);
+  }
+}
+
+// As many blocks as fit on the GPU at once, each thread striding over the agents, with the next
+// agent's loads issued before the current agent is stepped: the loads from DRAM, which the
+// profile showed every warp waiting on, overlap the arithmetic of the agent before.
+template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls>
+__global__ void __launch_bounds__(kAgentBlock)
+    agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
+                  const rule::SpeciesParams* __restrict__ species, const uint32_t* __restrict__ step_ptr,
+                  const uint8_t* __restrict__ walls) {
+  static_assert(Walls == kWallsNone || Weighted, "walls take the weighted path");
+  constexpr bool kWithId = Weighted || ReadsId;
+  // Several species: a warp's agents belong to different species (they are grouped by cell, not
+  // by species), so reading their parameters from global memory replays every load once per
+  // species in the warp. A block copy in shared memory serves them without replays.
+  __shared__ rule::SpeciesParams shared_species;
+  if constexpr (Weighted) {
+    constexpr int kWords = static_cast<int>(sizeof(rule::SpeciesParams) / sizeof(uint32_t));
+    static_assert(sizeof(rule::SpeciesParams) % sizeof(uint32_t) == 0, "copied word by word");
+    for (int k = static_cast<int>(threadIdx.x); k < kWords; k += kAgentBlock)
+      reinterpret_cast<uint32_t*>(&shared_species)[k] = reinterpret_cast<const uint32_t*>(species)[k];
+    __syncthreads();
+    species = &shared_species;
+  }
+  // 32-bit indices (fewer instructions per agent): at most kMaxAgents agents, so i + stride
+  // stays below 2^32.
+  static_assert(kMaxAgents < (1ULL << 31), "agent indices fit 32 bits with room for the stride");
+  const auto count = static_cast<uint32_t>(n);
+  uint32_t i = blockIdx.x * kAgentBlock + threadIdx.x;
+  if (i >= count) return;
+  const uint32_t stride = gridDim.x * kAgentBlock;
+  const uint32_t step = *step_ptr;
+  rule::StepParams p0{};  // one species: the step's parameters, loaded once
+  if constexpr (!Weighted) p0 = load_params(&species->p[0]);
+  AgentLoad<kWithId> cur = load_agent<kWithId>(a, i);
+  for (;;) {
+    const uint32_t next = i + stride;
+    AgentLoad<kWithId> ahead{};
+    if (next < count) ahead = load_agent<kWithId>(a, next);
+    step_one<S, Weighted, Aggregate, ReadsId, Walls>(a, i, cur, field, counts, species, p0, step, walls);
+    if (next >= count) break;
+    i = next;
+    cur = ahead;
   }
 }
 
@@ -514,16 +579,40 @@ __global__ void set_species_kernel(rule::SpeciesParams* dst, rule::SpeciesParams
 }  // namespace
 
 namespace {
+// The blocks of an agent kernel that the GPU holds at once (asked once per kernel), or the blocks
+// that n agents need if fewer.
+template <class Kernel>
+unsigned resident_blocks(Kernel kernel, uint64_t n) {
+  static const unsigned resident = [kernel] {
+    int per_sm = 0;
+    int sms = 0;
+    int device = 0;
+    PHYS_CUDA_CHECK(cudaGetDevice(&device));
+    PHYS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    PHYS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kAgentBlock, 0));
+    return static_cast<unsigned>(std::max(1, per_sm) * std::max(1, sms));
+  }();
+  return std::min(resident, blocks_for(n, kAgentBlock));
+}
+
+template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls>
+void launch_agents_kernel(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field,
+                          uint32_t* counts, const rule::SpeciesParams* species, const uint32_t* step,
+                          const uint8_t* walls) {
+  const auto kernel = agents_kernel<S, Weighted, Aggregate, ReadsId, Walls>;
+  kernel<<<resident_blocks(kernel, n), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step, walls);
+}
+
 template <int S, bool Weighted, bool ReadsId, int Walls = kWallsNone>
 void agents_for(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                 const rule::SpeciesParams* species, const uint32_t* step, bool aggregate,
                 const uint8_t* walls = nullptr) {
   if (aggregate) {
-    agents_kernel<S, Weighted, true, ReadsId, Walls>
-        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step, walls);
+    launch_agents_kernel<S, Weighted, true, ReadsId, Walls>(stream, a, n, field, counts, species, step,
+                                                            walls);
   } else {
-    agents_kernel<S, Weighted, false, ReadsId, Walls>
-        <<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step, walls);
+    launch_agents_kernel<S, Weighted, false, ReadsId, Walls>(stream, a, n, field, counts, species, step,
+                                                             walls);
   }
 }
 

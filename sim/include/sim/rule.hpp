@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 // Bit-identity needs every operation below to be the correctly rounded IEEE one, with subnormals
 // kept: fast-math lets the compiler reassociate, contract and flush them. Refused, not tolerated.
@@ -89,15 +90,30 @@ PHYS_HD SinCos sin_cos(float a) {
   pc = add(mul(r2, pc), -0.5f);
   const float c = add(1.0f, mul(r2, pc));
   // Quadrant k = q mod 4: (s, c), (c, -s), (-s, -c), (-c, s). Selected without branches (random
-  // headings would mispredict them); negation is exact.
+  // headings would mispredict them); negation is exact (on the GPU a select with a negated operand).
   const int k = static_cast<int>(q) & 3;
-  const float sign = (k & 2) ? -1.0f : 1.0f;
   const float sin_a = (k & 1) ? c : s;
   const float cos_a = (k & 1) ? -s : c;
-  return {mul(sign, sin_a), mul(sign, cos_a)};
+  return {(k & 2) ? -sin_a : sin_a, (k & 2) ? -cos_a : cos_a};
 }
 
-// --- Wrapping. v into [0, n); inv_n is 1/n rounded to float (computed once, on the host).
+// --- Wrapping. `below(v, n)` for n > 0: +0 <= v < n, in one unsigned comparison of the float bits
+// (non-negative floats order like their bits; -0, negative values and NaN have larger ones). It is
+// false for -0, where `v >= 0 && v < n` is true: callers that use it as a shortcut fall back on wrap().
+PHYS_HD uint32_t float_bits(float v) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(v);
+#else
+  uint32_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+#endif
+}
+PHYS_HD bool below(float v, float n) {
+  return float_bits(v) < float_bits(n);
+}
+
+// v into [0, n); inv_n is 1/n rounded to float (computed once, on the host).
 // floor(v * inv_n) may be off by one near a boundary; the two corrections fix that, and the
 // last guard catches v + n rounding up to n for a tiny negative v.
 PHYS_HD float wrap(float v, float n, float inv_n) {
@@ -112,7 +128,11 @@ PHYS_HD float wrap(float v, float n, float inv_n) {
 // The cell that holds a wrapped coordinate (clamped: a float in [0, n) truncates to [0, n-1]).
 PHYS_HD int cell_of(float wrapped, int n) {
   const int i = static_cast<int>(wrapped);
+#if defined(__CUDA_ARCH__)
+  return min(i, n - 1);  // one instruction where the select takes two
+#else
   return i < n ? i : n - 1;
+#endif
 }
 // Integer wrap for neighbour indices.
 PHYS_HD int wrap_index(int i, int n) {
@@ -148,7 +168,8 @@ PHYS_HD float unit(uint32_t h) {
 
 // --- Everything a step needs, derived from the parameters once on the host (make_step_params).
 enum TurnRuleCode : int { kTurnSimple = 0, kTurnJones = 1 };
-struct StepParams {
+// 16-byte aligned: the GPU loads it in five 16-byte loads instead of one load per field.
+struct alignas(16) StepParams {
   int width;
   int height;
   float fwidth;
@@ -195,6 +216,23 @@ PHYS_HD SensorCells sensor_cells(const Agent& a, const StepParams& p) {
   const float cr = add(mul(h.c, p.cos_sa), mul(h.s, p.sin_sa));
   const float sr = sub(mul(h.s, p.cos_sa), mul(h.c, p.sin_sa));
   const float d = p.sensor_distance;
+#if defined(__CUDA_ARCH__)
+  {
+    // Nearly always all three sensors lie inside the field, where wrap() returns each coordinate
+    // as it is: the GPU tests the six at once and skips the six wraps' branches. (The CPU keeps the
+    // plain form below, which its compiler vectorises.) The same cells either way.
+    const float ux[3] = {add(a.x, mul(d, h.c)), add(a.x, mul(d, cl)), add(a.x, mul(d, cr))};
+    const float uy[3] = {add(a.y, mul(d, h.s)), add(a.y, mul(d, sl)), add(a.y, mul(d, sr))};
+    bool inside = true;
+    for (int k = 0; k < 3; ++k) inside = inside & below(ux[k], p.fwidth) & below(uy[k], p.fheight);
+    if (inside) {
+      // A coordinate below n truncates to at most n - 1: cell_of's clamp has nothing to do.
+      int cell[3];
+      for (int k = 0; k < 3; ++k) cell[k] = static_cast<int>(uy[k]) * p.width + static_cast<int>(ux[k]);
+      return {cell[0], cell[1], cell[2]};
+    }
+  }
+#endif
   const auto cell = [&](float dc, float ds) {
     const float ux = add(a.x, mul(d, dc));
     const float uy = add(a.y, mul(d, ds));
@@ -213,15 +251,18 @@ PHYS_HD SensorCells sensor_cells(const Agent& a, const StepParams& p) {
 // and jitter tests are the same for every agent.
 PHYS_HD float steer(float theta, float fc, float fl, float fr, uint32_t id, uint32_t step,
                     const StepParams& p) {
-  float turn = ((fl > fc) & (fl > fr)) ? 1.0f : (((fr > fc) & (fr > fl)) ? -1.0f : 0.0f);  // simple
+  // Simple: left if Fl beats both others, right if Fr does (never both).
+  bool left = (fl > fc) & (fl > fr);
+  bool right = (fr > fc) & (fr > fl);
   if (p.turn_rule == kTurnJones) {
-    const float valley = (hash(p.seed, id, step, kStreamTurn) >> 31) != 0U ? 1.0f : -1.0f;
-    const float toward = fl > fr ? 1.0f : (fr > fl ? -1.0f : 0.0f);
-    turn = ((fc > fl) & (fc > fr)) ? 0.0f : (((fc < fl) & (fc < fr)) ? valley : toward);
+    // Straight on a peak; in a valley a random side; else towards the larger side (none on a tie).
+    const bool valley_left = (hash(p.seed, id, step, kStreamTurn) >> 31) != 0U;
+    const bool peak = (fc > fl) & (fc > fr);
+    const bool valley = (fc < fl) & (fc < fr);
+    left = !peak & (valley ? valley_left : fl > fr);
+    right = !peak & (valley ? !valley_left : fr > fl);
   }
-  const float turned_left = add(theta, p.rotation);
-  const float turned_right = sub(theta, p.rotation);
-  float t = turn > 0.0f ? turned_left : (turn < 0.0f ? turned_right : theta);
+  float t = left ? add(theta, p.rotation) : (right ? sub(theta, p.rotation) : theta);
   if (p.jitter != 0.0f) {
     const float u = unit(hash(p.seed, id, step, kStreamJitter));
     t = add(t, mul(p.jitter, sub(u, 0.5f)));
@@ -232,8 +273,14 @@ PHYS_HD float steer(float theta, float fc, float fl, float fr, uint32_t id, uint
 // 3. Move along the new heading and return the cell to deposit into.
 PHYS_HD int move(Agent& a, float theta, const StepParams& p) {
   const SinCos m = sin_cos(theta);
-  a.x = wrap(add(a.x, mul(p.step_size, m.c)), p.fwidth, p.inv_width);
-  a.y = wrap(add(a.y, mul(p.step_size, m.s)), p.fheight, p.inv_height);
+  float x = add(a.x, mul(p.step_size, m.c));
+  float y = add(a.y, mul(p.step_size, m.s));
+  if (!(below(x, p.fwidth) & below(y, p.fheight))) {  // one test for both, as in sensor_cells
+    x = wrap(x, p.fwidth, p.inv_width);
+    y = wrap(y, p.fheight, p.inv_height);
+  }
+  a.x = x;
+  a.y = y;
   a.theta = theta;
   return cell_of(a.y, p.height) * p.width + cell_of(a.x, p.width);
 }
