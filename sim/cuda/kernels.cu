@@ -84,7 +84,7 @@ struct AgentLoad {
 };
 template <bool WithId>
 __device__ __forceinline__ AgentLoad<WithId> load_agent(const AgentArrays& a, uint32_t i) {
-  return {{a.x[i], a.y[i], a.theta[i]}, WithId ? a.id[i] : 0U};
+  return {{__ldcs(a.x + i), __ldcs(a.y + i), __ldcs(a.theta + i)}, WithId ? __ldcs(a.id + i) : 0U};
 }
 
 // Weighted = false: one species, W = [[1]], today's rule with no multiply (the single-species
@@ -135,9 +135,9 @@ __device__ __forceinline__ void step_one(const AgentArrays& a, uint32_t i, Agent
       slot = rule::move_walled<kClosed>(ag, theta, id, step, p, walls) * kStride + s;
     }
   }
-  a.x[i] = ag.x;
-  a.y[i] = ag.y;
-  a.theta[i] = ag.theta;
+  __stcs(a.x + i, ag.x);
+  __stcs(a.y + i, ag.y);
+  __stcs(a.theta + i, ag.theta);
   if constexpr (Aggregate) {
     aggregated_count(counts, slot);
   } else {
