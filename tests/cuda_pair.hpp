@@ -57,6 +57,22 @@ template <class T>
                                        << first << " (cpu " << +a[first] << ", cuda " << +b[first] << ")";
 }
 
+// Same step count, field, and agent positions and headings on both sides (agents sorted by id).
+// The CUDA agents go to *cuda_agents for the caller's own checks.
+inline void expect_same_field_and_agents(Pair& p, AgentState* cuda_agents = nullptr) {
+  ASSERT_EQ(p.cpu->steps_done(), p.gpu->steps_done());
+  std::vector<float> fc, fg;
+  p.cpu->read_field(fc);
+  p.gpu->read_field(fg);
+  EXPECT_TRUE(same_bits(fc, fg, "field"));
+  const AgentState ac = p.cpu->read_agents();
+  const AgentState ag = p.gpu->read_agents();
+  EXPECT_TRUE(same_bits(ac.x, ag.x, "agent x"));
+  EXPECT_TRUE(same_bits(ac.y, ag.y, "agent y"));
+  EXPECT_TRUE(same_bits(ac.theta, ag.theta, "agent theta"));
+  if (cuda_agents != nullptr) *cuda_agents = ag;
+}
+
 inline void step_both(Pair& p, int n) {
   p.cpu->step(n);
   p.gpu->step(n);

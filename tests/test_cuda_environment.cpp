@@ -26,16 +26,9 @@ const auto make_pair = test::make_species_pair;
 
 void expect_identical(Pair& p, const char* when) {
   SCOPED_TRACE(when);
-  ASSERT_EQ(p.cpu->steps_done(), p.gpu->steps_done());
-  std::vector<float> fc, fg;
-  p.cpu->read_field(fc);
-  p.gpu->read_field(fg);
-  EXPECT_TRUE(same_bits(fc, fg, "field"));
-  const AgentState ac = p.cpu->read_agents();
-  const AgentState ag = p.gpu->read_agents();
-  EXPECT_TRUE(same_bits(ac.x, ag.x, "agent x"));
-  EXPECT_TRUE(same_bits(ac.y, ag.y, "agent y"));
-  EXPECT_TRUE(same_bits(ac.theta, ag.theta, "agent theta"));
+  AgentState ag;
+  test::expect_same_field_and_agents(p, &ag);
+  if (::testing::Test::HasFatalFailure()) return;
   std::vector<uint8_t> wc, wg;
   p.cpu->read_walls(wc);
   p.gpu->read_walls(wg);

@@ -204,6 +204,18 @@ Mask network_mask(const Grid& field, const Mask* walls, float threshold) {
   return m;
 }
 
+namespace {
+// The eight neighbours of (x, y) in kDx/kDy order into p (1 set, 0 not); returns how many are set.
+int ring_of(const Mask& s, int x, int y, int (&p)[8]) {
+  int b = 0;
+  for (int k = 0; k < 8; ++k) {
+    p[k] = set_at(s, x + kDx[k], y + kDy[k]) ? 1 : 0;
+    b += p[k];
+  }
+  return b;
+}
+}  // namespace
+
 Mask skeleton(const Mask& m) {
   Mask s = m;
   const int w = s.width, h = s.height;
@@ -218,11 +230,7 @@ Mask skeleton(const Mask& m) {
         for (int x = 0; x < w; ++x) {
           if (!s.cells[index_of(w, x, y)]) continue;
           int p[8];
-          int b = 0;
-          for (int k = 0; k < 8; ++k) {
-            p[k] = set_at(s, x + kDx[k], y + kDy[k]) ? 1 : 0;
-            b += p[k];
-          }
+          const int b = ring_of(s, x, y, p);
           if (b < 2 || b > 6) continue;
           int a = 0;
           for (int k = 0; k < 8; ++k) a += (p[k] == 0 && p[(k + 1) % 8] == 1) ? 1 : 0;
@@ -244,12 +252,7 @@ Mask skeleton(const Mask& m) {
     for (int x = 0; x < w; ++x) {
       if (!s.cells[index_of(w, x, y)]) continue;
       int p[8];
-      int b = 0;
-      for (int k = 0; k < 8; ++k) {
-        p[k] = set_at(s, x + kDx[k], y + kDy[k]) ? 1 : 0;
-        b += p[k];
-      }
-      if (b != 2) continue;
+      if (ring_of(s, x, y, p) != 2) continue;
       for (int k = 0; k < 8; k += 2) {  // orthogonal k and k + 2, with the diagonal k + 1 between
         if (p[k] && p[(k + 2) % 8]) {
           s.cells[index_of(w, x, y)] = 0;

@@ -8,15 +8,6 @@
 namespace physarum::app {
 namespace {
 
-// The live parameters a preset gives a backend: its model, or every species with [[species]].
-void set_models(Backend& b, const Preset& p) {
-  if (p.species.list.empty()) {
-    b.set_model(p.model);
-  } else {
-    b.set_species(resolve_species(p.species, p.model, p.spawn.mode));
-  }
-}
-
 bool reads_step_number(const Preset& p) {
   const auto uses = [](const ModelParams& m) { return m.jitter > 0.0f || m.turn_rule == TurnRule::Jones; };
   if (p.species.list.empty()) return uses(p.model);
@@ -43,7 +34,7 @@ void TwinRun::start(Backend& a, const SimOptions& options, const Preset& live, c
                 std::to_string(b.agent_count()) + " agents); apply or reset the simulation first");
   }
   b.set_environment(a.environment());
-  set_models(b, b_preset);
+  set_live_parameters(b, b_preset);
   std::vector<float> field;
   a.read_field(field);
   b.set_field(field, kAllChannels);
@@ -77,7 +68,7 @@ void TwinRun::sync_parameters(const Preset& p) {
   want.keyframes.clear();
   (void)sensitivity::perturb_preset(perturbation_, want);
   if (want.model == applied_.model && want.species == applied_.species) return;
-  set_models(*b_, want);
+  set_live_parameters(*b_, want);
   applied_ = want;
 }
 

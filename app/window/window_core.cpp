@@ -105,14 +105,6 @@ bool WindowCore::start_twin(const std::string& spec) {
 }
 
 namespace {
-// The preset's model, or with [[species]] every species' parameters, shares and matrix (live).
-void set_models(Backend& b, const Preset& p) {
-  if (p.species.list.empty()) {
-    b.set_model(p.model);
-  } else {
-    b.set_species(resolve_species(p.species, p.model, p.spawn.mode));
-  }
-}
 // The preset's environment on a new backend (the options it was made from may name another).
 void install_environment(Backend& b, const Preset& p) {
   b.set_environment(load_environment(p.environment, p.species, b.size()));
@@ -163,7 +155,7 @@ void WindowCore::reallocate(const Preset& p) {
   o.food.clear();
   o.walls.clear();
   Simulation next = make_simulation(o);
-  set_models(*next.backend, p);
+  set_live_parameters(*next.backend, p);
   install_environment(*next.backend, p);
   const bool resized = !(next.backend->size() == sim_.backend->size());
   twin.stop("the simulation was rebuilt, so the twin stopped");
@@ -209,7 +201,7 @@ void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
   o.sets.push_back("spawn.mode=" + std::string(to_string(spawn.mode)));
   try {
     Simulation next = make_simulation(o);
-    set_models(*next.backend, preset);
+    set_live_parameters(*next.backend, preset);
     install_environment(*next.backend, preset);
     twin.stop("the simulation was rebuilt, so the twin stopped");
     sim_ = std::move(next);
@@ -242,7 +234,7 @@ bool WindowCore::apply_preset(const Preset& given, const std::string& file) {
     } else {
       // Maps first: a bad image throws before anything changed.
       if (!(p.environment == preset.environment)) install_environment(*sim_.backend, p);
-      set_models(*sim_.backend, p);
+      set_live_parameters(*sim_.backend, p);
     }
     preset = p;
     preset_file = file;

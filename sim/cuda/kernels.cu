@@ -579,28 +579,28 @@ __global__ void set_species_kernel(rule::SpeciesParams* dst, rule::SpeciesParams
 }  // namespace
 
 namespace {
-// The blocks of an agent kernel that the GPU holds at once (asked once per kernel), or the blocks
-// that n agents need if fewer.
+// The blocks of a kernel with kAgentBlock threads that the GPU holds at once.
 template <class Kernel>
-unsigned resident_blocks(Kernel kernel, uint64_t n) {
-  static const unsigned resident = [kernel] {
-    int per_sm = 0;
-    int sms = 0;
-    int device = 0;
-    PHYS_CUDA_CHECK(cudaGetDevice(&device));
-    PHYS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    PHYS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kAgentBlock, 0));
-    return static_cast<unsigned>(std::max(1, per_sm) * std::max(1, sms));
-  }();
-  return std::min(resident, blocks_for(n, kAgentBlock));
+unsigned resident_blocks(Kernel kernel) {
+  int per_sm = 0;
+  int sms = 0;
+  int device = 0;
+  PHYS_CUDA_CHECK(cudaGetDevice(&device));
+  PHYS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  PHYS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kAgentBlock, 0));
+  return static_cast<unsigned>(std::max(1, per_sm) * std::max(1, sms));
 }
 
+// As many blocks as the GPU holds at once (asked once per kernel: each instantiation has its own
+// registers, so its own count), or as many as n agents need if fewer.
 template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls>
 void launch_agents_kernel(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field,
                           uint32_t* counts, const rule::SpeciesParams* species, const uint32_t* step,
                           const uint8_t* walls) {
   const auto kernel = agents_kernel<S, Weighted, Aggregate, ReadsId, Walls>;
-  kernel<<<resident_blocks(kernel, n), kAgentBlock, 0, stream>>>(a, n, field, counts, species, step, walls);
+  static const unsigned resident = resident_blocks(kernel);
+  const unsigned blocks = std::min(resident, blocks_for(n, kAgentBlock));
+  kernel<<<blocks, kAgentBlock, 0, stream>>>(a, n, field, counts, species, step, walls);
 }
 
 template <int S, bool Weighted, bool ReadsId, int Walls = kWallsNone>

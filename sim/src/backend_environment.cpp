@@ -37,27 +37,16 @@ void Backend::brush_environment(const BrushStroke& b) {
     if (b.mode == BrushMode::EraseWall) return;  // no wall map: nothing to erase
     next.walls.assign(cells, 0);
   }
-  const int cx = static_cast<int>(std::floor(b.x));
-  const int cy = static_cast<int>(std::floor(b.y));
-  const int r = static_cast<int>(std::ceil(b.radius));
-  for (int dy = -r; dy <= r; ++dy) {
-    for (int dx = -r; dx <= r; ++dx) {
-      if (!rule::brush_covers(dx, dy, b.radius)) continue;
-      int x = (cx + dx) % size_.width;
-      int y = (cy + dy) % size_.height;
-      if (x < 0) x += size_.width;
-      if (y < 0) y += size_.height;
-      const size_t i = static_cast<size_t>(y) * static_cast<size_t>(size_.width) + static_cast<size_t>(x);
-      switch (b.mode) {
-        case BrushMode::Food:
-          next.food[i] = std::min(rule::brush_apply(next.food[i], b.amount), kMaxFood);
-          break;
-        case BrushMode::Wall: next.walls[i] = 1; break;
-        case BrushMode::EraseWall: next.walls[i] = 0; break;
-        case BrushMode::Trail: break;
-      }
+  for_each_brushed_cell(b, size_, [&](size_t i) {
+    switch (b.mode) {
+      case BrushMode::Food:
+        next.food[i] = std::min(rule::brush_apply(next.food[i], b.amount), kMaxFood);
+        break;
+      case BrushMode::Wall: next.walls[i] = 1; break;
+      case BrushMode::EraseWall: next.walls[i] = 0; break;
+      case BrushMode::Trail: break;
     }
-  }
+  });
   set_environment(next);  // validates (a brush that walls in every cell is refused)
 }
 

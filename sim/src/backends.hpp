@@ -1,12 +1,15 @@
 // Internal: constructors of the concrete backends, called by create_backend() (backend.cpp).
 #pragma once
 
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/backend.hpp"
+#include "sim/rule.hpp"
 
 namespace physarum {
 
@@ -21,6 +24,26 @@ void validate_agents(const AgentState& agents, uint64_t expected_count, Size siz
 // Finite; |x|, |y| <= 1e6; 0 <= radius <= max(width, height); |amount| <= 1e30.
 // The channel is kAllChannels or 0..species-1.
 void validate_brush(const BrushStroke& stroke, Size size, int species);
+
+// Calls visit(cell) for each cell a brush stroke covers (docs/MODEL.md: integer offsets dx, dy
+// from the cell under the brush with dx^2 + dy^2 <= r^2), dy outer and dx inner, each wrapped
+// onto the torus: a cell may come twice when the disc is wider than the field.
+template <class Visit>
+void for_each_brushed_cell(const BrushStroke& b, Size size, Visit&& visit) {
+  const int cx = static_cast<int>(std::floor(b.x));
+  const int cy = static_cast<int>(std::floor(b.y));
+  const int r = static_cast<int>(std::ceil(b.radius));
+  for (int dy = -r; dy <= r; ++dy) {
+    for (int dx = -r; dx <= r; ++dx) {
+      if (!rule::brush_covers(dx, dy, b.radius)) continue;
+      int x = (cx + dx) % size.width;
+      int y = (cy + dy) % size.height;
+      if (x < 0) x += size.width;
+      if (y < 0) y += size.height;
+      visit(static_cast<size_t>(y) * static_cast<size_t>(size.width) + static_cast<size_t>(x));
+    }
+  }
+}
 // width * height values (or species planes of them for kAllChannels), each finite with |v| <= 1e30;
 // the channel is kAllChannels or 0..species-1.
 void validate_field(const std::vector<float>& values, Size size, int channel, int species);

@@ -362,18 +362,11 @@ class CpuBackend final : public Backend {
     const auto s = channels();
     const size_t c0 = b.channel == kAllChannels ? 0 : static_cast<size_t>(b.channel);
     const size_t c1 = b.channel == kAllChannels ? s : c0 + 1;
-    const int cx = static_cast<int>(std::floor(b.x));
-    const int cy = static_cast<int>(std::floor(b.y));
-    const int r = static_cast<int>(std::ceil(b.radius));
-    for (int dy = -r; dy <= r; ++dy) {
-      for (int dx = -r; dx <= r; ++dx) {
-        if (!rule::brush_covers(dx, dy, b.radius)) continue;
-        const size_t cell = index(cx + dx, cy + dy);
-        if (!walls_.empty() && walls_[cell] != 0) continue;  // walls hold no trail
-        const size_t i = cell * s;
-        for (size_t c = c0; c < c1; ++c) field_[i + c] = rule::brush_apply(field_[i + c], b.amount);
-      }
-    }
+    for_each_brushed_cell(b, size_, [&](size_t cell) {
+      if (!walls_.empty() && walls_[cell] != 0) return;  // walls hold no trail
+      const size_t i = cell * s;
+      for (size_t c = c0; c < c1; ++c) field_[i + c] = rule::brush_apply(field_[i + c], b.amount);
+    });
   }
 
   void read_field(std::vector<float>& out) override {
@@ -442,14 +435,6 @@ class CpuBackend final : public Backend {
 
   size_t channels() const { return static_cast<size_t>(channels_); }
   size_t cells() const { return static_cast<size_t>(size_.width) * static_cast<size_t>(size_.height); }
-  // Toroidal index of any integer cell.
-  size_t index(int x, int y) const {
-    x %= size_.width;
-    y %= size_.height;
-    if (x < 0) x += size_.width;
-    if (y < 0) y += size_.height;
-    return static_cast<size_t>(y) * static_cast<size_t>(size_.width) + static_cast<size_t>(x);
-  }
 
   // Agents move about a cell a step; grouping them by row every kSortEvery steps keeps their
   // sensor reads and counts within a few rows, in cache. Order never changes results.

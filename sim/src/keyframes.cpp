@@ -165,10 +165,7 @@ void validate_keyframes(const Preset& p) {
   }
 }
 
-namespace {
-// The backend's parameters made those of `p`, only where they differ (a change may cost the
-// backend a rebuild of its launch plan).
-void set_live(Backend& b, const Preset& p) {
+void set_live_parameters(Backend& b, const Preset& p) {
   if (p.species.list.empty()) {
     if (!(b.model() == p.model)) b.set_model(p.model);
   } else {
@@ -176,7 +173,6 @@ void set_live(Backend& b, const Preset& p) {
     if (!(b.species() == s)) b.set_species(s);
   }
 }
-}  // namespace
 
 void step_with_keyframes(Backend& b, Preset& live, uint64_t n) {
   if (live.keyframes.empty()) {
@@ -187,7 +183,7 @@ void step_with_keyframes(Backend& b, Preset& live, uint64_t n) {
   while (left > 0) {
     const uint64_t s = b.steps_done();
     live = preset_at(live, s);
-    set_live(b, live);
+    set_live_parameters(b, live);
     // The steps that share these parameters run as one call (a hold, or the time between keyframes
     // of display keys only), up to 64 so a caller's progress stays responsive.
     uint64_t run = 1;

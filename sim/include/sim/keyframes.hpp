@@ -67,6 +67,11 @@ KeyframeValue keyframe_value_of(const Preset& p, std::string_view key);
 // keyframable and each value valid on `p`. Messages name "keyframe.N.key".
 void validate_keyframes(const Preset& p);
 
+// The backend's live parameters made those of `p`: its model, or with [[species]] every species'
+// parameters, shares and matrix; each only where it differs (a change may cost the backend a
+// rebuild of its launch plan).
+void set_live_parameters(Backend& b, const Preset& p);
+
 // Runs n steps of `b`, setting the keyframed values of `live` before each step (step number
 // b.steps_done()) through the backend's live parameters (set_model, or set_species with several
 // species), only when they change. `live` follows: the display keys are read from it by whoever
