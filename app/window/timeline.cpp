@@ -7,6 +7,7 @@
 #include <iterator>
 #include <string>
 
+#include "sim/registry.hpp"
 #include "sim/keyframes.hpp"
 
 namespace physarum::app {
@@ -59,14 +60,14 @@ uint64_t timeline_span(const Preset& p, uint64_t current) {
 
 namespace {
 
-void keyframe_tooltip(const Keyframe& k) {
+void keyframe_tooltip(const Preset& p, const Keyframe& k) {
   std::string keys;
   for (const KeyframeValue& v : k.values) {
     if (keys.size() > 300) {
       keys += "\n...";
       break;
     }
-    keys += "\n" + v.key + " = " + (v.number ? std::to_string(v.value) : v.text);
+    keys += "\n" + v.key + " = " + registry::to_text(*registry::resolve(p, v.key).param, v.value);
   }
   ImGui::SetTooltip("step %llu, %s (drag to move, right click to delete)%s",
                     static_cast<unsigned long long>(k.step), std::string(to_string(k.ease)).c_str(),
@@ -113,7 +114,7 @@ void track(WindowCore& core, TimelineState& st) {
     const bool selected = static_cast<int>(i) == st.selected;
     if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) st.selected = static_cast<int>(i);
     if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) remove = static_cast<int>(i);
-    if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) keyframe_tooltip(ks[i]);
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) keyframe_tooltip(core.preset, ks[i]);
     const ImU32 fill = selected ? IM_COL32(255, 210, 80, 255) : IM_COL32(230, 230, 235, 255);
     dl->AddQuadFilled(ImVec2(cx, mid - r), ImVec2(cx + r, mid), ImVec2(cx, mid + r), ImVec2(cx - r, mid),
                       fill);

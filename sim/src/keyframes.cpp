@@ -2,13 +2,13 @@
 // stepping a backend with them. Host code only: every backend receives the same floats.
 #include "sim/keyframes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "keyframe_keys.hpp"
 #include "sim/backend.hpp"
 #include "sim/preset.hpp"
-#include "toml_text.hpp"
+#include "sim/registry.hpp"
 
 namespace physarum {
 
@@ -46,98 +46,90 @@ float interpolate(float a, float b, uint64_t sa, uint64_t sb, Ease e, uint64_t s
 
 namespace {
 
-// The keys the keyframes name, in the order they first appear.
-std::vector<std::string> keyed(const std::vector<Keyframe>& ks) {
-  std::vector<std::string> keys;
+// For one key, the keyframes around a step: the last at or before it naming the key, the next after.
+struct Segment {
+  std::string_view key;
+  const Keyframe* at = nullptr;
+  const Value* va = nullptr;
+  const Keyframe* next = nullptr;
+  const Value* vb = nullptr;
+};
+
+// Every keyed key's segment at `step`, in the order the keys first appear: one pass over the values.
+std::vector<Segment> segments_at(const std::vector<Keyframe>& ks, uint64_t step) {
+  std::vector<Segment> out;
   for (const Keyframe& k : ks) {
     for (const KeyframeValue& v : k.values) {
-      bool seen = false;
-      for (const std::string& have : keys) seen = seen || have == v.key;
-      if (!seen) keys.push_back(v.key);
+      auto it = std::find_if(out.begin(), out.end(), [&](const Segment& s) { return s.key == v.key; });
+      if (it == out.end()) it = out.insert(out.end(), Segment{v.key});
+      if (k.step <= step) {
+        it->at = &k;
+        it->va = &v.value;
+      } else if (it->next == nullptr) {
+        it->next = &k;
+        it->vb = &v.value;
+      }
     }
   }
-  return keys;
+  return out;
 }
 
-const KeyframeValue* value_in(const Keyframe& k, const std::string& key) {
-  for (const KeyframeValue& v : k.values) {
-    if (v.key == key) return &v;
-  }
-  return nullptr;
+// The value of a segment at `step`: before the first keyframe its first value, after the last (or
+// a value that is not a float) the one it holds, else the interpolation.
+Value value_at(const Segment& s, uint64_t step) {
+  if (s.va == nullptr) return *s.vb;
+  if (s.vb == nullptr || !std::holds_alternative<float>(*s.va)) return *s.va;
+  return interpolate(std::get<float>(*s.va), std::get<float>(*s.vb), s.at->step, s.next->step, s.at->ease, step);
 }
 
-void set_value(Preset& p, const std::string& key, const KeyframeValue& v, float number) {
-  apply_override(p, key + "=" + (v.number ? toml_float(number) : v.text));
+bool changes_the_model(const registry::Key& k) {
+  using registry::Section;
+  return k.param->section == Section::Model || k.param->section == Section::Species ||
+         k.param->section == Section::Interaction;
 }
 
 }  // namespace
 
-Preset preset_at(const Preset& p, uint64_t step) {
-  if (p.keyframes.empty()) return p;
-  Preset out = p;
-  const std::vector<Keyframe>& ks = p.keyframes;
-  for (const std::string& key : keyed(ks)) {
-    // The last keyframe at or before `step` naming the key, and the next one after it.
-    const Keyframe* at = nullptr;
-    const KeyframeValue* va = nullptr;
-    const Keyframe* next = nullptr;
-    const KeyframeValue* vb = nullptr;
-    for (const Keyframe& k : ks) {
-      const KeyframeValue* v = value_in(k, key);
-      if (v == nullptr) continue;
-      if (k.step <= step) {
-        at = &k;
-        va = v;
-      } else {
-        next = &k;
-        vb = v;
-        break;
-      }
-    }
-    if (va == nullptr) {  // before the first keyframe naming it: its first value
-      set_value(out, key, *vb, vb->value);
-    } else if (vb == nullptr || !va->number) {  // after the last, or a held key
-      set_value(out, key, *va, va->value);
-    } else {
-      set_value(out, key, *va, interpolate(va->value, vb->value, at->step, next->step, at->ease, step));
-    }
+void apply_keyframes_at(Preset& p, uint64_t step) {
+  for (const Segment& s : segments_at(p.keyframes, step)) {
+    registry::set(p, registry::resolve(p, s.key), value_at(s, step));
   }
+}
+
+Preset preset_at(const Preset& p, uint64_t step) {
+  Preset out = p;
+  apply_keyframes_at(out, step);
   return out;
 }
 
 std::vector<std::string> keyframable_keys(const Preset& p) {
   std::vector<std::string> out;
-  for (const auto& [name, node] : keyframe_keys::preset_keys(p).leaves) {
-    if (keyframe_keys::keyframable(name)) out.push_back(name);
+  for (const registry::Key& k : registry::keys_of(p)) {
+    if (k.param->keyframable) out.push_back(k.name());
   }
   return out;
 }
 
 KeyframeValue keyframe_value_of(const Preset& p, std::string_view key) {
-  const keyframe_keys::PresetKeys keys = keyframe_keys::preset_keys(p);
-  const toml::node* node = keys.find(key);
-  if (node == nullptr || !keyframe_keys::keyframable(key)) {
-    throw Error(std::string(key) + ": not a key a keyframe of this preset can hold");
-  }
-  return keyframe_keys::value_of(key, *node, *node);
+  const registry::Key k = registry::resolve(p, key);
+  if (!k.param->keyframable) throw Error(std::string(key) + ": not a key a keyframe of this preset can hold");
+  return KeyframeValue{k.name(), registry::get(p, k)};
 }
 
 Keyframe capture_keyframe(const Preset& p, uint64_t step, Ease ease) {
-  Keyframe k;
-  k.step = step;
-  k.ease = ease;
-  const keyframe_keys::PresetKeys keys = keyframe_keys::preset_keys(p);
-  for (const auto& [name, node] : keys.leaves) {
-    if (keyframe_keys::keyframable(name)) k.values.push_back(keyframe_keys::value_of(name, *node, *node));
+  Keyframe out;
+  out.step = step;
+  out.ease = ease;
+  for (const registry::Key& k : registry::keys_of(p)) {
+    if (k.param->keyframable) out.values.push_back(KeyframeValue{k.name(), registry::get(p, k)});
   }
-  return k;
+  return out;
 }
 
 void validate_keyframes(const Preset& p) {
   if (p.keyframes.size() > kMaxKeyframes) {
     throw Error("keyframe: at most " + std::to_string(kMaxKeyframes) + " keyframes");
   }
-  const keyframe_keys::PresetKeys keys = keyframe_keys::preset_keys(p);
   for (size_t i = 0; i < p.keyframes.size(); ++i) {
     const Keyframe& k = p.keyframes[i];
     const std::string prefix = "keyframe." + std::to_string(i);
@@ -149,17 +141,12 @@ void validate_keyframes(const Preset& p) {
       throw Error(prefix + ".step: keyframes must come in increasing steps");
     }
     for (const KeyframeValue& v : k.values) {
-      const toml::node* like = keys.find(v.key);
-      if (like == nullptr || !keyframe_keys::keyframable(v.key)) {
-        throw Error(prefix + "." + v.key + ": not a key a keyframe of this preset can hold");
-      }
-      if (v.number != like->is_floating_point()) throw Error(prefix + "." + v.key + ": the wrong type");
-      Preset check = p;
-      check.keyframes.clear();
       try {
-        set_value(check, v.key, v, v.value);
+        const registry::Key key = registry::resolve(p, v.key);
+        if (!key.param->keyframable) throw Error("cannot be keyframed: it needs new agents or a new field");
+        registry::check(*key.param, v.value, key.name(), p.species.list.size());
       } catch (const Error& e) {
-        throw Error(prefix + ": " + e.what());
+        throw Error(prefix + "." + v.key + ": " + e.what());
       }
     }
   }
@@ -182,20 +169,24 @@ void step_with_keyframes(Backend& b, Preset& live, uint64_t n) {
   uint64_t left = n;
   while (left > 0) {
     const uint64_t s = b.steps_done();
-    live = preset_at(live, s);
+    apply_keyframes_at(live, s);
     set_live_parameters(b, live);
     // The steps that share these parameters run as one call (a hold, or the time between keyframes
     // of display keys only), up to 64 so a caller's progress stays responsive.
     uint64_t run = 1;
     while (run < left && run < 64) {
-      const Preset later = preset_at(live, s + run);
-      if (!(later.model == live.model) || !(later.species == live.species)) break;
+      bool same = true;
+      for (const Segment& seg : segments_at(live.keyframes, s + run)) {
+        const registry::Key k = registry::resolve(live, seg.key);
+        if (changes_the_model(k) && !(value_at(seg, s + run) == registry::get(live, k))) same = false;
+      }
+      if (!same) break;
       ++run;
     }
     b.step(static_cast<int>(run));
     left -= run;
   }
-  live = preset_at(live, b.steps_done());  // what the next step will use, for whoever draws now
+  apply_keyframes_at(live, b.steps_done());  // what the next step will use, for whoever draws now
 }
 
 }  // namespace physarum

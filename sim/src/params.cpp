@@ -1,5 +1,7 @@
 #include "sim/params.hpp"
 
+#include "sim/registry.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -10,29 +12,11 @@
 namespace physarum {
 namespace {
 
-// The shortest text that reads back as exactly this value: "%g" printed 1.0000001 as "1", which
-// looked in range next to "allowed 0 to 1".
-template <class T>
-std::string fmt(T v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
-// Parameters are stored as float: the bounds are compared as floats too, so that the documented
-// bound itself (1e-6, whose float is a little below the double 1e-6) is allowed.
-void check_range(const char* name, float v, double lo, double hi) {
-  const auto flo = static_cast<float>(lo), fhi = static_cast<float>(hi);
-  if (!std::isfinite(v) || v < flo || v > fhi) {
-    throw Error(std::string(name) + " = " + fmt(v) + " is out of range: allowed " + fmt(flo) + " to " +
-                fmt(fhi));
-  }
-}
-
-void check_range(const char* name, int v, int lo, int hi) {
-  if (v < lo || v > hi) {
-    throw Error(std::string(name) + " = " + std::to_string(v) + " is out of range: allowed " +
-                std::to_string(lo) + " to " + std::to_string(hi));
+// Every parameter of a table in range, named "prefix.key" (registry::check's messages).
+template <class Table>
+void validate_table(registry::Section section, const Table& t, const std::string& prefix) {
+  for (const registry::Param& p : registry::params()) {
+    if (p.section == section) registry::check(p, p.get(&t), prefix + std::string(p.name));
   }
 }
 
@@ -43,55 +27,23 @@ void check_range(const char* name, int v, int lo, int hi) {
 }  // namespace
 
 void validate(const ModelParams& m) {
-  check_range("model.sensor_angle_deg", m.sensor_angle_deg, 0.0, 180.0);
-  check_range("model.rotation_angle_deg", m.rotation_angle_deg, 0.0, 180.0);
-  check_range("model.sensor_distance", m.sensor_distance, 0.0, 1000.0);
-  check_range("model.step_size", m.step_size, 0.0, 100.0);
-  check_range("model.deposit", m.deposit, 0.0, 1.0e6);
-  check_range("model.decay", m.decay, 0.0, 1.0);
-  check_range("model.diffuse", m.diffuse, 0.0, 1.0);
-  check_range("model.jitter", m.jitter, 0.0, rule::kTwoPi);  // float 2 pi (6.2831855) is allowed
-  if (m.turn_rule != TurnRule::Simple && m.turn_rule != TurnRule::Jones)
-    throw Error("model.turn_rule is invalid");
+  validate_table(registry::Section::Model, m, "model.");
 }
 
 void validate(const SpawnParams& s) {
-  check_range("spawn.field_strength", s.field_strength, 0.0, 1.0e6);
-  if (s.mode != SpawnMode::Random && s.mode != SpawnMode::Disc && s.mode != SpawnMode::Ring &&
-      s.mode != SpawnMode::Point) {
-    throw Error("spawn.mode is invalid");
-  }
+  validate_table(registry::Section::Spawn, s, "spawn.");
 }
 
 void validate(const RunParams& r) {
-  if (r.size.width < 1 || r.size.height < 1 || r.size.width > kMaxSide || r.size.height > kMaxSide) {
-    throw Error("run.size = " + format_size(r.size) + " is out of range: each side 1 to " +
-                std::to_string(kMaxSide));
-  }
-  if (r.agents < 1 || r.agents > kMaxAgents) {
-    throw Error("run.agents = " + std::to_string(r.agents) + " is out of range: allowed 1 to " +
-                std::to_string(kMaxAgents));
-  }
+  validate_table(registry::Section::Run, r, "run.");
 }
 
 void validate(const DisplayParams& d) {
-  if (d.palette.empty()) throw Error("display.palette must name a palette");
-  check_range("display.exposure", d.exposure, 1.0e-6, 1.0e6);
-  check_range("display.gamma", d.gamma, 0.05, 20.0);
-  check_range("display.levels", d.levels, 2, 16);
-  check_range("display.threshold", d.threshold, 0.0, 1.0);
-  check_range("display.smoothing", d.smoothing, 0, 8);
-  check_range("display.cave_channel", d.cave_channel, kCaveFromSum, kMaxSpecies - 1);
-  if (d.walls_colour > 0xffffffU) throw Error("display.walls_colour is not an RGB colour");
-  if (d.food_colour > 0xffffffU) throw Error("display.food_colour is not an RGB colour");
+  validate_table(registry::Section::Display, d, "display.");
 }
 
 void validate(const EnvironmentParams& e) {
-  check_range("environment.food_strength", e.food_strength, -1000.0, 1000.0);
-  check_range("environment.walls_threshold", e.walls_threshold, 0.0, 1.0);
-  if (e.boundary != Boundary::Wrap && e.boundary != Boundary::Walls)
-    throw Error("environment.boundary is invalid");
-  if (e.fit != ImageFit::Fill && e.fit != ImageFit::Fit) throw Error("environment.fit is invalid");
+  validate_table(registry::Section::Environment, e, "environment.");
 }
 
 void validate(const Preset& p) {
@@ -120,36 +72,13 @@ void validate(const SpeciesSet& set) {
   }
   double shares = 0;
   for (size_t s = 0; s < n; ++s) {
-    const Species& sp = set.list[s];
     const std::string prefix = "species." + std::to_string(s) + ".";
-    try {
-      validate(sp.model);
-    } catch (const Error& e) {
-      // "model.decay = 2 is out of range..." -> "species.1.decay = 2 is out of range..."
-      std::string msg = e.what();
-      if (msg.rfind("model.", 0) == 0) msg.replace(0, 6, prefix);
-      throw Error(msg);
-    }
-    check_range((prefix + "share").c_str(), sp.share, 0.0, 1.0e6);
-    if (sp.food_strength) check_range((prefix + "food_strength").c_str(), *sp.food_strength, -1000.0, 1000.0);
-    if (sp.colour > 0xffffffU) throw Error(prefix + "colour is not an RGB colour");
-    if (sp.spawn != SpawnMode::Random && sp.spawn != SpawnMode::Disc && sp.spawn != SpawnMode::Ring &&
-        sp.spawn != SpawnMode::Point) {
-      throw Error(prefix + "spawn is invalid");
-    }
-    shares += sp.share;
+    validate_table(registry::Section::Species, set.list[s], prefix);
+    validate_table(registry::Section::Model, set.list[s].model, prefix);
+    shares += set.list[s].share;
   }
   if (!(shares > 0)) throw Error("species: the shares sum to 0; at least one species needs a share > 0");
-  if (set.interaction.size() != n * n) {
-    throw Error("interaction.matrix must be " + std::to_string(n) + " x " + std::to_string(n) +
-                " (one row of " + std::to_string(n) + " numbers per species); it has " +
-                std::to_string(set.interaction.size()) + " numbers");
-  }
-  for (size_t i = 0; i < n * n; ++i) {
-    const std::string name =
-        "interaction.matrix[" + std::to_string(i / n) + "][" + std::to_string(i % n) + "]";
-    check_range(name.c_str(), set.interaction[i], -kMaxInteraction, kMaxInteraction);
-  }
+  registry::check(*registry::find(registry::Section::Interaction, "matrix"), set.interaction, "interaction.matrix", n);
 }
 
 SpeciesSet resolve_species(const SpeciesSet& s, const ModelParams& model, SpawnMode spawn) {

@@ -2,15 +2,16 @@
 // given steps, and the values between them are interpolated on the host in double precision,
 // then rounded once to float. Keys are the --set names ("model.decay", "species.1.deposit",
 // "display.exposure"): every key a preset writes can be keyframed, except what needs new agents
-// or a new field (run.*, spawn.*, species.N.name, .spawn, .share). New preset keys join without
-// changes here: a key's type is read from the preset's own TOML, its value set through
-// apply_override.
+// or a new field (the parameter registry's keyframable flag, sim/registry.hpp). Values are typed:
+// a key's type is its registry entry's, and values are set through the registry, never as text.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "sim/value.hpp"
 
 namespace physarum {
 
@@ -28,11 +29,8 @@ inline constexpr size_t kMaxKeyframes = 4096;
 // One key's value in a keyframe. Float keys are interpolated; any other key (a string, an integer,
 // true/false, the interaction matrix) holds its value until the next keyframe that names it.
 struct KeyframeValue {
-  std::string key;      // as for --set: "model.decay"
-  bool number = false;  // a float key: `value` is used
-  float value = 0;
-  std::string text;  // other keys: the value as --set takes it ("magma", "true", "[[1.0, 0.0], ...]")
-  std::string toml;  // other keys: the value as a preset writes it ("\"magma\"", "true", ...)
+  std::string key;  // as for --set: "model.decay"
+  Value value;      // of the key's type (sim/registry.hpp); a float key holds float
   friend bool operator==(const KeyframeValue&, const KeyframeValue&) = default;
 };
 
@@ -55,6 +53,8 @@ float interpolate(float a, float b, uint64_t sa, uint64_t sb, Ease e, uint64_t s
 // `p` with every keyframed key set to its value at `step` (p.keyframes kept). Without keyframes p
 // itself. Throws Error when a value does not apply (validate_keyframes catches that earlier).
 Preset preset_at(const Preset& p, uint64_t step);
+// The same in place, without copying the preset.
+void apply_keyframes_at(Preset& p, uint64_t step);
 
 // The keys a keyframe of `p` may name, in the order a preset writes them.
 std::vector<std::string> keyframable_keys(const Preset& p);

@@ -11,6 +11,7 @@
 
 #include "sim/keyframes.hpp"
 #include "sim/rule.hpp"
+#include "sim/value.hpp"
 
 namespace physarum {
 
@@ -29,12 +30,6 @@ class OutOfMemoryError : public Error {
 
 enum class TurnRule { Simple, Jones };
 enum class SpawnMode { Random, Disc, Ring, Point };
-
-struct Size {
-  int width = 0;
-  int height = 0;
-  friend bool operator==(const Size&, const Size&) = default;
-};
 
 struct ModelParams {
   float sensor_angle_deg = 45.0f;
