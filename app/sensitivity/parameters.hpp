@@ -1,6 +1,6 @@
-// The numeric preset keys a sensitivity run can perturb or sweep ("model.decay",
-// "species.1.sensor_angle_deg", "display.exposure", "spawn.field_strength"): reading one from a
-// preset and setting it through apply_override, so the usual validation and messages apply.
+// The numeric (float) parameters of the registry (sim/registry.hpp) a sensitivity run can perturb or sweep
+// ("model.decay", "species.1.sensor_angle_deg", "display.exposure", "spawn.field_strength"): read and
+// set as typed values through the registry, so the usual validation and messages apply.
 #pragma once
 
 #include <string>
