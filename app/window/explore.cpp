@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/registry.hpp"
+
 namespace physarum::app {
 namespace {
 
@@ -27,17 +29,20 @@ class Draws {
   uint64_t state_;
 };
 
-ModelParams draw_model(Draws& d) {
-  ModelParams m;
-  m.sensor_angle_deg = d.uniform(10, 70);
-  m.rotation_angle_deg = std::min(120.0f, m.sensor_angle_deg * d.uniform(0.4, 1.6));
-  m.sensor_distance = d.log_uniform(4, 30);
-  m.step_size = std::min(d.uniform(0.5, 2.5), m.sensor_distance * 0.5f);
-  m.decay = d.log_uniform(0.003, 0.1);
-  m.diffuse = d.uniform(0.05, 0.6);
-  m.deposit = d.log_uniform(0.5, 4);
-  m.jitter = d.unit() < 0.5 ? 0.0f : d.uniform(0, 0.4);
-  m.turn_rule = d.unit() < 0.25 ? TurnRule::Jones : TurnRule::Simple;
+// Every model parameter with an Explore range in the registry, drawn from it (log-uniformly where
+// the registry says so); a choice uniformly among its choices.
+ModelParams draw_model(Draws& d, const ModelParams& base) {
+  ModelParams m = base;
+  for (const registry::Param& p : registry::params()) {
+    if (p.section != registry::Section::Model || !(p.explore_hi > p.explore_lo)) continue;
+    if (p.type == registry::Type::Choice) {
+      const auto choices = registry::choice_list(p);
+      const auto i = std::min(static_cast<size_t>(d.unit() * static_cast<double>(choices.size())), choices.size() - 1);
+      p.put(&m, std::string(choices[i]));
+    } else {
+      p.put(&m, p.explore_log ? d.log_uniform(p.explore_lo, p.explore_hi) : d.uniform(p.explore_lo, p.explore_hi));
+    }
+  }
   validate(m);
   return m;
 }
@@ -49,12 +54,13 @@ Preset explore_draw(const Preset& base, uint64_t seed, const std::vector<std::st
   Preset p = base;
   p.keyframes.clear();
   if (p.species.list.empty()) {
-    p.model = draw_model(d);
+    p.model = draw_model(d, p.model);
   } else {
-    for (Species& s : p.species.list) s.model = draw_model(d);
+    for (Species& s : p.species.list) s.model = draw_model(d, s.model);
     const size_t n = p.species.list.size();
+    const registry::Param& w = *registry::find(registry::Section::Interaction, "matrix");  // off the diagonal
     for (size_t r = 0; r < n; ++r) {
-      for (size_t c = 0; c < n; ++c) p.species.interaction[r * n + c] = r == c ? 1.0f : d.uniform(-1, 0.5);
+      for (size_t c = 0; c < n; ++c) p.species.interaction[r * n + c] = r == c ? 1.0f : d.uniform(w.explore_lo, w.explore_hi);
     }
   }
   if (!palettes.empty()) {

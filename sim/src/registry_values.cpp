@@ -148,6 +148,10 @@ std::vector<float> parse_matrix(std::string_view text) {
 
 }  // namespace
 
+std::vector<std::string_view> choice_list(const Param& param) {
+  return split_choices(param.choices);
+}
+
 float float_of(double d) {
   if (!std::isfinite(d)) throw Error("must be a finite number (got " + shortest(d) + ")");
   const auto f = static_cast<float>(d);
