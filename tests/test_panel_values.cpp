@@ -40,7 +40,11 @@ bool has_error_toast(const Toasts& t, const std::string& part) {
 }
 
 TEST(PanelValues, EveryFloatValueIsClampedAndNaNIsRefused) {
-  for (const FloatLimit& lim : limits::kAllFloat) {
+  std::vector<FloatLimit> all(limits::kAllFloat.begin(), limits::kAllFloat.end());
+  const std::vector<FloatLimit> params = registry_float_limits();
+  ASSERT_GE(params.size(), 13u);  // the model's 8 floats, exposure, gamma, threshold, field_strength, W
+  all.insert(all.end(), params.begin(), params.end());
+  for (const FloatLimit& lim : all) {
     SCOPED_TRACE(lim.name);
     ASSERT_LT(lim.lo, lim.hi);
     const float mid = 0.5f * (lim.lo + lim.hi);
@@ -81,11 +85,15 @@ TEST(PanelValues, EveryIntValueIsClamped) {
   }
   // The cave levels can never index past the thresholds array, nor smoothing run unbounded.
   int levels = 5, smoothing = 0;
-  settle(100, levels, limits::kLevels);
-  settle(1'000'000'000, smoothing, limits::kSmoothing);
+  settle(100, levels, int_slider_limit(registry::Section::Display, "levels"));
+  settle(1'000'000'000, smoothing, int_slider_limit(registry::Section::Display, "smoothing"));
   EXPECT_EQ(levels, render::kMaxLevels);
   EXPECT_LE(levels - 1, render::kMaxThresholds);
   EXPECT_EQ(smoothing, render::kMaxSmoothing);
+}
+
+const FloatLimit& model_limit(std::string_view key) {
+  return slider_limit(registry::Section::Model, key);
 }
 
 SimOptions small_options() {
@@ -108,16 +116,16 @@ TEST(PanelValues, ModelValuesAreClampedOrRefusedBeforeTheBackend) {
   // The panel's path: the widget's value through settle(), then apply_model_edit().
   ModelParams m = core.preset.model;
   std::string refusal;
-  EXPECT_FALSE(settle(kNaN, m.decay, limits::kDecay, &refusal));
+  EXPECT_FALSE(settle(kNaN, m.decay, model_limit("decay"), &refusal));
   EXPECT_FALSE(refusal.empty());
-  settle(kInf, m.sensor_distance, limits::kSensorDistance);
-  settle(-kInf, m.deposit, limits::kDeposit);
-  settle(1e9f, m.jitter, limits::kJitter);
+  settle(kInf, m.sensor_distance, model_limit("sensor_distance"));
+  settle(-kInf, m.deposit, model_limit("deposit"));
+  settle(1e9f, m.jitter, model_limit("jitter"));
   ASSERT_TRUE(apply_model_edit(core, m, toasts));
   EXPECT_EQ(core.backend().model().decay, before.decay);
-  EXPECT_EQ(core.backend().model().sensor_distance, limits::kSensorDistance.hi);
+  EXPECT_EQ(core.backend().model().sensor_distance, model_limit("sensor_distance").hi);
   EXPECT_EQ(core.backend().model().deposit, 0.0f);
-  EXPECT_EQ(core.backend().model().jitter, limits::kJitter.hi);
+  EXPECT_EQ(core.backend().model().jitter, model_limit("jitter").hi);
   core.step();
 
   // Whatever slips past settle() meets sim's validation: refused with a toast, nothing changed.
@@ -185,7 +193,7 @@ TEST(PanelValues, AnImageStrengthTheModelRefusesIsAMessageNotAnException) {
   }
   // The largest strength the panel offers seeds as usual.
   Preset q = p;
-  q.spawn.field_strength = limits::kImageStrength.hi;
+  q.spawn.field_strength = slider_limit(registry::Section::Spawn, "field_strength").hi;
   std::string msg;
   EXPECT_TRUE(seed_from_image(*backend, q, file, ImageFit::Fill, &msg)) << msg;
 }

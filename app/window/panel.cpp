@@ -11,6 +11,7 @@
 
 #include "render/environment_overlay.hpp"
 #include "sim/preset.hpp"
+#include "sim/registry.hpp"
 #include "window/panel_values.hpp"
 
 namespace physarum::app {
@@ -105,22 +106,44 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::TreePop();
 }
 
-// The rule's sliders for one set of model parameters; true when one changed.
+// One registry parameter's widget on its table (ModelParams, DisplayParams, ...): a slider in the
+// registry's ui range, a checkbox or a choice; true when the value changed.
+bool parameter_widget(const registry::Param& p, void* table, Toasts& toasts) {
+  switch (p.type) {
+    case registry::Type::Float: {
+      float v = std::get<float>(p.get(table));
+      const bool changed = slider(v, slider_limit(p), std::string(p.ui_format).c_str(), toasts,
+                                  p.ui_log ? ImGuiSliderFlags_Logarithmic : 0);
+      if (changed) p.put(table, v);
+      return changed;
+    }
+    case registry::Type::Choice: {
+      const auto choices = registry::choice_list(p);
+      const std::string now = std::get<std::string>(p.get(table));
+      std::string label(p.name);
+      std::replace(label.begin(), label.end(), '_', ' ');
+      bool changed = false;
+      if (ImGui::BeginCombo(label.c_str(), now.c_str())) {
+        for (const std::string_view c : choices) {
+          if (ImGui::Selectable(std::string(c).c_str(), c == now) && c != now) {
+            p.put(table, std::string(c));
+            changed = true;
+          }
+        }
+        ImGui::EndCombo();
+      }
+      return changed;
+    }
+    default: return false;  // other types have their own widgets (sizes, colours, names)
+  }
+}
+
+// The rule's widgets for one set of model parameters, every model key of the registry; true when
+// one changed.
 bool model_sliders(ModelParams& m, Toasts& toasts) {
   bool changed = false;
-  changed |= slider(m.sensor_angle_deg, limits::kSensorAngle, "%.1f deg", toasts);
-  changed |= slider(m.rotation_angle_deg, limits::kRotationAngle, "%.1f deg", toasts);
-  changed |= slider(m.sensor_distance, limits::kSensorDistance, "%.2f cells", toasts);
-  changed |= slider(m.step_size, limits::kStepSize, "%.2f cells", toasts);
-  changed |= slider(m.deposit, limits::kDeposit, "%.3f", toasts);
-  changed |= slider(m.decay, limits::kDecay, "%.4f", toasts, ImGuiSliderFlags_Logarithmic);
-  changed |= slider(m.diffuse, limits::kDiffuse, "%.3f", toasts);
-  changed |= slider(m.jitter, limits::kJitter, "%.3f rad", toasts);
-  int rule = m.turn_rule == TurnRule::Jones ? 1 : 0;
-  const char* rules[] = {"simple", "jones"};
-  if (ImGui::Combo("turn rule", &rule, rules, 2)) {
-    m.turn_rule = rule == 1 ? TurnRule::Jones : TurnRule::Simple;
-    changed = true;
+  for (const registry::Param& p : registry::params()) {
+    if (p.section == registry::Section::Model) changed |= parameter_widget(p, &m, toasts);
   }
   return changed;
 }
@@ -148,10 +171,10 @@ bool interaction_grid(SpeciesSet& s, Toasts& toasts) {
       ImGui::SetNextItemWidth(width);
       float& w = s.interaction[static_cast<size_t>(r * n + c)];
       float typed = w;
-      if (ImGui::SliderFloat("##w", &typed, limits::kInteraction.lo, limits::kInteraction.hi, "%.2f",
-                             ImGuiSliderFlags_AlwaysClamp)) {
+      const FloatLimit& limit = slider_limit(registry::Section::Interaction, "matrix");
+      if (ImGui::SliderFloat("##w", &typed, limit.lo, limit.hi, "%.2f", ImGuiSliderFlags_AlwaysClamp)) {
         std::string refusal;
-        changed |= settle(typed, w, limits::kInteraction, &refusal);
+        changed |= settle(typed, w, limit, &refusal);
         if (!refusal.empty()) toasts.error(refusal);
       }
       ImGui::PopID();
@@ -317,8 +340,8 @@ void display_section(WindowCore& core, Toasts& toasts) {
   int mapping = d.mapping == Mapping::Log ? 1 : 0;
   const char* mappings[] = {"linear", "log"};
   if (ImGui::Combo("mapping", &mapping, mappings, 2)) d.mapping = mapping ? Mapping::Log : Mapping::Linear;
-  slider(d.exposure, limits::kExposure, "%.3f", toasts, ImGuiSliderFlags_Logarithmic);
-  slider(d.gamma, limits::kGamma, "%.2f", toasts, ImGuiSliderFlags_Logarithmic);
+  for (const char* key : {"exposure", "gamma"})
+    parameter_widget(*registry::find(registry::Section::Display, key), &d, toasts);
   ImGui::Checkbox("auto range", &d.auto_range);
   ImGui::SameLine();
   ImGui::Checkbox("invert", &d.invert);
@@ -326,10 +349,11 @@ void display_section(WindowCore& core, Toasts& toasts) {
   int cave = static_cast<int>(d.cave);
   const char* caves[] = {"off (palette)", "levels, even", "levels, quantile", "binary walls/floor"};
   if (ImGui::Combo("cave map", &cave, caves, 4)) d.cave = static_cast<CaveMode>(cave);
-  if (d.cave == CaveMode::Even || d.cave == CaveMode::Quantile) slider(d.levels, limits::kLevels);
+  using registry::Section;
+  if (d.cave == CaveMode::Even || d.cave == CaveMode::Quantile) slider(d.levels, int_slider_limit(Section::Display, "levels"));
   if (d.cave == CaveMode::Binary) {
-    slider(d.threshold, limits::kThreshold, "%.3f", toasts);
-    slider(d.smoothing, limits::kSmoothing);
+    parameter_widget(*registry::find(Section::Display, "threshold"), &d, toasts);
+    slider(d.smoothing, int_slider_limit(Section::Display, "smoothing"));
   }
   environment_overlay_controls(core);
   if (ImGui::Button("Reset view (R)")) core.view.reset();
@@ -436,7 +460,7 @@ void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
       "the food or walls map (Shift-drop: food, Ctrl-drop: walls).");
   const char* fits[] = {"fill (cover, crop)", "fit (letterbox)"};
   ImGui::Combo("image fit", &st.image_fit, fits, 2);
-  slider(core.preset.spawn.field_strength, limits::kImageStrength, "%.2f", toasts,
+  slider(core.preset.spawn.field_strength, slider_limit(registry::Section::Spawn, "field_strength"), "%.2f", toasts,
          ImGuiSliderFlags_Logarithmic);
   ImGui::Checkbox("respawn agents from the image", &core.preset.spawn.agents_from_image);
   ImGui::Separator();

@@ -2,11 +2,61 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <utility>
 
 #include "window/toast.hpp"
 #include "window/window_core.hpp"
 
 namespace physarum::app {
+
+namespace {
+
+// "sensor_angle_deg" -> "sensor angle": the key in words, for labels.
+std::string label_of(const registry::Param& p) {
+  std::string name(p.name);
+  if (name.ends_with("_deg")) name.resize(name.size() - 4);
+  std::replace(name.begin(), name.end(), '_', ' ');
+  return name;
+}
+
+// Limits made once per parameter; ImGui keeps their names' pointers between frames.
+template <class Limit>
+const Limit& limit_of(const registry::Param& p) {
+  static std::map<const registry::Param*, std::pair<std::string, Limit>> made;
+  auto it = made.find(&p);
+  if (it == made.end()) {
+    if (!(p.ui_hi > p.ui_lo)) throw Error(std::string(p.name) + " has no slider range in the registry");
+    it = made.emplace(&p, std::make_pair(label_of(p), Limit{})).first;
+    using N = decltype(Limit::lo);
+    it->second.second = Limit{it->second.first.c_str(), static_cast<N>(p.ui_lo), static_cast<N>(p.ui_hi)};
+  }
+  return it->second.second;
+}
+
+}  // namespace
+
+const FloatLimit& slider_limit(const registry::Param& p) {
+  return limit_of<FloatLimit>(p);
+}
+const IntLimit& int_slider_limit(const registry::Param& p) {
+  return limit_of<IntLimit>(p);
+}
+const FloatLimit& slider_limit(registry::Section s, std::string_view name) {
+  return slider_limit(*registry::find(s, name));
+}
+const IntLimit& int_slider_limit(registry::Section s, std::string_view name) {
+  return int_slider_limit(*registry::find(s, name));
+}
+
+std::vector<FloatLimit> registry_float_limits() {
+  std::vector<FloatLimit> out;
+  for (const registry::Param& p : registry::params()) {
+    if ((p.type == registry::Type::Float || p.type == registry::Type::Matrix) && p.ui_hi > p.ui_lo)
+      out.push_back(slider_limit(p));
+  }
+  return out;
+}
 
 bool settle(float typed, float& value, const FloatLimit& limit, std::string* refusal) {
   if (std::isnan(typed)) {

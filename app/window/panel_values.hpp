@@ -8,9 +8,12 @@
 #include <array>
 #include <climits>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "render/colormap.hpp"
 #include "sim/params.hpp"
+#include "sim/registry.hpp"
 
 namespace physarum::app {
 
@@ -33,24 +36,9 @@ inline constexpr IntLimit kWidth{"width", 8, kMaxSide};
 inline constexpr IntLimit kHeight{"height", 8, kMaxSide};
 inline constexpr IntLimit kAgentsK{"agents (K)", 1, 1'000'000};
 inline constexpr IntLimit kSeed{"seed", 0, INT_MAX};
-// Model (each inside the range sim's validate(ModelParams) allows).
-inline constexpr FloatLimit kSensorAngle{"sensor angle", 0.0f, 180.0f};
-inline constexpr FloatLimit kRotationAngle{"rotation angle", 0.0f, 180.0f};
-inline constexpr FloatLimit kSensorDistance{"sensor distance", 0.0f, 64.0f};
-inline constexpr FloatLimit kStepSize{"step size", 0.0f, 16.0f};
-inline constexpr FloatLimit kDeposit{"deposit", 0.0f, 20.0f};
-inline constexpr FloatLimit kDecay{"decay", 0.0f, 1.0f};
-inline constexpr FloatLimit kDiffuse{"diffuse", 0.0f, 1.0f};
-inline constexpr FloatLimit kJitter{"jitter", 0.0f, 3.14159f};
-inline constexpr FloatLimit kInteraction{"interaction", -10.0f, 10.0f};  // one entry of W
-// Display (inside what the renderer draws, render::drawable_display).
-inline constexpr FloatLimit kExposure{"exposure", 0.01f, 100.0f};
-inline constexpr FloatLimit kGamma{"gamma", 0.2f, 5.0f};
-inline constexpr IntLimit kLevels{"levels", render::kMinLevels, render::kMaxLevels};
-inline constexpr FloatLimit kThreshold{"floor threshold", 0.0f, 1.0f};
-inline constexpr IntLimit kSmoothing{"smoothing passes", 0, render::kMaxSmoothing};
+// The panel's ranges of the parameters (model, display, spawn.field_strength) come from the
+// registry (sim/registry.hpp): slider_limit() below.
 // Seed image and brush.
-inline constexpr FloatLimit kImageStrength{"image strength", 0.0f, 50.0f};
 inline constexpr FloatLimit kBrushRadius{"brush radius", 0.5f, 200.0f};
 inline constexpr FloatLimit kBrushStrength{"brush strength", 0.01f, 100.0f};
 inline constexpr FloatLimit kEraserStrength{"eraser strength", 0.01f, 1000.0f};
@@ -59,13 +47,19 @@ inline constexpr FloatLimit kBrushFood{"food", 0.01f, 10.0f};
 inline constexpr IntLimit kRecordFps{"fps", 1, 120};
 
 // Every limit above, for the tests that drive each one with hostile values.
-inline constexpr std::array kAllFloat{
-    kSensorAngle,   kRotationAngle, kSensorDistance, kStepSize,       kDeposit,  kDecay,
-    kDiffuse,       kJitter,        kInteraction,    kExposure,       kGamma,    kThreshold,
-    kImageStrength, kBrushRadius,   kBrushStrength,  kEraserStrength, kBrushFood};
-inline constexpr std::array kAllInt{kStepsPerFrame, kWidth,  kHeight,    kAgentsK,
-                                    kSeed,          kLevels, kSmoothing, kRecordFps};
+inline constexpr std::array kAllFloat{kBrushRadius, kBrushStrength, kEraserStrength, kBrushFood};
+inline constexpr std::array kAllInt{kStepsPerFrame, kWidth, kHeight, kAgentsK, kSeed, kRecordFps};
 }  // namespace limits
+
+// A registry parameter's slider (its ui range; its label is the key in words: "sensor angle").
+// Float and Int parameters with a ui range only; the objects live as long as the program.
+const FloatLimit& slider_limit(const registry::Param& p);
+const IntLimit& int_slider_limit(const registry::Param& p);
+// The same by table and key: slider_limit(registry::Section::Model, "decay").
+const FloatLimit& slider_limit(registry::Section s, std::string_view name);
+const IntLimit& int_slider_limit(registry::Section s, std::string_view name);
+// Every registry parameter with a slider, for the tests that drive each with hostile values.
+std::vector<FloatLimit> registry_float_limits();
 
 // Stores `typed` into `value`, clamped into the limit (infinities go to its ends). NaN is
 // refused: `value` keeps what it had and `refusal` (when given) says why. Returns whether

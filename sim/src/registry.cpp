@@ -192,7 +192,7 @@ std::vector<Param> make_table() {
       "this species' strength of the food map (default: environment.food_strength)").maybe().fixed());
   // [interaction]: W[s][t], how species s follows species t's trail.
   t.push_back(P::of<&SpeciesSet::interaction>(S::Interaction, "matrix", T::Matrix, -kMaxInteraction, kMaxInteraction,
-      "W: row s says how species s weighs each species' trail (1 follows, -1 flees)").explore(-1, 0.5));
+      "W: row s says how species s weighs each species' trail (1 follows, -1 flees)").ui(-10, 10, false, "%.2f").explore(-1, 0.5));
   return {t.begin(), t.end()};
 }
 // clang-format on
