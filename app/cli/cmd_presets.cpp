@@ -3,11 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include "cli/commands.hpp"
 #include "common/preset_library.hpp"
 #include "sim/params.hpp"
+#include "sim/registry.hpp"
 
 namespace physarum::app {
 namespace {
@@ -40,6 +42,27 @@ CommandFn add_presets_command(CLI::App& app) {
     const auto all = list_presets(shipped, user);
     print_group("shipped", shipped, all, false);
     print_group("yours", user, all, true);
+    return kExitOk;
+  };
+}
+
+CommandFn add_params_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand(
+      "params",
+      "List every parameter a preset, --set and a keyframe can name: type, default, range, meaning");
+  auto markdown = std::make_shared<bool>(false);
+  cmd->add_flag("--markdown", *markdown, "As the Markdown tables of assets/presets/README.md, one per table");
+  return [markdown] {
+    if (!*markdown) {
+      std::fputs(registry::listing().c_str(), stdout);
+      return kExitOk;
+    }
+    using registry::Section;
+    for (Section s : {Section::Model, Section::Spawn, Section::Run, Section::Display, Section::Environment,
+                      Section::Species, Section::Interaction}) {
+      std::printf("[%s]\n\n%s\n", std::string(registry::section_name(s)).c_str(),
+                  registry::markdown_table(s).c_str());
+    }
     return kExitOk;
   };
 }

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   const CommandFn bench = add_bench_command(app);
   const CommandFn render = add_render_command(app);
   const CommandFn presets = add_presets_command(app);
+  const CommandFn params = add_params_command(app);
   const CommandFn export_ = add_export_command(app);
   const CommandFn sensitivity = add_sensitivity_command(app);
   const CommandFn window = add_window_options(app);
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("bench")) return bench();
     if (app.got_subcommand("render")) return render();
     if (app.got_subcommand("presets")) return presets();
+    if (app.got_subcommand("params")) return params();
     if (app.got_subcommand("export")) return export_();
     if (app.got_subcommand("sensitivity")) return sensitivity();
     return window();

@@ -14,7 +14,8 @@ registry::Key number_key(const Preset& p, const std::string& key) {
     throw Error("'" + key + "' is not a numeric parameter: " + e.what());
   }
   if (k.param->type != registry::Type::Float) {
-    throw Error("'" + key + "' is not a numeric parameter (a " + std::string(registry::type_name(k.param->type)) +
+    throw Error("'" + key + "' is not a numeric parameter (a " +
+                std::string(registry::type_name(k.param->type)) +
                 "; numeric: every float key of `physarum params`)");
   }
   return k;

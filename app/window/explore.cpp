@@ -37,10 +37,12 @@ ModelParams draw_model(Draws& d, const ModelParams& base) {
     if (p.section != registry::Section::Model || !(p.explore_hi > p.explore_lo)) continue;
     if (p.type == registry::Type::Choice) {
       const auto choices = registry::choice_list(p);
-      const auto i = std::min(static_cast<size_t>(d.unit() * static_cast<double>(choices.size())), choices.size() - 1);
+      const auto i =
+          std::min(static_cast<size_t>(d.unit() * static_cast<double>(choices.size())), choices.size() - 1);
       p.put(&m, std::string(choices[i]));
     } else {
-      p.put(&m, p.explore_log ? d.log_uniform(p.explore_lo, p.explore_hi) : d.uniform(p.explore_lo, p.explore_hi));
+      p.put(&m, p.explore_log ? d.log_uniform(p.explore_lo, p.explore_hi)
+                              : d.uniform(p.explore_lo, p.explore_hi));
     }
   }
   validate(m);
@@ -60,7 +62,8 @@ Preset explore_draw(const Preset& base, uint64_t seed, const std::vector<std::st
     const size_t n = p.species.list.size();
     const registry::Param& w = *registry::find(registry::Section::Interaction, "matrix");  // off the diagonal
     for (size_t r = 0; r < n; ++r) {
-      for (size_t c = 0; c < n; ++c) p.species.interaction[r * n + c] = r == c ? 1.0f : d.uniform(w.explore_lo, w.explore_hi);
+      for (size_t c = 0; c < n; ++c)
+        p.species.interaction[r * n + c] = r == c ? 1.0f : d.uniform(w.explore_lo, w.explore_hi);
     }
   }
   if (!palettes.empty()) {

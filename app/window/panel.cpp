@@ -350,7 +350,8 @@ void display_section(WindowCore& core, Toasts& toasts) {
   const char* caves[] = {"off (palette)", "levels, even", "levels, quantile", "binary walls/floor"};
   if (ImGui::Combo("cave map", &cave, caves, 4)) d.cave = static_cast<CaveMode>(cave);
   using registry::Section;
-  if (d.cave == CaveMode::Even || d.cave == CaveMode::Quantile) slider(d.levels, int_slider_limit(Section::Display, "levels"));
+  if (d.cave == CaveMode::Even || d.cave == CaveMode::Quantile)
+    slider(d.levels, int_slider_limit(Section::Display, "levels"));
   if (d.cave == CaveMode::Binary) {
     parameter_widget(*registry::find(Section::Display, "threshold"), &d, toasts);
     slider(d.smoothing, int_slider_limit(Section::Display, "smoothing"));
@@ -460,8 +461,8 @@ void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
       "the food or walls map (Shift-drop: food, Ctrl-drop: walls).");
   const char* fits[] = {"fill (cover, crop)", "fit (letterbox)"};
   ImGui::Combo("image fit", &st.image_fit, fits, 2);
-  slider(core.preset.spawn.field_strength, slider_limit(registry::Section::Spawn, "field_strength"), "%.2f", toasts,
-         ImGuiSliderFlags_Logarithmic);
+  slider(core.preset.spawn.field_strength, slider_limit(registry::Section::Spawn, "field_strength"), "%.2f",
+         toasts, ImGuiSliderFlags_Logarithmic);
   ImGui::Checkbox("respawn agents from the image", &core.preset.spawn.agents_from_image);
   ImGui::Separator();
   // What the left drag paints; the right drag undoes it (brush.hpp).

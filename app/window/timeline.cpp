@@ -7,8 +7,8 @@
 #include <iterator>
 #include <string>
 
-#include "sim/registry.hpp"
 #include "sim/keyframes.hpp"
+#include "sim/registry.hpp"
 
 namespace physarum::app {
 

@@ -36,6 +36,22 @@ std::string value_text(const std::string& key, py::handle value) {
     if (seq.size() == 2 && py::isinstance<py::int_>(seq[0]) && py::isinstance<py::int_>(seq[1])) {
       return py::str(seq[0]).cast<std::string>() + "x" + py::str(seq[1]).cast<std::string>();
     }
+    // Rows of numbers (the interaction matrix): [[1, -1], [0.5, 1]], each number exactly.
+    std::string rows = "[";
+    for (const auto row : seq) {
+      if (!py::isinstance<py::tuple>(row) && !py::isinstance<py::list>(row)) {
+        rows.clear();
+        break;
+      }
+      rows += rows.size() > 1 ? ", [" : "[";
+      bool first = true;
+      for (const auto x : row.cast<py::sequence>()) {
+        rows += (first ? "" : ", ") + value_text(key, x);
+        first = false;
+      }
+      rows += "]";
+    }
+    if (!rows.empty() && seq.size() > 0) return rows + "]";
   }
   throw py::value_error(key + ": " + py::repr(value).cast<std::string>() +
                         " is not a value physarum takes (a number, True/False, a string or (W, H))");

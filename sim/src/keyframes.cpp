@@ -79,7 +79,8 @@ std::vector<Segment> segments_at(const std::vector<Keyframe>& ks, uint64_t step)
 Value value_at(const Segment& s, uint64_t step) {
   if (s.va == nullptr) return *s.vb;
   if (s.vb == nullptr || !std::holds_alternative<float>(*s.va)) return *s.va;
-  return interpolate(std::get<float>(*s.va), std::get<float>(*s.vb), s.at->step, s.next->step, s.at->ease, step);
+  return interpolate(std::get<float>(*s.va), std::get<float>(*s.vb), s.at->step, s.next->step, s.at->ease,
+                     step);
 }
 
 bool changes_the_model(const registry::Key& k) {

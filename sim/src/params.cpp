@@ -78,7 +78,8 @@ void validate(const SpeciesSet& set) {
     shares += set.list[s].share;
   }
   if (!(shares > 0)) throw Error("species: the shares sum to 0; at least one species needs a share > 0");
-  registry::check(*registry::find(registry::Section::Interaction, "matrix"), set.interaction, "interaction.matrix", n);
+  registry::check(*registry::find(registry::Section::Interaction, "matrix"), set.interaction,
+                  "interaction.matrix", n);
 }
 
 SpeciesSet resolve_species(const SpeciesSet& s, const ModelParams& model, SpawnMode spawn) {

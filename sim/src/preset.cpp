@@ -26,9 +26,7 @@ namespace preset_toml {
   throw Error(source + ":" + std::to_string(n.source().begin.line) + ": " + what + ": " + message);
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 std::string type_name(const toml::node& n) {
   switch (n.type()) {
@@ -69,14 +67,16 @@ std::optional<double> number_of(const toml::node& n) {
 std::vector<float> matrix_of(const registry::Param& param, const toml::array& rows, size_t n) {
   const std::string shape = std::to_string(n) + " x " + std::to_string(n);
   if (rows.size() != n) {
-    throw Error("must be " + shape + " (one row per species); it has " + std::to_string(rows.size()) + " rows");
+    throw Error("must be " + shape + " (one row per species); it has " + std::to_string(rows.size()) +
+                " rows");
   }
   std::vector<float> w;
   for (size_t r = 0; r < rows.size(); ++r) {
     const toml::array* row = rows[r].as_array();
     if (row == nullptr) throw Error("row " + std::to_string(r) + " is not an array of numbers");
     if (row->size() != n) {
-      throw Error("must be " + shape + "; row " + std::to_string(r) + " has " + std::to_string(row->size()) + " numbers");
+      throw Error("must be " + shape + "; row " + std::to_string(r) + " has " + std::to_string(row->size()) +
+                  " numbers");
     }
     for (size_t c = 0; c < row->size(); ++c) {
       const std::string entry = "entry [" + std::to_string(r) + "][" + std::to_string(c) + "]";
@@ -91,7 +91,8 @@ std::vector<float> matrix_of(const registry::Param& param, const toml::array& ro
       if (f < param.lo || f > param.hi) {
         char text[32];
         const auto end = std::to_chars(text, text + sizeof text, f).ptr;
-        throw Error(entry + " = " + std::string(text, end) + " is out of range: allowed " + registry::range_text(param));
+        throw Error(entry + " = " + std::string(text, end) + " is out of range: allowed " +
+                    registry::range_text(param));
       }
       w.push_back(f);
     }
@@ -180,20 +181,25 @@ void read_species(Preset& p, const toml::table& doc, const std::string& source) 
   const toml::node* species = doc.get("species");
   const toml::node* interaction = doc.get("interaction");
   if (species == nullptr) {
-    if (interaction != nullptr) fail_at(source, *interaction, "interaction", "needs [[species]] tables (one per species) to apply to");
+    if (interaction != nullptr)
+      fail_at(source, *interaction, "interaction", "needs [[species]] tables (one per species) to apply to");
     return;
   }
   const toml::array* list = species->as_array();
-  if (list == nullptr || !list->is_array_of_tables()) fail_at(source, *species, "species", "must be written as [[species]] tables");
+  if (list == nullptr || !list->is_array_of_tables())
+    fail_at(source, *species, "species", "must be written as [[species]] tables");
   if (const toml::node* model = doc.get("model")) {
-    fail_at(source, *model, "model", "a preset with [[species]] tables has no [model] table: put the model keys in each [[species]]");
+    fail_at(source, *model, "model",
+            "a preset with [[species]] tables has no [model] table: put the model keys in each [[species]]");
   }
   if (const toml::node* mode = doc.at_path("spawn.mode").node()) {
-    fail_at(source, *mode, "spawn.mode", "a preset with [[species]] tables gives each species its own 'spawn' mode instead");
+    fail_at(source, *mode, "spawn.mode",
+            "a preset with [[species]] tables gives each species its own 'spawn' mode instead");
   }
   if (list->empty() || list->size() > static_cast<size_t>(kMaxSpecies)) {
     fail_at(source, list->empty() ? *species : (*list)[static_cast<size_t>(kMaxSpecies)], "species",
-            "allowed 1 to " + std::to_string(kMaxSpecies) + " [[species]] tables; this preset has " + std::to_string(list->size()));
+            "allowed 1 to " + std::to_string(kMaxSpecies) + " [[species]] tables; this preset has " +
+                std::to_string(list->size()));
   }
   for (size_t i = 0; i < list->size(); ++i) {
     Species s;
@@ -205,7 +211,9 @@ void read_species(Preset& p, const toml::table& doc, const std::string& source) 
       try {
         k = registry::resolve(p, name);
       } catch (const Error&) {
-        fail_at(source, node, name, "unknown key (known keys: " + known_keys(Section::Species) + ", " + known_keys(Section::Model) + ")");
+        fail_at(source, node, name,
+                "unknown key (known keys: " + known_keys(Section::Species) + ", " +
+                    known_keys(Section::Model) + ")");
       }
       read_key(p, k, node, source);
     }
@@ -217,7 +225,8 @@ void read_species(Preset& p, const toml::table& doc, const std::string& source) 
     const toml::table* t = interaction->as_table();
     if (t == nullptr) fail_at(source, *interaction, "interaction", "must be a table with a 'matrix' key");
     for (const auto& [key, node] : *t) {
-      if (key.str() != "matrix") fail_at(source, node, "interaction." + std::string(key.str()), "unknown key (known keys: matrix)");
+      if (key.str() != "matrix")
+        fail_at(source, node, "interaction." + std::string(key.str()), "unknown key (known keys: matrix)");
       read_key(p, registry::resolve(p, "interaction.matrix"), node, source);
     }
   }
@@ -233,12 +242,15 @@ void read_tables(Preset& p, const toml::table& doc, const std::string& source) {
   for (const auto& [section_key, section_node] : doc) {
     const std::string section(section_key.str());
     if (section == "species" || section == "interaction" || section == "keyframe") continue;
-    const auto* known = std::find_if(std::begin(kTables), std::end(kTables), [&](Section s) { return registry::section_name(s) == section; });
+    const auto* known = std::find_if(std::begin(kTables), std::end(kTables),
+                                     [&](Section s) { return registry::section_name(s) == section; });
     const toml::table* table = section_node.as_table();
     if (known == std::end(kTables)) {
-      fail_at(source, section_node, section, "unknown " + std::string(table ? "table" : "key") + " (known tables: " + known_tables() + ")");
+      fail_at(source, section_node, section,
+              "unknown " + std::string(table ? "table" : "key") + " (known tables: " + known_tables() + ")");
     }
-    if (!table) fail_at(source, section_node, section, "must be a table, not " + preset_toml::type_name(section_node));
+    if (!table)
+      fail_at(source, section_node, section, "must be a table, not " + preset_toml::type_name(section_node));
     for (const auto& [key, node] : *table) {
       const std::string name = section + "." + std::string(key.str());
       const registry::Param* param = registry::find(*known, key.str());
@@ -256,8 +268,8 @@ Preset parse_preset(std::string_view toml_text, const std::string& source_name) 
   try {
     doc = toml::parse(toml_text, source_name);
   } catch (const toml::parse_error& e) {
-    throw Error(source_name + ":" + std::to_string(e.source().begin.line) + ": TOML syntax error: " +
-                std::string(e.description()));
+    throw Error(source_name + ":" + std::to_string(e.source().begin.line) +
+                ": TOML syntax error: " + std::string(e.description()));
   }
   Preset p;
   read_tables(p, doc, source_name);
@@ -278,7 +290,8 @@ std::string preset_to_toml(const Preset& p) {
   const auto write = [&](const registry::Key& k) {
     const std::string v = registry::to_toml(*k.param, registry::get(p, k));
     if (v.empty()) return;  // an optional key that is not set
-    if (!k.param->written_when_default && v == registry::to_toml(*k.param, registry::default_value(*k.param))) return;
+    if (!k.param->written_when_default && v == registry::to_toml(*k.param, registry::default_value(*k.param)))
+      return;
     out += std::string(k.param->name) + " = " + v + "\n";
   };
   for (Section s : kTables) {

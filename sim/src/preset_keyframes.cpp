@@ -38,7 +38,8 @@ uint64_t read_step(const toml::node* step, const toml::node& table, const std::s
   if (step == nullptr) fail_at(source, table, prefix, "needs 'step = N' (the step it applies at)");
   const auto s = step->as_integer();
   if (!s || s->get() < 0 || static_cast<uint64_t>(s->get()) > kMaxKeyframeStep) {
-    fail_at(source, *step, prefix + ".step", "must be an integer from 0 to " + std::to_string(kMaxKeyframeStep));
+    fail_at(source, *step, prefix + ".step",
+            "must be an integer from 0 to " + std::to_string(kMaxKeyframeStep));
   }
   const auto at = static_cast<uint64_t>(s->get());
   if (!before.empty() && at <= before.back().step) {
@@ -78,9 +79,11 @@ Keyframe read_one(const Preset& p, const toml::table& t, const std::string& pref
     try {
       key = registry::resolve(p, name);
     } catch (const Error&) {
-      fail_at(source, *node, what, "unknown key (a keyframe holds keys of this preset: " + keyframable_names(p) + ")");
+      fail_at(source, *node, what,
+              "unknown key (a keyframe holds keys of this preset: " + keyframable_names(p) + ")");
     }
-    if (!key.param->keyframable) fail_at(source, *node, what, "cannot be keyframed: it needs new agents or a new field");
+    if (!key.param->keyframable)
+      fail_at(source, *node, what, "cannot be keyframed: it needs new agents or a new field");
     try {
       Value v = preset_toml::value_of(*key.param, *node, p.species.list.size());
       registry::check(*key.param, v, key.name(), p.species.list.size());
@@ -92,7 +95,9 @@ Keyframe read_one(const Preset& p, const toml::table& t, const std::string& pref
   if (k.values.empty()) fail_at(source, t, prefix, "sets no keys (e.g. model.decay = 0.02)");
   // TOML tables have no order: keep the registry's, the order capture_keyframe and a preset use.
   const std::vector<std::string> order = keyframable_keys(p);
-  const auto rank = [&](const KeyframeValue& v) { return std::find(order.begin(), order.end(), v.key) - order.begin(); };
+  const auto rank = [&](const KeyframeValue& v) {
+    return std::find(order.begin(), order.end(), v.key) - order.begin();
+  };
   std::stable_sort(k.values.begin(), k.values.end(),
                    [&](const KeyframeValue& a, const KeyframeValue& b) { return rank(a) < rank(b); });
   return k;
@@ -121,7 +126,8 @@ void read(Preset& p, const toml::node* keyframes, const std::string& source) {
 std::string to_toml(const Preset& p) {
   std::string out;
   for (const Keyframe& k : p.keyframes) {
-    out += "\n[[keyframe]]\nstep = " + std::to_string(k.step) + "\nease = \"" + std::string(to_string(k.ease)) + "\"\n";
+    out += "\n[[keyframe]]\nstep = " + std::to_string(k.step) + "\nease = \"" +
+           std::string(to_string(k.ease)) + "\"\n";
     for (const KeyframeValue& v : k.values) {
       out += v.key + " = " + registry::to_toml(*registry::resolve(p, v.key).param, v.value) + "\n";
     }

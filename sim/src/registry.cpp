@@ -16,40 +16,89 @@ namespace {
 
 // --- Members to and from values. One overload per member type; enumerations through their
 // to_string/parse functions in params.hpp.
-Value to_value(float v) { return v; }
-Value to_value(int v) { return int64_t{v}; }
-Value to_value(uint32_t v) { return int64_t{v}; }
-Value to_value(uint64_t v) { return static_cast<int64_t>(v); }
-Value to_value(bool v) { return v; }
-Value to_value(const std::string& v) { return v; }
-Value to_value(Size v) { return v; }
-Value to_value(const std::vector<float>& v) { return v; }
-Value to_value(const std::optional<float>& v) { return v ? Value{*v} : Value{}; }
+Value to_value(float v) {
+  return v;
+}
+Value to_value(int v) {
+  return int64_t{v};
+}
+Value to_value(uint32_t v) {
+  return int64_t{v};
+}
+Value to_value(uint64_t v) {
+  return static_cast<int64_t>(v);
+}
+Value to_value(bool v) {
+  return v;
+}
+Value to_value(const std::string& v) {
+  return v;
+}
+Value to_value(Size v) {
+  return v;
+}
+Value to_value(const std::vector<float>& v) {
+  return v;
+}
+Value to_value(const std::optional<float>& v) {
+  return v ? Value{*v} : Value{};
+}
 template <class E>
-  requires std::is_enum_v<E>
-Value to_value(E v) {
+requires std::is_enum_v<E> Value to_value(E v) {
   return std::string(to_string(v));
 }
 
-void assign(float& m, const Value& v) { m = std::get<float>(v); }
-void assign(int& m, const Value& v) { m = static_cast<int>(std::get<int64_t>(v)); }
-void assign(uint32_t& m, const Value& v) { m = static_cast<uint32_t>(std::get<int64_t>(v)); }
-void assign(uint64_t& m, const Value& v) { m = static_cast<uint64_t>(std::get<int64_t>(v)); }
-void assign(bool& m, const Value& v) { m = std::get<bool>(v); }
-void assign(std::string& m, const Value& v) { m = std::get<std::string>(v); }
-void assign(Size& m, const Value& v) { m = std::get<Size>(v); }
-void assign(std::vector<float>& m, const Value& v) { m = std::get<std::vector<float>>(v); }
+void assign(float& m, const Value& v) {
+  m = std::get<float>(v);
+}
+void assign(int& m, const Value& v) {
+  m = static_cast<int>(std::get<int64_t>(v));
+}
+void assign(uint32_t& m, const Value& v) {
+  m = static_cast<uint32_t>(std::get<int64_t>(v));
+}
+void assign(uint64_t& m, const Value& v) {
+  m = static_cast<uint64_t>(std::get<int64_t>(v));
+}
+void assign(bool& m, const Value& v) {
+  m = std::get<bool>(v);
+}
+void assign(std::string& m, const Value& v) {
+  m = std::get<std::string>(v);
+}
+void assign(Size& m, const Value& v) {
+  m = std::get<Size>(v);
+}
+void assign(std::vector<float>& m, const Value& v) {
+  m = std::get<std::vector<float>>(v);
+}
 void assign(std::optional<float>& m, const Value& v) {
   m = std::holds_alternative<float>(v) ? std::optional<float>(std::get<float>(v)) : std::nullopt;
 }
-void assign(TurnRule& m, const Value& v) { m = parse_turn_rule(std::get<std::string>(v)); }
-void assign(SpawnMode& m, const Value& v) { m = parse_spawn_mode(std::get<std::string>(v)); }
-void assign(Mapping& m, const Value& v) { m = parse_mapping(std::get<std::string>(v)); }
-void assign(CaveMode& m, const Value& v) { m = parse_cave_mode(std::get<std::string>(v)); }
-void assign(Blend& m, const Value& v) { m = parse_blend(std::get<std::string>(v)); }
-void assign(Background& m, const Value& v) { m = parse_background(std::get<std::string>(v)); }
-void assign(Boundary& m, const Value& v) { m = parse_boundary(std::get<std::string>(v)); }
-void assign(ImageFit& m, const Value& v) { m = parse_image_fit(std::get<std::string>(v)); }
+void assign(TurnRule& m, const Value& v) {
+  m = parse_turn_rule(std::get<std::string>(v));
+}
+void assign(SpawnMode& m, const Value& v) {
+  m = parse_spawn_mode(std::get<std::string>(v));
+}
+void assign(Mapping& m, const Value& v) {
+  m = parse_mapping(std::get<std::string>(v));
+}
+void assign(CaveMode& m, const Value& v) {
+  m = parse_cave_mode(std::get<std::string>(v));
+}
+void assign(Blend& m, const Value& v) {
+  m = parse_blend(std::get<std::string>(v));
+}
+void assign(Background& m, const Value& v) {
+  m = parse_background(std::get<std::string>(v));
+}
+void assign(Boundary& m, const Value& v) {
+  m = parse_boundary(std::get<std::string>(v));
+}
+void assign(ImageFit& m, const Value& v) {
+  m = parse_image_fit(std::get<std::string>(v));
+}
 
 template <auto Member>
 struct Access;
@@ -211,7 +260,8 @@ namespace {
 
 const void* table_of(const Preset& p, const Key& k) {
   switch (k.param->section) {
-    case Section::Model: return k.species >= 0 ? &p.species.list[static_cast<size_t>(k.species)].model : &p.model;
+    case Section::Model:
+      return k.species >= 0 ? &p.species.list[static_cast<size_t>(k.species)].model : &p.model;
     case Section::Spawn: return &p.spawn;
     case Section::Run: return &p.run;
     case Section::Display: return &p.display;
@@ -243,20 +293,22 @@ Key resolve_species_key(const Preset& p, std::string_view dotted) {
   const std::string_view num = rest.substr(0, dot);
   size_t index = 0;
   const auto r = std::from_chars(num.data(), num.data() + num.size(), index);
-  if (dot == std::string_view::npos || num.empty() || r.ec != std::errc() || r.ptr != num.data() + num.size()) {
+  if (dot == std::string_view::npos || num.empty() || r.ec != std::errc() ||
+      r.ptr != num.data() + num.size()) {
     throw Error("expected species.N.key, e.g. species.0.decay");
   }
   const size_t n = p.species.list.size();
   if (index >= n) {
     throw Error(n == 0 ? std::string("this preset has no [[species]] tables")
-                       : "species " + std::to_string(index) + " does not exist (0 to " + std::to_string(n - 1) + ")");
+                       : "species " + std::to_string(index) + " does not exist (0 to " +
+                             std::to_string(n - 1) + ")");
   }
   const std::string_view key = rest.substr(dot + 1);
   const Param* param = find(Section::Species, key);
   if (param == nullptr) param = find(Section::Model, key);
   if (param == nullptr || (param->section == Section::Model && !param->per_species)) {
-    throw Error("unknown key '" + std::string(dotted) + "' (known keys of a species: " +
-                known_names(Section::Species, true) + ")");
+    throw Error("unknown key '" + std::string(dotted) +
+                "' (known keys of a species: " + known_names(Section::Species, true) + ")");
   }
   return Key{param, static_cast<int>(index)};
 }
@@ -284,7 +336,8 @@ void check_dependents(const Preset& p, const Key& k) {
   if (k.param->section == Section::Display && k.param->name == "cave_channel" &&
       p.display.cave_channel >= p.species.count()) {
     throw Error("display.cave_channel must be -1 (the sum) or a species' channel, 0 to " +
-                std::to_string(p.species.count() - 1) + " (got " + std::to_string(p.display.cave_channel) + ")");
+                std::to_string(p.species.count() - 1) + " (got " + std::to_string(p.display.cave_channel) +
+                ")");
   }
 }
 
@@ -322,7 +375,8 @@ Key resolve(const Preset& p, std::string_view dotted) {
   const std::string_view key = dotted.substr(dot + 1);
   if (section == "species") return resolve_species_key(p, dotted);
   if (section == "interaction") {
-    if (key != "matrix") throw Error("unknown key '" + std::string(dotted) + "' (known keys in [interaction]: matrix)");
+    if (key != "matrix")
+      throw Error("unknown key '" + std::string(dotted) + "' (known keys in [interaction]: matrix)");
     if (p.species.list.empty()) throw Error("interaction.matrix needs a preset with [[species]] tables");
     return Key{find(Section::Interaction, "matrix"), -1};
   }
@@ -348,7 +402,8 @@ std::vector<Key> keys_of(const Preset& p) {
   const bool several = !p.species.list.empty();
   for (const Param& param : params()) {
     if (param.section == Section::Species || param.section == Section::Interaction) continue;
-    if (several && (param.section == Section::Model || (param.section == Section::Spawn && param.name == "mode")))
+    if (several &&
+        (param.section == Section::Model || (param.section == Section::Spawn && param.name == "mode")))
       continue;
     out.push_back(Key{&param, -1});
   }

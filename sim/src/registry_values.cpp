@@ -38,12 +38,14 @@ std::vector<std::string_view> split_choices(std::string_view choices) {
 // (1e-6, whose float is a little below the double) is itself allowed.
 void check_float(const Param& p, float v, const std::string& name) {
   const auto lo = static_cast<float>(p.lo), hi = static_cast<float>(p.hi);
-  if (!std::isfinite(v) || v < lo || v > hi) out_of_range(name, shortest(v), shortest(lo) + " to " + shortest(hi));
+  if (!std::isfinite(v) || v < lo || v > hi)
+    out_of_range(name, shortest(v), shortest(lo) + " to " + shortest(hi));
 }
 
 void check_integer(const Param& p, int64_t v, const std::string& name) {
   if (static_cast<double>(v) < p.lo || static_cast<double>(v) > p.hi) {
-    out_of_range(name, std::to_string(v), shortest(static_cast<int64_t>(p.lo)) + " to " + shortest(static_cast<int64_t>(p.hi)));
+    out_of_range(name, std::to_string(v),
+                 shortest(static_cast<int64_t>(p.lo)) + " to " + shortest(static_cast<int64_t>(p.hi)));
   }
 }
 
@@ -113,21 +115,25 @@ std::vector<float> parse_matrix(std::string_view text) {
   };
   const auto expect = [&](char c) {
     skip();
-    if (i >= text.size() || text[i] != c) throw bad(std::string("expected '") + c + "' at character " + std::to_string(i + 1));
+    if (i >= text.size() || text[i] != c)
+      throw bad(std::string("expected '") + c + "' at character " + std::to_string(i + 1));
     ++i;
   };
   std::vector<float> w;
   size_t rows = 0;
   expect('[');
   do {
-    if (++rows > static_cast<size_t>(kMaxSpecies)) throw bad("more than " + std::to_string(kMaxSpecies) + " rows");
+    if (++rows > static_cast<size_t>(kMaxSpecies))
+      throw bad("more than " + std::to_string(kMaxSpecies) + " rows");
     expect('[');
     size_t cols = 0;
     do {
       skip();
       const size_t start = i;
-      while (i < text.size() && std::string_view("+-.0123456789eE").find(text[i]) != std::string_view::npos) ++i;
-      if (++cols > static_cast<size_t>(kMaxSpecies)) throw bad("a row of more than " + std::to_string(kMaxSpecies) + " numbers");
+      while (i < text.size() && std::string_view("+-.0123456789eE").find(text[i]) != std::string_view::npos)
+        ++i;
+      if (++cols > static_cast<size_t>(kMaxSpecies))
+        throw bad("a row of more than " + std::to_string(kMaxSpecies) + " numbers");
       try {
         w.push_back(parse_float(text.substr(start, i - start)));
       } catch (const Error& e) {
@@ -142,7 +148,9 @@ std::vector<float> parse_matrix(std::string_view text) {
   expect(']');
   skip();
   if (i != text.size()) throw bad("unexpected text after the matrix");
-  if (w.size() != rows * rows) throw bad(std::to_string(rows) + " rows of " + std::to_string(w.size() / rows) + " numbers (it must be square)");
+  if (w.size() != rows * rows)
+    throw bad(std::to_string(rows) + " rows of " + std::to_string(w.size() / rows) +
+              " numbers (it must be square)");
   return w;
 }
 
@@ -181,10 +189,14 @@ std::string_view type_name(Type t) {
 std::string range_text(const Param& p) {
   switch (p.type) {
     case Type::Float:
-    case Type::Matrix: return shortest(static_cast<float>(p.lo)) + " to " + shortest(static_cast<float>(p.hi));
+    case Type::Matrix:
+      return shortest(static_cast<float>(p.lo)) + " to " + shortest(static_cast<float>(p.hi));
     case Type::Int:
-    case Type::Count: return shortest(static_cast<int64_t>(p.lo)) + " to " + shortest(static_cast<int64_t>(p.hi));
-    case Type::Size: return "each side " + shortest(static_cast<int64_t>(p.lo)) + " to " + shortest(static_cast<int64_t>(p.hi));
+    case Type::Count:
+      return shortest(static_cast<int64_t>(p.lo)) + " to " + shortest(static_cast<int64_t>(p.hi));
+    case Type::Size:
+      return "each side " + shortest(static_cast<int64_t>(p.lo)) + " to " +
+             shortest(static_cast<int64_t>(p.hi));
     case Type::Choice: return std::string(p.choices);
     case Type::Text:
       return shortest(static_cast<int64_t>(p.lo)) + " to " + shortest(static_cast<int64_t>(p.hi)) + " bytes";
@@ -196,13 +208,15 @@ std::string range_text(const Param& p) {
 
 void check(const Param& p, const Value& v, const std::string& name, size_t species_count) {
   if (p.optional && std::holds_alternative<std::monostate>(v)) return;
-  if (!holds_type(p.type, v)) throw Error(name + ": expected a value of type " + std::string(type_name(p.type)));
+  if (!holds_type(p.type, v))
+    throw Error(name + ": expected a value of type " + std::string(type_name(p.type)));
   switch (p.type) {
     case Type::Float: return check_float(p, std::get<float>(v), name);
     case Type::Int:
     case Type::Count: return check_integer(p, std::get<int64_t>(v), name);
     case Type::Colour:
-      if (std::get<int64_t>(v) < 0 || std::get<int64_t>(v) > 0xffffff) throw Error(name + " is not an RGB colour");
+      if (std::get<int64_t>(v) < 0 || std::get<int64_t>(v) > 0xffffff)
+        throw Error(name + " is not an RGB colour");
       return;
     case Type::Bool: return;
     case Type::Choice: {

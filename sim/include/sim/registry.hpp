@@ -40,10 +40,10 @@ struct Param {
   Section section;
   std::string_view name;  // the key within its table: "decay"
   Type type;
-  double lo = 0, hi = 0;  // allowed range (Float, Int, Count, Size sides, Matrix entries, Text length)
-  std::string_view unit;  // "deg", "cells", "rad", "" (shown after values, in docs and the panel)
-  std::string_view doc;   // one line: what it does
-  std::string_view choices;    // Choice: "simple, jones"
+  double lo = 0, hi = 0;        // allowed range (Float, Int, Count, Size sides, Matrix entries, Text length)
+  std::string_view unit;        // "deg", "cells", "rad", "" (shown after values, in docs and the panel)
+  std::string_view doc;         // one line: what it does
+  std::string_view choices;     // Choice: "simple, jones"
   double ui_lo = 0, ui_hi = 0;  // the range a slider offers (inside lo..hi); ui_hi <= ui_lo: none
   bool ui_log = false;          // a logarithmic slider
   std::string_view ui_format = "%.3f";    // how a slider prints the value
@@ -52,7 +52,7 @@ struct Param {
   bool per_species = false;               // a Model key that each [[species]] table also holds
   bool keyframable = true;                // false: it needs new agents or a new field
   bool optional = false;                  // may be absent (Value is monostate)
-  bool written_when_default = true;  // false: a preset writes it only when it differs from the default
+  bool written_when_default = true;       // false: a preset writes it only when it differs from the default
   // Typed access to the member of the table's struct (ModelParams, SpawnParams, RunParams,
   // DisplayParams, EnvironmentParams, Species, SpeciesSet). put() stores without checks.
   Value (*get)(const void* table);
@@ -113,5 +113,15 @@ std::vector<std::string_view> choice_list(const Param& param);
 std::string_view type_name(Type t);
 // The allowed values in words: "0 to 180", "simple, jones", "1 to 64 characters".
 std::string range_text(const Param& param);
+
+// Documentation made from the table, so it cannot disagree with it:
+// the Markdown table of one section's keys (key | type | default | range | keyframed | meaning), as
+// assets/presets/README.md holds it between <!-- registry:SECTION --> markers (a test compares);
+std::string markdown_table(Section s);
+// the keyword arguments of physarum.Sim and Sim.set for python/physarum.pyi (the same markers),
+// one "    section_key: type = ...," line per key outside [[species]];
+std::string python_keywords();
+// a plain listing for `physarum params`.
+std::string listing();
 
 }  // namespace physarum::registry
