@@ -96,5 +96,25 @@ TEST(ExportNpy, ReadFieldIsWrittenBackUnchanged) {
   EXPECT_TRUE(read_file(dir / "out.npy") == read_file(dir / "in.npy"));
 }
 
+// The plan is checked whole before the field is grown: a run that would take hours is refused at
+// once for its second output, or for a channel the preset does not have, and writes nothing.
+TEST(ExportNpy, ABadOutputOrChannelIsRefusedBeforeTheFieldIsGrown) {
+  const fs::path dir = temp_dir();
+  const std::vector<std::string> huge = {"--size",  "4096x4096", "--agents",  "16M",
+                                         "--steps", "100000000", "--backend", "cpu"};
+  const ProcessResult r =
+      run_physarum(command("export", huge, {"--out", "field.npy", "--out", "missing/cave.png"}), dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--out missing/cave.png: the directory 'missing' does not exist"), std::string::npos)
+      << r.err;
+  const ProcessResult c =
+      run_physarum(command("export", huge,
+                           {"--preset", preset_file("braid.toml"), "--channel", "7", "--out", "field.npy"}),
+                   dir);
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_NE(c.err.find("--channel 7: the run has "), std::string::npos) << c.err;
+  EXPECT_FALSE(fs::exists(dir / "field.npy"));
+}
+
 }  // namespace
 }  // namespace physarum::test

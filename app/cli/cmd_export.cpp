@@ -126,7 +126,7 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
   const ExportPlan plan = make_export_plan(o, cmd);  // everything that can be refused, before the run
   FieldPlanes field = o.field.empty() ? grow_field(o.sim, o.steps) : read_field(o);
   if (o.channel >= 0) field = one_channel(std::move(field), o.channel);
-  ExportInputs in{o, plan, std::move(field), {}, recipe_of(cmd), {}, {}, false, {}, {}};
+  ExportInputs in{.options = o, .plan = plan, .field = std::move(field), .recipe = recipe_of(cmd)};
   derive(o, plan, in);
   for (const ExportOutput& out : plan.outputs) out.writer->write(out.path, in);
   if (!o.report.empty()) write_file_atomically(o.report, ex::report_json(in.report));

@@ -30,13 +30,13 @@ struct ExportInputs {
   const ExportOptions& options;
   const ExportPlan& plan;
   FieldPlanes field;  // --channel's plane alone when one is chosen
-  exporter::Grid grid;
-  std::string recipe;   // the options that shaped the result, for the files' comments
-  exporter::Mask mask;  // when plan.needs_cave
-  exporter::CaveReport report;
+  exporter::Grid grid{};
+  std::string recipe;     // the options that shaped the result, for the files' comments
+  exporter::Mask mask{};  // when plan.needs_cave
+  exporter::CaveReport report{};
   bool banded = false;  // --bands: level bands instead of floor/wall
   exporter::BandMode band_mode = exporter::BandMode::Even;
-  exporter::BandMap bands;
+  exporter::BandMap bands{};
 };
 
 enum class CaveUse { Never, Always, UnlessBanded };
