@@ -16,7 +16,7 @@
 #include "cli/sim_options.hpp"
 #include "export/bands.hpp"
 #include "export/cave.hpp"
-#include "export/contours.hpp"
+#include "export/grid.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
