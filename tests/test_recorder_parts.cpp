@@ -131,8 +131,8 @@ TEST(FfmpegArgs, EachFormatWritesItsContainerToItsFile) {
   s.width = 64;
   s.height = 48;
   s.fps = 25;
-  s.output = "/tmp/v.mp4";
-  s.frames_file = "/tmp/v.gif.frames.mkv";
+  s.output = "/videos/v.mp4";
+  s.frames_file = "/videos/v.gif.frames.mkv";
   s.comment = "made so";
   const auto has = [](const std::vector<std::string>& a, std::initializer_list<const char*> run) {
     const std::vector<std::string> want(run.begin(), run.end());
@@ -143,19 +143,19 @@ TEST(FfmpegArgs, EachFormatWritesItsContainerToItsFile) {
   EXPECT_TRUE(has(a, {"-f", "rawvideo", "-pix_fmt", "rgba", "-s", "64x48", "-r", "25", "-i", "pipe:0"}));
   EXPECT_TRUE(has(a, {"-preset", "veryfast"}));  // Drop: the window's encoder must keep up
   EXPECT_TRUE(has(a, {"-metadata", "comment=made so"}));
-  EXPECT_TRUE(has(a, {"-f", "mp4", "file:/tmp/v.mp4"}));
-  EXPECT_EQ(a.back(), "file:/tmp/v.mp4");
+  EXPECT_TRUE(has(a, {"-f", "mp4", "file:/videos/v.mp4"}));
+  EXPECT_EQ(a.back(), "file:/videos/v.mp4");
   s.format = VideoFormat::Gif;
   a = ffmpeg_recording_argv("ff", s);
   EXPECT_TRUE(has(a, {"-c:v", "ffv1"}));
-  EXPECT_EQ(a.back(), "file:/tmp/v.gif.frames.mkv");
+  EXPECT_EQ(a.back(), "file:/videos/v.gif.frames.mkv");
   s.format = VideoFormat::Webm;
   s.alpha = true;
   s.policy = RingPolicy::Wait;
   a = ffmpeg_recording_argv("ff", s);
   EXPECT_TRUE(has(a, {"-pix_fmt", "yuva420p"}));
   EXPECT_TRUE(has(a, {"-deadline", "good"}));
-  EXPECT_TRUE(has(a, {"-f", "webm", "file:/tmp/v.mp4"}));
+  EXPECT_TRUE(has(a, {"-f", "webm", "file:/videos/v.mp4"}));
 }
 
 // A child that never reads its input: the pipe fills, the write stalls, and end() has to kill it.
