@@ -367,10 +367,103 @@ double mst_length(const std::vector<Point>& points) {
   return total;
 }
 
+namespace {
+
+// A disc cut out of the network, centred on a skeleton cell, as wide as the trail there.
+struct Cut {
+  int x, y;
+  double radius;
+};
+
+// Calls visit(i) for each cell of the disc inside the map.
+template <typename Visit>
+void for_disc(int w, int h, const Cut& c, Visit visit) {
+  const int reach = static_cast<int>(std::floor(c.radius));
+  for (int dy = -reach; dy <= reach; ++dy) {
+    for (int dx = -reach; dx <= reach; ++dx) {
+      const int nx = c.x + dx, ny = c.y + dy;
+      if (nx < 0 || ny < 0 || nx >= w || ny >= h || dx * dx + dy * dy > c.radius * c.radius) continue;
+      if (!visit(index_of(w, nx, ny))) return;
+    }
+  }
+}
+
+// The skeleton of the transport network: the components a town reaches (all of them when there
+// are no towns).
+Mask served_skeleton(const Mask& skel, const std::vector<int>& labels, int components,
+                     const std::vector<Town>& towns) {
+  std::vector<uint8_t> serves(static_cast<size_t>(components), towns.empty() ? 1 : 0);
+  for (const Town& t : towns) {
+    for (int64_t z : t.zone) {
+      if (labels[static_cast<size_t>(z)] >= 0)
+        serves[static_cast<size_t>(labels[static_cast<size_t>(z)])] = 1;
+    }
+  }
+  Mask served = skel;
+  for (size_t i = 0; i < served.cells.size(); ++i) {
+    if (served.cells[i] && !serves[static_cast<size_t>(labels[i])]) served.cells[i] = 0;
+  }
+  return served;
+}
+
+// Candidate cuts: served skeleton cells whose disc stays clear of every town's zone.
+std::vector<Cut> cut_candidates(const Mask& net, const Mask& served, const std::vector<Town>& towns) {
+  const int w = net.width, h = net.height;
+  std::vector<uint8_t> in_zone(net.cells.size(), 0);
+  for (const Town& t : towns) {
+    for (int64_t z : t.zone) in_zone[static_cast<size_t>(z)] = 1;
+  }
+  std::vector<Cut> candidates;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      if (!served.cells[index_of(w, x, y)]) continue;
+      const Cut c{x, y, distance_to_background(net, x, y) + 1};
+      bool clear = true;
+      for_disc(w, h, c, [&](size_t i) { return clear = !in_zone[i]; });
+      if (clear) candidates.push_back(c);
+    }
+  }
+  return candidates;
+}
+
+// At most max_cuts of them, a seeded random choice (a partial Fisher-Yates shuffle).
+void sample_cuts(std::vector<Cut>& candidates, int max_cuts, uint64_t seed) {
+  const size_t m = static_cast<size_t>(std::max(max_cuts, 0));
+  if (candidates.size() <= m) return;
+  uint64_t state = seed;
+  for (size_t i = 0; i < m; ++i) {
+    const size_t j = i + static_cast<size_t>(splitmix64(state) % (candidates.size() - i));
+    std::swap(candidates[i], candidates[j]);
+  }
+  candidates.resize(m);
+}
+
+// The share of cuts after which every town is still linked to every other.
+double share_surviving(const Mask& net, const std::vector<Town>& towns, const std::vector<Cut>& cuts) {
+  int kept = 0;
+  Mask cut = net;
+  std::vector<int> cut_labels;
+  for (const Cut& c : cuts) {
+    std::vector<size_t> removed;
+    for_disc(net.width, net.height, c, [&](size_t i) {
+      if (cut.cells[i]) {
+        cut.cells[i] = 0;
+        removed.push_back(i);
+      }
+      return true;
+    });
+    const int n = label_components(cut, cut_labels);
+    kept += towns_linked(towns, cut_labels, n) ? 1 : 0;
+    for (size_t i : removed) cut.cells[i] = 1;
+  }
+  return static_cast<double>(kept) / static_cast<double>(cuts.size());
+}
+
+}  // namespace
+
 NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* walls,
                               const NetworkOptions& o) {
   NetworkReport r;
-  const int w = field.width, h = field.height;
   r.threshold = o.threshold ? *o.threshold : threshold_for_fraction(field, walls, o.fraction);
   const Mask net = network_mask(field, walls, r.threshold);
   r.network_cells = std::count(net.cells.begin(), net.cells.end(), uint8_t{1});
@@ -381,19 +474,8 @@ NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* w
   r.towns = static_cast<int>(towns.size());
   r.towns_connected = towns_linked(towns, labels, r.components, &r.towns_on_network);
 
-  // The transport network: the components a town reaches (all of them when there are no towns).
-  std::vector<uint8_t> serves(static_cast<size_t>(r.components), towns.empty() ? 1 : 0);
-  for (const Town& t : towns) {
-    for (int64_t z : t.zone) {
-      if (labels[static_cast<size_t>(z)] >= 0)
-        serves[static_cast<size_t>(labels[static_cast<size_t>(z)])] = 1;
-    }
-  }
   const Mask skel = skeleton(net);
-  Mask served = skel;
-  for (size_t i = 0; i < served.cells.size(); ++i) {
-    if (served.cells[i] && !serves[static_cast<size_t>(labels[i])]) served.cells[i] = 0;
-  }
+  const Mask served = served_skeleton(skel, labels, r.components, towns);
   r.network_length_all = skeleton_length(skel);
   r.network_length = skeleton_length(served);
 
@@ -406,73 +488,11 @@ NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* w
     r.fault_tolerance = 0.0;
     return r;
   }
-
-  // Candidate cuts: served skeleton cells whose disc stays clear of every town's zone.
-  std::vector<uint8_t> in_zone(net.cells.size(), 0);
-  for (const Town& t : towns) {
-    for (int64_t z : t.zone) in_zone[static_cast<size_t>(z)] = 1;
-  }
-  struct Cut {
-    int x, y;
-    double radius;
-  };
-  std::vector<Cut> candidates;
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      if (!served.cells[index_of(w, x, y)]) continue;
-      const double radius = distance_to_background(net, x, y) + 1;
-      const int reach = static_cast<int>(std::floor(radius));
-      bool clear = true;
-      for (int dy = -reach; dy <= reach && clear; ++dy) {
-        for (int dx = -reach; dx <= reach; ++dx) {
-          const int nx = x + dx, ny = y + dy;
-          if (nx < 0 || ny < 0 || nx >= w || ny >= h || dx * dx + dy * dy > radius * radius) continue;
-          if (in_zone[index_of(w, nx, ny)]) {
-            clear = false;
-            break;
-          }
-        }
-      }
-      if (clear) candidates.push_back({x, y, radius});
-    }
-  }
-  r.cut_candidates = static_cast<int>(candidates.size());
-  if (candidates.size() > static_cast<size_t>(std::max(o.max_cuts, 0))) {
-    uint64_t state = o.seed;
-    const size_t m = static_cast<size_t>(std::max(o.max_cuts, 0));
-    for (size_t i = 0; i < m; ++i) {
-      const size_t j = i + static_cast<size_t>(splitmix64(state) % (candidates.size() - i));
-      std::swap(candidates[i], candidates[j]);
-    }
-    candidates.resize(m);
-  }
-  r.cuts = static_cast<int>(candidates.size());
-  if (candidates.empty()) {
-    r.fault_tolerance = 1.0;
-    return r;
-  }
-  int kept = 0;
-  Mask cut = net;
-  std::vector<int> cut_labels;
-  for (const Cut& c : candidates) {
-    const int reach = static_cast<int>(std::floor(c.radius));
-    std::vector<size_t> removed;
-    for (int dy = -reach; dy <= reach; ++dy) {
-      for (int dx = -reach; dx <= reach; ++dx) {
-        const int nx = c.x + dx, ny = c.y + dy;
-        if (nx < 0 || ny < 0 || nx >= w || ny >= h || dx * dx + dy * dy > c.radius * c.radius) continue;
-        const size_t i = index_of(w, nx, ny);
-        if (cut.cells[i]) {
-          cut.cells[i] = 0;
-          removed.push_back(i);
-        }
-      }
-    }
-    const int n = label_components(cut, cut_labels);
-    kept += towns_linked(towns, cut_labels, n) ? 1 : 0;
-    for (size_t i : removed) cut.cells[i] = 1;
-  }
-  r.fault_tolerance = static_cast<double>(kept) / static_cast<double>(candidates.size());
+  std::vector<Cut> cuts = cut_candidates(net, served, towns);
+  r.cut_candidates = static_cast<int>(cuts.size());
+  sample_cuts(cuts, o.max_cuts, o.seed);
+  r.cuts = static_cast<int>(cuts.size());
+  r.fault_tolerance = cuts.empty() ? 1.0 : share_surviving(net, towns, cuts);
   return r;
 }
 

@@ -261,6 +261,84 @@ std::vector<Case> cases_for(const BenchOptions& o, bool cpu) {
   return v;
 }
 
+// What to time: the backend, one case or the sweep's, and the steady state.
+void add_case_options(CLI::App& cmd, BenchOptions& o) {
+  cmd.add_option("--backend", o.backend, "auto | cpu | cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd.add_option("--size", o.size, "field size WxH (one case; with --sweep agents: the size)");
+  cmd.add_option("--agents", o.agents, "agent count, e.g. 10M (one case; with --sweep size: the count)");
+  cmd.add_option("--steps", o.steps, "timed steps per case (default: 1000 on the GPU, 20 on the CPU)")
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 1'000'000));
+  cmd.add_option("--warmup", o.warmup, "steps before timing (agents crowd onto trails)")
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(0, 1'000'000));
+  cmd.add_option("--seed", o.seed, "spawn seed")->capture_default_str()->transform(decimal_integer());
+  cmd.add_option("--threads", o.threads, "CPU backend threads (0 = all)")
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(0, kMaxThreads));
+  cmd.add_option("--species", o.species,
+                 "species sharing the world (1 to 4; several: equal shares, each avoiding the others' trail)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kMaxSpecies));
+  cmd.add_flag("--json", o.json, "one JSON object per line instead of a table");
+}
+
+// --frame: the window's whole frame path, headless.
+void add_frame_options(CLI::App& cmd, BenchOptions& o) {
+  cmd.add_flag("--frame", o.frame,
+               "time the window's frame path headless (EGL): steps, publish into the field texture, draw\n"
+               "with the palette shader offscreen; frames/s and the split sim/publish/draw. Without\n"
+               "--size/--agents: 3840x2160 with 10M and (GPU) 100M agents");
+  cmd.add_option("--steps-per-frame", o.steps_per_frame, "--frame: steps per frame, one case each (e.g. 1,5)")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 1000));
+  cmd.add_option("--frames", o.frames,
+                 "--frame: timed frames per case (default: 600 on the GPU, 30 on the CPU)")
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 1'000'000));
+}
+
+int run_frames(const BenchOptions& opt) {
+  if (!opt.sweep.empty() || opt.steps || opt.species != 1) {
+    throw UsageError(
+        "--frame times whole frames of one species: --sweep, --steps and --species do not apply");
+  }
+  FrameBenchOptions f;
+  f.backend = opt.backend;
+  f.size = opt.size;
+  f.agents = opt.agents;
+  f.steps_per_frame = opt.steps_per_frame;
+  f.frames = opt.frames;
+  f.warmup = opt.warmup;
+  f.seed = opt.seed;
+  f.threads = opt.threads;
+  f.json = opt.json;
+  return run_frame_bench(f);
+}
+
+int run(const BenchOptions& opt) {
+  if (opt.frame) return run_frames(opt);
+  std::vector<Case> cases;
+  bool cpu = false;
+  try {
+    const BackendKind kind = parse_backend_kind(opt.backend);
+    cpu = kind == BackendKind::Cpu || (kind == BackendKind::Auto && cuda_device().empty());
+    cases = cases_for(opt, cpu);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  const int steps = opt.steps ? *opt.steps : (opt.sweep == "steps" ? 2000 : (cpu ? 20 : 1000));
+  double copy_gbs = 0;
+  bool said_note = false;
+  int ran = 0;
+  for (const Case& c : cases) ran += run_case(opt, c, steps, copy_gbs, said_note) ? 1 : 0;
+  return ran > 0 ? kExitOk : kExitRuntime;
+}
+
 }  // namespace
 
 CommandFn add_bench_command(CLI::App& app) {
@@ -271,80 +349,12 @@ CommandFn add_bench_command(CLI::App& app) {
                          "1024x1024/1M, 2048x2048/4M,\n"
                          "3840x2160/10M, 4096x4096/16M, 3840x2160/10M with 4 species and (GPU, memory\n"
                          "allowing) 3840x2160/100M.");
-  cmd->add_option("--backend", o->backend, "auto | cpu | cuda")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-  cmd->add_option("--size", o->size, "field size WxH (one case; with --sweep agents: the size)");
-  cmd->add_option("--agents", o->agents, "agent count, e.g. 10M (one case; with --sweep size: the count)");
-  cmd->add_option("--steps", o->steps, "timed steps per case (default: 1000 on the GPU, 20 on the CPU)")
-      ->transform(decimal_integer())
-      ->check(CLI::Range(1, 1'000'000));
-  cmd->add_option("--warmup", o->warmup, "steps before timing (agents crowd onto trails)")
-      ->capture_default_str()
-      ->transform(decimal_integer())
-      ->check(CLI::Range(0, 1'000'000));
-  cmd->add_option("--seed", o->seed, "spawn seed")->capture_default_str()->transform(decimal_integer());
-  cmd->add_option("--threads", o->threads, "CPU backend threads (0 = all)")
-      ->capture_default_str()
-      ->transform(decimal_integer())
-      ->check(CLI::Range(0, kMaxThreads));
-  cmd->add_option(
-         "--species", o->species,
-         "species sharing the world (1 to 4; several: equal shares, each avoiding the others' trail)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, kMaxSpecies));
-  cmd->add_flag("--json", o->json, "one JSON object per line instead of a table");
-  cmd->add_flag("--frame", o->frame,
-                "time the window's frame path headless (EGL): steps, publish into the field texture, draw\n"
-                "with the palette shader offscreen; frames/s and the split sim/publish/draw. Without\n"
-                "--size/--agents: 3840x2160 with 10M and (GPU) 100M agents");
-  cmd->add_option("--steps-per-frame", o->steps_per_frame,
-                  "--frame: steps per frame, one case each (e.g. 1,5)")
-      ->delimiter(',')
-      ->capture_default_str()
-      ->transform(decimal_integer())
-      ->check(CLI::Range(1, 1000));
-  cmd->add_option("--frames", o->frames,
-                  "--frame: timed frames per case (default: 600 on the GPU, 30 on the CPU)")
-      ->transform(decimal_integer())
-      ->check(CLI::Range(1, 1'000'000));
+  add_case_options(*cmd, *o);
+  add_frame_options(*cmd, *o);
   cmd->add_option("--sweep", o->sweep,
                   "scaling curve: steps (time per step as the run goes on), size or agents")
       ->check(CLI::IsMember({"steps", "size", "agents"}));
-  return [o]() -> int {
-    BenchOptions opt = *o;
-    if (opt.frame) {
-      if (!opt.sweep.empty() || opt.steps || opt.species != 1) {
-        throw UsageError(
-            "--frame times whole frames of one species: --sweep, --steps and --species do not apply");
-      }
-      FrameBenchOptions f;
-      f.backend = opt.backend;
-      f.size = opt.size;
-      f.agents = opt.agents;
-      f.steps_per_frame = opt.steps_per_frame;
-      f.frames = opt.frames;
-      f.warmup = opt.warmup;
-      f.seed = opt.seed;
-      f.threads = opt.threads;
-      f.json = opt.json;
-      return run_frame_bench(f);
-    }
-    std::vector<Case> cases;
-    bool cpu = false;
-    try {
-      const BackendKind kind = parse_backend_kind(opt.backend);
-      cpu = kind == BackendKind::Cpu || (kind == BackendKind::Auto && cuda_device().empty());
-      cases = cases_for(opt, cpu);
-    } catch (const Error& e) {
-      throw UsageError(e.what());
-    }
-    const int steps = opt.steps ? *opt.steps : (opt.sweep == "steps" ? 2000 : (cpu ? 20 : 1000));
-    double copy_gbs = 0;
-    bool said_note = false;
-    int ran = 0;
-    for (const Case& c : cases) ran += run_case(opt, c, steps, copy_gbs, said_note) ? 1 : 0;
-    return ran > 0 ? kExitOk : kExitRuntime;
-  };
+  return [o] { return run(*o); };
 }
 
 }  // namespace physarum::app

@@ -15,9 +15,8 @@ struct Segment {
   int64_t b;
 };
 
-}  // namespace
-
-std::vector<Polyline> iso_lines(const Grid& g, float level) {
+// Marching squares: in each 2x2 cell, the segments between the edges the level crosses.
+std::vector<Segment> crossing_segments(const Grid& g, float level) {
   const int W = g.width, H = g.height;
   const auto hedge = [W](int x, int y) { return 2 * (static_cast<int64_t>(y) * W + x); };
   const auto vedge = [W](int x, int y) { return 2 * (static_cast<int64_t>(y) * W + x) + 1; };
@@ -64,72 +63,101 @@ std::vector<Polyline> iso_lines(const Grid& g, float level) {
       }
     }
   }
+  return segments;
+}
 
-  const auto point_of = [&](int64_t edge) {
-    const int64_t cell = edge / 2;
-    const int x = static_cast<int>(cell % W), y = static_cast<int>(cell / W);
-    const int x2 = (edge % 2) ? x : x + 1;
-    const int y2 = (edge % 2) ? y + 1 : y;
-    const double v1 = g.at(x, y), v2 = g.at(x2, y2);
-    const double t = v1 == v2 ? 0.5 : (static_cast<double>(level) - v1) / (v2 - v1);
-    return Point{x + (x2 - x) * t, y + (y2 - y) * t};
-  };
+// Where the level crosses an edge, interpolated linearly between its two cells.
+Point crossing_point(const Grid& g, float level, int64_t edge) {
+  const int64_t cell = edge / 2;
+  const int x = static_cast<int>(cell % g.width), y = static_cast<int>(cell / g.width);
+  const int x2 = (edge % 2) ? x : x + 1;
+  const int y2 = (edge % 2) ? y + 1 : y;
+  const double v1 = g.at(x, y), v2 = g.at(x2, y2);
+  const double t = v1 == v2 ? 0.5 : (static_cast<double>(level) - v1) / (v2 - v1);
+  return Point{x + (x2 - x) * t, y + (y2 - y) * t};
+}
 
-  // Each crossing point belongs to one or two segments (an edge is shared by at most two cells).
-  std::unordered_map<int64_t, std::vector<size_t>> at_edge;
-  at_edge.reserve(segments.size() * 2);
-  for (size_t i = 0; i < segments.size(); ++i) {
-    at_edge[segments[i].a].push_back(i);
-    at_edge[segments[i].b].push_back(i);
-  }
-  std::vector<uint8_t> used(segments.size(), 0);
-  const auto other_segment = [&](int64_t edge, size_t from) -> int64_t {
-    for (size_t s : at_edge[edge]) {
-      if (s != from && !used[s]) return static_cast<int64_t>(s);
+// Chains segments that meet at a crossing into polylines.
+class SegmentChains {
+ public:
+  explicit SegmentChains(const std::vector<Segment>& segments)
+      : segments_(segments), used_(segments.size(), 0) {
+    // Each crossing point belongs to one or two segments (an edge is shared by at most two cells).
+    at_edge_.reserve(segments.size() * 2);
+    for (size_t i = 0; i < segments.size(); ++i) {
+      at_edge_[segments[i].a].push_back(i);
+      at_edge_[segments[i].b].push_back(i);
     }
-    return -1;
-  };
-  const auto far_end = [&](size_t s, int64_t edge) {
-    return segments[s].a == edge ? segments[s].b : segments[s].a;
-  };
+  }
 
-  std::vector<Polyline> lines;
   // Open lines first, started from their loose ends (edges with one segment), in segment order so
   // the output never depends on hash-map iteration; everything left afterwards is a closed loop.
-  for (int pass = 0; pass < 2; ++pass) {
-    for (size_t s0 = 0; s0 < segments.size(); ++s0) {
-      if (used[s0]) continue;
-      int64_t start = segments[s0].a;
-      if (pass == 0) {
-        if (at_edge[segments[s0].a].size() == 1) {
-          start = segments[s0].a;
-        } else if (at_edge[segments[s0].b].size() == 1) {
-          start = segments[s0].b;
-        } else {
-          continue;
+  template <typename PointOf>
+  std::vector<Polyline> lines(PointOf point_of) {
+    std::vector<Polyline> lines;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t s0 = 0; s0 < segments_.size(); ++s0) {
+        if (used_[s0]) continue;
+        int64_t start = segments_[s0].a;
+        if (pass == 0) {
+          if (at_edge_[segments_[s0].a].size() == 1) {
+            start = segments_[s0].a;
+          } else if (at_edge_[segments_[s0].b].size() == 1) {
+            start = segments_[s0].b;
+          } else {
+            continue;
+          }
         }
+        lines.push_back(follow(s0, start, pass == 1, point_of));
       }
-      Polyline line;
-      line.points.push_back(point_of(start));
-      int64_t edge = far_end(s0, start);
-      used[s0] = 1;
-      size_t current = s0;
-      while (true) {
-        if (pass == 1 && edge == start) {
-          line.closed = true;
-          break;
-        }
-        line.points.push_back(point_of(edge));
-        const int64_t next = other_segment(edge, current);
-        if (next < 0) break;
-        current = static_cast<size_t>(next);
-        used[current] = 1;
-        edge = far_end(current, edge);
-      }
-      lines.push_back(std::move(line));
     }
+    return lines;
   }
-  return lines;
+
+ private:
+  // The line from `start` through segment s0 onward, until it ends or (closed) comes back.
+  template <typename PointOf>
+  Polyline follow(size_t s0, int64_t start, bool closed, PointOf point_of) {
+    Polyline line;
+    line.points.push_back(point_of(start));
+    int64_t edge = far_end(s0, start);
+    used_[s0] = 1;
+    size_t current = s0;
+    while (true) {
+      if (closed && edge == start) {
+        line.closed = true;
+        break;
+      }
+      line.points.push_back(point_of(edge));
+      const int64_t next = other_segment(edge, current);
+      if (next < 0) break;
+      current = static_cast<size_t>(next);
+      used_[current] = 1;
+      edge = far_end(current, edge);
+    }
+    return line;
+  }
+
+  int64_t other_segment(int64_t edge, size_t from) {
+    for (size_t s : at_edge_[edge]) {
+      if (s != from && !used_[s]) return static_cast<int64_t>(s);
+    }
+    return -1;
+  }
+  int64_t far_end(size_t s, int64_t edge) const {
+    return segments_[s].a == edge ? segments_[s].b : segments_[s].a;
+  }
+
+  const std::vector<Segment>& segments_;
+  std::vector<uint8_t> used_;
+  std::unordered_map<int64_t, std::vector<size_t>> at_edge_;
+};
+
+}  // namespace
+
+std::vector<Polyline> iso_lines(const Grid& g, float level) {
+  const std::vector<Segment> segments = crossing_segments(g, level);
+  return SegmentChains(segments).lines([&](int64_t edge) { return crossing_point(g, level, edge); });
 }
 
 namespace {

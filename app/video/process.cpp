@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -205,6 +206,12 @@ ProcessOutput run_capture(const std::vector<std::string>& argv, bool merge_stder
   ::kill(pid, SIGKILL);
   result.wait_status = wait_process(pid);
   return result;
+}
+
+std::string seconds_text(std::chrono::milliseconds ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g s", static_cast<double>(ms.count()) / 1000.0);
+  return buf;
 }
 
 }  // namespace physarum::app

@@ -35,6 +35,9 @@ std::string describe_wait_status(int status);
 // shown to people (a video's "made with" comment), never for running one: we start no shell.
 std::string shell_quote(const std::string& word);
 
+// A time limit as messages give it: "30 s", "0.5 s".
+std::string seconds_text(std::chrono::milliseconds ms);
+
 // True when the child exited normally with status 0.
 bool wait_status_ok(int status);
 

@@ -11,6 +11,11 @@
 // (a stalled ffmpeg fails the recording), stop() gives ffmpeg a bounded time to finish and then
 // ends it. The MP4 is fragmented, so what ffmpeg wrote before a crash, a kill or a full disk still
 // plays; the free space is watched and the recording stops cleanly before the disk is full.
+//
+// The parts, each in its own file: the encoder probe (encoder_probe.hpp), ffmpeg's command line
+// (ffmpeg_args.hpp), the process and its pipe (ffmpeg_pipe.hpp), the frame ring (frame_ring.hpp),
+// real-time pacing (video_pacer.hpp), the disk watch (disk_watch.hpp) and the GIF's second pass
+// (gif_pass.hpp). This class starts them and runs the writer thread between ring and pipe.
 #pragma once
 
 #include <sys/types.h>
@@ -18,31 +23,25 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "video/disk_watch.hpp"
+#include "video/encoder_probe.hpp"
+#include "video/ffmpeg_pipe.hpp"
+#include "video/frame_ring.hpp"
 #include "video/frame_sink.hpp"
 #include "video/signals.hpp"
 #include "video/video_format.hpp"
+#include "video/video_pacer.hpp"
 
 namespace physarum::app {
-
-enum class RingPolicy {
-  Drop,  // interactive: never block the caller; a frame that finds the ring full is dropped
-  Wait,  // headless: block until a slot is free; never drop
-};
-
-// How frames map to video frames.
-enum class Pacing {
-  EveryFrame,  // each frame handed over is one video frame (headless; "every frame" in the window)
-  RealTime,    // frames carry their capture time: repeated or skipped so the video lasts the wall time
-};
 
 struct RecorderOptions {
   std::filesystem::path output;  // a file, or a frame pattern (frames/%05d.png) for a PNG sequence
@@ -97,22 +96,6 @@ struct RecorderStatus {
   std::string error;  // empty while all is well
 };
 
-// Why ffmpeg cannot encode a width x height video with this encoder (sizes after rounding down to
-// even), or empty when it can: ffmpeg takes no raw frame with (w + 128) * (h + 128) >= 2^31 / 8,
-// h264_nvenc no side over 4096. Checked before any work so an impossible video fails at once.
-std::string video_size_problem(int width, int height, const std::string& encoder);
-
-// The encoder a recording of this size will use: pick_h264_encoder() for "auto", falling back to
-// libx264 when h264_nvenc cannot take the size. Throws Error with video_size_problem()'s reason.
-std::string encoder_for_size(int width, int height, const std::string& encoder = "auto",
-                             const std::string& ffmpeg = "ffmpeg");
-
-// The H.264 encoder this ffmpeg can use here: "h264_nvenc" when `ffmpeg -encoders` lists it and a
-// one-frame trial encode succeeds (a listed encoder may still lack a GPU), else "libx264". The
-// answer is cached per ffmpeg program; thread-safe (a second caller waits for the first probe,
-// which the window starts in the background). Throws Error when ffmpeg is not on PATH.
-std::string pick_h264_encoder(const std::string& ffmpeg = "ffmpeg");
-
 class Recorder final : public FrameSink, private Finalisable {
  public:
   // Starts ffmpeg. Throws Error: ffmpeg missing ("ffmpeg not found on PATH; install it with
@@ -147,12 +130,12 @@ class Recorder final : public FrameSink, private Finalisable {
   VideoFormat format() const { return format_; }
   // GIF: where the frames are kept until the GIF is made (empty for the other formats).
   const std::filesystem::path& frames_file() const { return frames_file_; }
-  pid_t ffmpeg_pid() const { return pid_; }  // for tests and diagnostics
+  pid_t ffmpeg_pid() const { return ffmpeg_->pid(); }  // for tests and diagnostics
   // The ffmpeg argument vector used (tests, logs).
   const std::vector<std::string>& command() const { return argv_; }
 
  private:
-  enum class WriteResult { Ok, Failed, Stalled, Abandoned };
+  using WriteResult = FfmpegPipe::WriteResult;
   struct WriterEnd {
     std::string problem;     // why the writer stopped early
     bool low_space = false;  // a clean stop before the disk is full
@@ -162,33 +145,24 @@ class Recorder final : public FrameSink, private Finalisable {
   };
   // The constructor's steps, in order.
   std::filesystem::path checked_output();
-  void watch_free_space(const std::filesystem::path& dir);
-  std::vector<std::string> ffmpeg_argv(const std::string& ffmpeg,
-                                       const std::filesystem::path& absolute) const;
-  void allocate_ring();
-  int open_log();
-  void start_ffmpeg(int log_fd);
+  void choose_encoder(const std::string& ffmpeg);
   void start_writer();
-  std::vector<std::string> format_args(const std::filesystem::path& absolute) const;
-  void finish_gif();       // at stop(): makes the GIF, or says why not
-  std::string make_gif();  // empty when the GIF was made, else why not
+  void finish_gif();  // at stop(): makes the GIF, or says why not
 
   void finalise() noexcept override;
+  bool enqueue(const uint8_t* rgba, int width, int height, Clock::time_point captured, bool paced);
+  int take_slot(std::unique_lock<std::mutex>& lock, uint64_t repeats);  // -1: the frame is not taken
   // The writer thread: write_queued_frames, write_last_frame_again, end ffmpeg, finish_writer.
   void writer_loop();
   WriterEnd write_queued_frames();
-  std::string low_space_problem() const;
   bool account_frame(int slot, bool whole, uint64_t video_frames, WriteResult result, int err,
                      WriterEnd& end);
   void write_last_frame_again();
   void finish_writer(const WriterEnd& end);
-  WriteResult write_to_ffmpeg(const uint8_t* data, size_t size, int* err);
+  std::string writer_error(const WriterEnd& end, const std::string& ffmpeg_said) const;
+  WriteResult write_slot(int slot, int* err);
   bool past_stop_deadline();
   int end_ffmpeg(bool* killed);  // waits for ffmpeg by its deadline, then ends it
-  uint64_t free_bytes() const;
-  bool enqueue(const uint8_t* rgba, int width, int height, Clock::time_point captured, bool paced);
-  void fail(const std::string& message);  // sets the error (first one wins); caller holds mutex_
-  std::string log_tail() const;
 
   RecorderOptions options_;
   VideoFormat format_ = VideoFormat::Mp4;
@@ -197,21 +171,15 @@ class Recorder final : public FrameSink, private Finalisable {
   bool gif_done_ = false;              // finish_gif has run (stop() may be called again)
   int video_w_ = 0;
   int video_h_ = 0;
-  size_t frame_bytes_ = 0;
   std::string encoder_;
   std::vector<std::string> argv_;
-  std::filesystem::path log_path_;
-  bool remove_log_ = false;
-  pid_t pid_ = -1;
-  int pipe_fd_ = -1;
+  std::optional<DiskWatch> disk_;
+  std::unique_ptr<FfmpegPipe> ffmpeg_;
 
-  mutable std::mutex mutex_;
+  mutable std::mutex mutex_;  // guards everything below, ring and pacer included
   std::condition_variable cv_;
-  std::vector<std::vector<uint8_t>> slots_;
-  std::vector<uint64_t> repeats_;  // per slot: how many video frames it makes
-  std::vector<int> free_slots_;
-  std::deque<int> queued_;  // filled slots, oldest first
-  int in_copy_ = 0;         // slots taken by write_rgba and still being filled
+  std::optional<FrameRing> ring_;
+  VideoPacer pacer_;
   bool stopping_ = false;
   bool writer_done_ = false;  // pipe closed and ffmpeg reaped
   bool finished_ = false;
@@ -224,11 +192,8 @@ class Recorder final : public FrameSink, private Finalisable {
   uint64_t dropped_ = 0;
   uint64_t skipped_ = 0;
   uint64_t video_frames_ = 0;
-  uint64_t scheduled_ = 0;     // RealTime: video frames handed to the ring so far
   uint64_t tail_repeats_ = 0;  // RealTime with a start: the last frame again, up to stop()
   int last_slot_ = -1;         // the slot written last (held intact once stopping)
-  std::optional<Clock::time_point> first_capture_;
-  Clock::time_point last_capture_{};
 
   std::mutex stop_mutex_;  // one stop() at a time (the destructor and a signal path may race)
   std::thread writer_;

@@ -82,17 +82,8 @@ overrides preset keys as `physarum --set` takes them, with the dots as underscor
 Bad arguments raise ValueError with the command line's message; running out of memory raises
 MemoryError; other failures physarum.Error (a RuntimeError).)";
 
-}  // namespace
-}  // namespace physarum::python
-
-PYBIND11_MODULE(physarum, m) {
-  using namespace physarum;
-  using namespace physarum::python;
-  point_data_dir_at_module();
-  m.doc() = kModuleDoc;
-  m.attr("__version__") = PHYSARUM_VERSION;
-  register_errors(m);
-
+// FieldView: the DLPack protocol and the layout it hands out.
+void bind_field_view(py::module_& m) {
   py::class_<FieldView>(m, "FieldView", R"(The simulation's field without a copy, for DLPack consumers.
 
 torch.from_dlpack(view) on the CUDA backend gives a CUDA tensor on the simulation's own device
@@ -143,33 +134,38 @@ costs nothing), or clone the tensor to keep a copy. Writing into it changes the 
       .def_property_readonly(
           "device", [](const FieldView& v) { return v.storage.on_cuda_device ? "cuda" : "cpu"; },
           "\"cuda\" or \"cpu\".");
+}
 
-  py::class_<Sim>(m, "Sim", kSimDoc)
-      .def(py::init([](py::object size, py::object agents, py::object preset, const std::string& backend,
-                       py::object seed, int threads, py::kwargs overrides) {
-             SimArgs a;
-             a.size = size_arg(size, "size");
-             if (!agents.is_none()) {
-               if (py::isinstance<py::bool_>(agents)) throw py::value_error("agents: expected a number");
-               // An integer of any kind (NumPy's too) as digits; text ("250K") as the command line reads it.
-               a.agents = py::hasattr(agents, "__index__") ? py::str(py::int_(agents)).cast<std::string>()
-                                                           : py::str(agents).cast<std::string>();
-             }
-             if (!preset.is_none()) a.preset = py::str(preset).cast<std::string>();  // str or PathLike
-             a.backend = backend;
-             if (!seed.is_none()) {
-               const auto s = seed.cast<long long>();
-               if (s < 0 || s > 4294967295LL) {
-                 throw py::value_error("seed " + std::to_string(s) + " is not an integer in [0, 4294967295]");
-               }
-               a.seed = static_cast<uint32_t>(s);
-             }
-             a.threads = threads;
-             a.sets = assignments(overrides);
-             return std::make_unique<Sim>(a);
-           }),
-           "size"_a = py::none(), "agents"_a = py::none(), "preset"_a = py::none(), "backend"_a = "auto",
-           "seed"_a = py::none(), "threads"_a = 0)
+// Sim(size=None, agents=None, preset=None, backend="auto", seed=None, threads=0, **overrides).
+std::unique_ptr<Sim> make_sim(py::object size, py::object agents, py::object preset,
+                              const std::string& backend, py::object seed, int threads,
+                              py::kwargs overrides) {
+  SimArgs a;
+  a.size = size_arg(size, "size");
+  if (!agents.is_none()) {
+    if (py::isinstance<py::bool_>(agents)) throw py::value_error("agents: expected a number");
+    // An integer of any kind (NumPy's too) as digits; text ("250K") as the command line reads it.
+    a.agents = py::hasattr(agents, "__index__") ? py::str(py::int_(agents)).cast<std::string>()
+                                                : py::str(agents).cast<std::string>();
+  }
+  if (!preset.is_none()) a.preset = py::str(preset).cast<std::string>();  // str or PathLike
+  a.backend = backend;
+  if (!seed.is_none()) {
+    const auto s = seed.cast<long long>();
+    if (s < 0 || s > 4294967295LL) {
+      throw py::value_error("seed " + std::to_string(s) + " is not an integer in [0, 4294967295]");
+    }
+    a.seed = static_cast<uint32_t>(s);
+  }
+  a.threads = threads;
+  a.sets = assignments(overrides);
+  return std::make_unique<Sim>(a);
+}
+
+// Making, stepping and changing a simulation, and reading its state.
+void bind_sim_state(py::class_<Sim>& cls) {
+  cls.def(py::init(&make_sim), "size"_a = py::none(), "agents"_a = py::none(), "preset"_a = py::none(),
+          "backend"_a = "auto", "seed"_a = py::none(), "threads"_a = 0)
       .def("step", &Sim::step, "n"_a = 1,
            "Advances n steps (on the CUDA backend the work is queued; reading the field waits for it).")
       .def_property_readonly("field", &Sim::field,
@@ -209,17 +205,21 @@ costs nothing), or clone the tensor to keep a copy. Writing into it changes the 
            "channel -1 paints every species' channel.")
       .def("timings", &Sim::timings,
            "Milliseconds per step for each stage, averaged over recent steps: agents_ms, field_ms, sort_ms, "
-           "publish_ms, step_ms, and the samples averaged.")
-      .def(
-          "render",
-          [](Sim& s, std::optional<std::string> palette, std::optional<std::string> cave, py::object size) {
-            return s.render(palette, cave, size_arg(size, "render: size"));
-          },
-          "palette"_a = py::none(), "cave"_a = py::none(), "size"_a = py::none(),
-          "Draws the field with the window's shader, offscreen through EGL: NumPy uint8 (H, W, 4) RGBA, "
-          "rows top to bottom. palette and cave (off, even, quantile, binary) default to the preset's "
-          "display; size (width, height) to the field's. Raises physarum.Error when no OpenGL 4.5 "
-          "context can be made (no GPU driver, and no Mesa: install libegl-mesa0 libgl1-mesa-dri).")
+           "publish_ms, step_ms, and the samples averaged.");
+}
+
+// Pictures of the field, views of it without a copy, and what the simulation is.
+void bind_sim_outputs(py::class_<Sim>& cls) {
+  cls.def(
+         "render",
+         [](Sim& s, std::optional<std::string> palette, std::optional<std::string> cave, py::object size) {
+           return s.render(palette, cave, size_arg(size, "render: size"));
+         },
+         "palette"_a = py::none(), "cave"_a = py::none(), "size"_a = py::none(),
+         "Draws the field with the window's shader, offscreen through EGL: NumPy uint8 (H, W, 4) RGBA, "
+         "rows top to bottom. palette and cave (off, even, quantile, binary) default to the preset's "
+         "display; size (width, height) to the field's. Raises physarum.Error when no OpenGL 4.5 "
+         "context can be made (no GPU driver, and no Mesa: install libegl-mesa0 libgl1-mesa-dri).")
       .def(
           "field_view", [](py::object self) { return make_view(std::move(self)); },
           "The field without a copy (a FieldView for torch.from_dlpack / numpy.from_dlpack).")
@@ -238,7 +238,23 @@ costs nothing), or clone the tensor to keep a copy. Writing into it changes the 
                ", " + std::to_string(s.agent_count()) + " agents, " + std::to_string(s.steps_done()) +
                " steps, " + s.backend_name() + ">";
       });
+}
 
+}  // namespace
+}  // namespace physarum::python
+
+PYBIND11_MODULE(physarum, m) {
+  using namespace physarum;
+  using namespace physarum::python;
+  point_data_dir_at_module();
+  m.doc() = kModuleDoc;
+  m.attr("__version__") = PHYSARUM_VERSION;
+  register_errors(m);
+
+  bind_field_view(m);
+  py::class_<Sim> sim(m, "Sim", kSimDoc);
+  bind_sim_state(sim);
+  bind_sim_outputs(sim);
   m.def("cuda_device", &cuda_device,
         "The name of CUDA device 0, or '' when there is none (or no CUDA build).");
   // The GL context goes before the interpreter (and the libraries it loaded) does.

@@ -165,25 +165,25 @@ void write_npy(const std::filesystem::path& file, const float* data, int height,
 
 namespace {
 
-NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes) {
-  // Built piecewise: GCC 12 warns falsely (-Wrestrict) about "'" + std::string.
-  std::string name(1, '\'');
-  name.append(file.string()).push_back('\'');
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot open " + name + ": " + std::strerror(errno));
-  const auto bad = [&](const std::string& why) {
-    return Error(
-        name +
-        (allow_planes ? " is not a 2-D or 3-D float32 .npy file: " : " is not a 2-D float32 .npy file: ") +
-        why);
-  };
+// The error for a file that is not what was asked for, naming it and what was expected.
+struct NotNpy {
+  std::string lead;  // "'<file>' is not a 2-D float32 .npy file: "
+  Error operator()(const std::string& why) const { return Error(lead + why); }
+};
 
+struct NpyHeader {
+  std::string text;   // the header's dictionary
+  size_t prefix = 0;  // bytes before it: magic, version and length
+};
+
+NpyHeader read_header(std::ifstream& in, const NotNpy& bad) {
   char pre[10];
   if (!in.read(pre, 10)) throw bad("too short for a header");
   if (std::memcmp(pre, kMagic, kMagicLen) != 0) throw bad("wrong magic");
   const auto major = static_cast<unsigned char>(pre[6]);
   size_t header_len = 0;
-  size_t prefix = 10;
+  NpyHeader h;
+  h.prefix = 10;
   if (major == 1) {
     header_len =
         static_cast<unsigned char>(pre[8]) | (static_cast<size_t>(static_cast<unsigned char>(pre[9])) << 8);
@@ -194,14 +194,27 @@ NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes) {
                  (static_cast<size_t>(static_cast<unsigned char>(pre[9])) << 8) |
                  (static_cast<size_t>(static_cast<unsigned char>(more[0])) << 16) |
                  (static_cast<size_t>(static_cast<unsigned char>(more[1])) << 24);
-    prefix = 12;
+    h.prefix = 12;
     if (header_len > (1u << 20)) throw bad("header too long");
   } else {
     throw bad("unsupported format version " + std::to_string(major));
   }
-  std::string header(header_len, '\0');
-  if (!in.read(header.data(), static_cast<std::streamsize>(header_len))) throw bad("truncated header");
+  h.text.assign(header_len, '\0');
+  if (!in.read(h.text.data(), static_cast<std::streamsize>(header_len))) throw bad("truncated header");
+  return h;
+}
 
+struct NpyShape {
+  int64_t planes = 1;
+  int64_t height = 0;
+  int64_t width = 0;
+  uint64_t count() const {
+    return static_cast<uint64_t>(planes) * static_cast<uint64_t>(height) * static_cast<uint64_t>(width);
+  }
+};
+
+// The shape of a little-endian float32 array in C order, (H, W) or with allow_planes (S, H, W).
+NpyShape parse_shape(const std::string& header, bool allow_planes, const NotNpy& bad) {
   std::optional<std::string> descr;
   std::optional<bool> fortran;
   std::optional<std::vector<int64_t>> shape;
@@ -222,29 +235,41 @@ NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes) {
     throw bad("shape has " + std::to_string(shape->size()) + " dimensions, expected " +
               (allow_planes ? "2 or 3" : "2"));
   }
-  const int64_t planes = three ? (*shape)[0] : 1;
-  const int64_t h = (*shape)[three ? 1 : 0];
-  const int64_t w = (*shape)[three ? 2 : 1];
+  const NpyShape out{three ? (*shape)[0] : 1, (*shape)[three ? 1 : 0], (*shape)[three ? 2 : 1]};
+  const int64_t planes = out.planes, h = out.height, w = out.width;
   if (planes <= 0 || planes > 64 || h <= 0 || w <= 0 || h > INT32_MAX || w > INT32_MAX ||
       static_cast<uint64_t>(h) * static_cast<uint64_t>(w) > kMaxElements / static_cast<uint64_t>(planes)) {
     throw bad("shape (" + (three ? std::to_string(planes) + ", " : std::string()) + std::to_string(h) + ", " +
               std::to_string(w) + ") is empty or too large");
   }
+  return out;
+}
 
-  const uint64_t count = static_cast<uint64_t>(planes) * static_cast<uint64_t>(h) * static_cast<uint64_t>(w);
+NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes) {
+  // Built piecewise: GCC 12 warns falsely (-Wrestrict) about "'" + std::string.
+  std::string name(1, '\'');
+  name.append(file.string()).push_back('\'');
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error("cannot open " + name + ": " + std::strerror(errno));
+  const NotNpy bad{name + (allow_planes ? " is not a 2-D or 3-D float32 .npy file: "
+                                        : " is not a 2-D float32 .npy file: ")};
+  const NpyHeader header = read_header(in, bad);
+  const NpyShape shape = parse_shape(header.text, allow_planes, bad);
+
+  const uint64_t count = shape.count();
   std::error_code ec;
   const uintmax_t file_size = std::filesystem::file_size(file, ec);
   if (ec) throw Error("cannot read " + name + ": " + ec.message());
-  const uint64_t expected = prefix + header_len + count * 4;
+  const uint64_t expected = header.prefix + header.text.size() + count * 4;
   if (file_size != expected) {
     throw bad("size " + std::to_string(file_size) + " bytes, expected " + std::to_string(expected) +
-              " for shape (" + std::to_string(h) + ", " + std::to_string(w) + ")");
+              " for shape (" + std::to_string(shape.height) + ", " + std::to_string(shape.width) + ")");
   }
 
   NpyArray a;
-  a.height = static_cast<int>(h);
-  a.width = static_cast<int>(w);
-  a.planes = static_cast<int>(planes);
+  a.height = static_cast<int>(shape.height);
+  a.width = static_cast<int>(shape.width);
+  a.planes = static_cast<int>(shape.planes);
   a.data.resize(count);
   if (!in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(count * 4))) {
     throw bad("truncated data");

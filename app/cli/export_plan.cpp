@@ -1,0 +1,134 @@
+#include "cli/export_plan.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <regex>
+
+#include "cli/commands.hpp"
+#include "cli/export_writers.hpp"
+
+namespace physarum::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+const FormatWriter& writer_of(const std::string& out, const std::string& forced) {
+  if (!forced.empty()) {
+    if (const FormatWriter* w = format_writer_named(forced)) return *w;
+    throw UsageError("--format " + forced + ": expected one of " + format_writer_names(", "));
+  }
+  std::string ext = fs::path(out).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (const FormatWriter* w = format_writer_for_extension(ext)) return *w;
+  throw UsageError("--out " + out + ": cannot tell the format from the extension '" + ext + "' (use " +
+                   format_writer_extensions() + " or --format)");
+}
+
+void check_out_path(const std::string& out) {
+  const fs::path p(out);
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    throw UsageError("--out " + out + ": the directory '" + dir.string() + "' does not exist");
+  }
+  if (fs::is_directory(p, ec)) throw UsageError("--out " + out + ": is a directory");
+}
+
+// Options that contradict each other, or ask for a field both to be grown and read.
+void check_option_pairs(const ExportOptions& o, const CLI::App& cmd) {
+  if (o.field.empty() && o.steps <= 0)
+    throw UsageError("export needs --steps N (to grow a field) or --field FILE.npy");
+  if (!o.field.empty() && o.steps > 0) throw UsageError("--steps and --field exclude each other");
+  if (o.threshold && o.floor_fraction)
+    throw UsageError("--threshold and --floor-fraction exclude each other");
+  if (o.levels > 0 && o.bands.empty()) throw UsageError("--levels needs --bands even|quantile");
+  if (o.field.empty()) return;
+  // They would be silently ignored: the field is already grown.
+  for (const char* name :
+       {"--size", "--agents", "--seed", "--image", "--image-fit", "--backend", "--threads"}) {
+    if (cmd.count(name) > 0) {
+      throw UsageError(std::string(name) +
+                       " shapes a grown field; with --field only --preset and --set (its [display]) apply");
+    }
+  }
+}
+
+std::vector<ExportOutput> checked_outputs(const ExportOptions& o) {
+  std::vector<ExportOutput> outputs;
+  for (const std::string& out : o.outs) {
+    outputs.push_back({out, &writer_of(out, o.format)});
+    check_out_path(out);
+  }
+  if (!o.report.empty()) check_out_path(o.report);
+  const bool svg =
+      std::ranges::any_of(outputs, [](const ExportOutput& e) { return e.writer->name == "svg"; });
+  if (o.skeleton && !svg)
+    throw UsageError("--skeleton draws the network into an SVG: give an --out FILE.svg");
+  return outputs;
+}
+
+bool needs_cave(const ExportOptions& o, const std::vector<ExportOutput>& outputs) {
+  const bool banded = !o.bands.empty();
+  return !o.report.empty() || std::ranges::any_of(outputs, [&](const ExportOutput& e) {
+    return e.writer->cave == CaveUse::Always || (!banded && e.writer->cave == CaveUse::UnlessBanded);
+  });
+}
+
+// A grown field's size and species are known before the run: refuse what it cannot have first.
+void check_against_run(const ExportOptions& o, const Preset& preset) {
+  (void)export_resolution(o.resolution, preset.run.size);
+  const int species = preset.species.count();
+  if (o.channel >= species) {
+    throw UsageError("--channel " + std::to_string(o.channel) + ": the run has " + std::to_string(species) +
+                     " species");
+  }
+}
+
+}  // namespace
+
+ExportPlan make_export_plan(const ExportOptions& o, const CLI::App& cmd) {
+  check_option_pairs(o, cmd);
+  ExportPlan plan;
+  plan.outputs = checked_outputs(o);
+  plan.needs_cave = needs_cave(o, plan.outputs);
+  try {
+    plan.paper = exporter::parse_paper(o.paper);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  const Preset preset = resolve_preset(o.sim);
+  plan.display = preset.display;
+  if (o.field.empty()) check_against_run(o, preset);
+  return plan;
+}
+
+Size export_resolution(const std::string& s, Size field) {
+  static const std::regex scale(R"(([0-9]+(\.[0-9]+)?)x)");
+  std::smatch m;
+  int w = 0, h = 0;
+  if (std::regex_match(s, m, scale)) {
+    const double f = std::stod(m[1].str());
+    w = static_cast<int>(std::lround(field.width * f));
+    h = static_cast<int>(std::lround(field.height * f));
+  } else {
+    try {
+      const Size size = parse_size(s);
+      w = size.width;
+      h = size.height;
+    } catch (const Error&) {
+      throw UsageError("--resolution " + s + ": expected WxH (e.g. 2048x1024) or a scale Nx (e.g. 4x)");
+    }
+  }
+  const std::string gives = "--resolution " + s + ": gives " + std::to_string(w) + "x" + std::to_string(h);
+  if (w < 2 || h < 2 || w > kMaxSide || h > kMaxSide) {
+    throw UsageError(gives + ", expected sides 2.." + std::to_string(kMaxSide));
+  }
+  // The clean-up keeps several arrays of this many cells (labels, search parents): ~20 B a cell.
+  constexpr int64_t kMaxCells = int64_t{8192} * 8192;
+  if (int64_t{w} * h > kMaxCells) throw UsageError(gives + ", more than 8192x8192 cells");
+  return {w, h};
+}
+
+}  // namespace physarum::app

@@ -1,0 +1,73 @@
+// `physarum export` in three parts: a plan (every output with its writer, the paper, the grid's
+// size when it is known), checked whole before any field is grown or read; the field; then one
+// writer per output (cli/export_writers.hpp).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/sim_options.hpp"
+#include "export/svg.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace physarum::app {
+
+struct FormatWriter;
+
+struct ExportOptions {
+  SimOptions sim;
+  int steps = 0;
+  std::string field;
+  int channel = -1;  // -1: the sum of all planes
+  std::vector<std::string> outs;
+  std::string format;
+  std::string resolution = "1x";
+  std::optional<float> threshold;
+  std::optional<double> floor_fraction;
+  int smoothing = 2;
+  int min_island = 16;
+  std::string connect = "corridors";
+  int min_width = 3;  // a corridor one cell wide is hard to walk through
+  std::string report;
+  int tile_size = 16;
+  std::string bands;  // empty: floor/wall; even | quantile: level bands for .tmj and .csv
+  int levels = 0;     // bands: 0 takes the preset's [display] levels
+  std::string paper = "a4";
+  double margin_mm = 10;
+  int contours = 0;
+  std::vector<float> contour_at;
+  double tolerance_mm = 0.1;
+  double min_length_mm = 0.5;  // shorter lines are specks a pen draws as blots
+  double stroke_mm = 0.3;
+  bool skeleton = false;  // SVG: add the network as a single-line drawing
+};
+
+struct ExportOutput {
+  std::filesystem::path path;
+  const FormatWriter* writer = nullptr;
+};
+
+struct ExportPlan {
+  std::vector<ExportOutput> outputs;
+  exporter::Paper paper;
+  DisplayParams display;  // the preset's, before any keyframe
+  // The cave clean-up costs more than everything else together on big grids: only when an output
+  // or the report needs it.
+  bool needs_cave = false;
+};
+
+// Refuses what cannot work (UsageError naming the option and value) before anything is grown or
+// read: conflicting options, an output whose format is unknown or whose folder is missing, a
+// resolution or channel the grown field cannot have.
+ExportPlan make_export_plan(const ExportOptions& o, const CLI::App& cmd);
+
+// The output grid for --resolution "WxH" or "Nx" (a scale, e.g. 4x or 0.5x) of a field of this
+// size. Throws UsageError.
+Size export_resolution(const std::string& resolution, Size field);
+
+}  // namespace physarum::app

@@ -1,0 +1,60 @@
+// One writer per `physarum export` format, all behind the same small interface, and the table that
+// says how each is named, which extensions pick it and whether it needs the cave clean-up.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/export_plan.hpp"
+#include "export/bands.hpp"
+#include "export/cave.hpp"
+#include "export/grid.hpp"
+
+namespace physarum::app {
+
+// A field as `physarum run` writes it: (H, W), or (S, H, W) plane after plane for S species.
+struct FieldPlanes {
+  std::vector<float> values;
+  Size size;
+  int species = 1;
+};
+
+// What the writers read: the field itself, the grid at the output resolution, and what the plan
+// asked to derive from it.
+struct ExportInputs {
+  const ExportOptions& options;
+  const ExportPlan& plan;
+  FieldPlanes field;  // --channel's plane alone when one is chosen
+  exporter::Grid grid{};
+  std::string recipe;     // the options that shaped the result, for the files' comments
+  exporter::Mask mask{};  // when plan.needs_cave
+  exporter::CaveReport report{};
+  bool banded = false;  // --bands: level bands instead of floor/wall
+  exporter::BandMode band_mode = exporter::BandMode::Even;
+  exporter::BandMap bands{};
+};
+
+enum class CaveUse { Never, Always, UnlessBanded };
+
+struct FormatWriter {
+  std::string_view name;                       // as --format takes it
+  std::array<std::string_view, 2> extensions;  // lower case, first one in messages; "" when none
+  CaveUse cave = CaveUse::Never;
+  void (*write)(const std::filesystem::path& out, const ExportInputs& in) = nullptr;
+};
+
+std::span<const FormatWriter> format_writers();
+const FormatWriter* format_writer_named(std::string_view name);  // nullptr when none
+const FormatWriter* format_writer_for_extension(std::string_view lower_extension);
+
+// Every writer's name joined with `sep` ("mask|height|..."), for --format's choices and help.
+std::string format_writer_names(std::string_view sep);
+// ".png, .r16, ..." : the first extension of each format that has one.
+std::string format_writer_extensions();
+
+}  // namespace physarum::app
