@@ -151,6 +151,7 @@ TEST(RecorderStall, CtrlCEndsAWaitModeWrite) {
 
 // Starts physarum in `dir` with PATH set; stdout/stderr to files there. Returns its pid.
 pid_t spawn_physarum(const std::vector<std::string>& args, const fs::path& dir, const std::string& path) {
+  test::expect_labelled_end_to_end("runs the program");
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     if (std::string(*e).rfind("PATH=", 0) != 0) env.emplace_back(*e);
