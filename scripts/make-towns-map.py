@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Draws the showcase map of issue 11 (standard library only, deterministic).
+"""Draws the map of the towns showcase (standard library only, deterministic).
 
   towns_walls.png  a stylised coast: white land, black sea (a walls image: dark pixels are walls).
                    A wavy coastline along the bottom, a deep bay cut into the middle, a peninsula

@@ -38,6 +38,14 @@ foreach(flags "--use_fast_math" "-O3 -use_fast_math" "-ftz=true" "-Xcompiler=-ff
                                                                     SKIP_REGULAR_EXPRESSION "physarum test: skipped")
 endforeach()
 
+# Compiler and CMake probes: quick, and no program, window or GPU is involved.
+get_property(_guards DIRECTORY PROPERTY TESTS)
+list(FILTER _guards INCLUDE REGEX "^BuildGuard\\.")
+set_tests_properties(${_guards} PROPERTIES LABELS unit)
+if(PHYSARUM_HAS_CUDA)
+  set_tests_properties(BuildGuard.RuleHeaderRefusesNvccHostFastMath PROPERTIES LABELS gpu)
+endif()
+
 # test_subnormals.cpp sets the flush mode of OpenMP's worker threads from a parallel region.
 find_package(OpenMP REQUIRED)
 target_link_libraries(physarum_tests PRIVATE OpenMP::OpenMP_CXX)

@@ -159,6 +159,13 @@ TEST(Cli, BadArgumentsExitTwoNamingTheValue) {
   const auto r = run_physarum({"run", "--out", "o.npy"}, dir);
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--steps"), std::string::npos) << r.err;
+  // A video's stop limit out of range, before any work.
+  const auto v = run_physarum({"render", "--steps", "1", "--size", "16x16", "--agents", "100",
+                               "--video-stop-limit", "0", "--out", "o.mp4"},
+                              dir);
+  EXPECT_EQ(v.exit_code, 2) << v.err;
+  EXPECT_NE(v.err.find("--video-stop-limit: Value 0"), std::string::npos) << v.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "o.mp4"));
 }
 
 TEST(Cli, BadFilesExitOneNamingTheFile) {

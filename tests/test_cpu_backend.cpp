@@ -429,7 +429,19 @@ TEST(Spawn, FromImageFollowsBrightness) {
     for (int x = 30; x < 40; ++x)
       img[static_cast<size_t>(y) * 40 + x] = 1.0f;  // only the right quarter is bright
   const AgentState a = spawn_from_image(img, s, 2000, 1);
-  for (size_t i = 0; i < a.size(); ++i) ASSERT_GE(a.x[i], 30.0f);
+  ASSERT_EQ(a.size(), 2000u);
+  // Uniform over the bright quarter: each of its 10 columns gets about a tenth of the agents.
+  std::vector<int> per_column(10, 0);
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a.id[i], i);
+    ASSERT_GE(a.x[i], 30.0f);
+    ASSERT_LT(a.x[i], 40.0f);
+    ASSERT_GE(a.y[i], 0.0f);
+    ASSERT_LT(a.y[i], 20.0f);
+    ++per_column[static_cast<size_t>(a.x[i]) - 30];
+  }
+  for (int c = 0; c < 10; ++c)
+    EXPECT_NEAR(per_column[static_cast<size_t>(c)], 200, 60) << "column " << 30 + c;
 }
 
 TEST(Backend, AutoFallsBackToTheCpuAndSaysWhy) {

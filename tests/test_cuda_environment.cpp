@@ -35,6 +35,7 @@ void expect_identical(Pair& p, const char* when) {
   EXPECT_TRUE(same_bits(wc, wg, "walls"));
   // No agent in a wall on either side.
   const Size s = p.cpu->size();
+  ASSERT_GT(ag.size(), 0U) << "no agents to check";
   size_t inside = 0;
   for (size_t i = 0; i < ag.size(); ++i)
     inside += wg[static_cast<size_t>(ag.y[i]) * static_cast<size_t>(s.width) + static_cast<size_t>(ag.x[i])];
@@ -129,7 +130,7 @@ TEST(CudaEnvironment, ThreeSpeciesFoodAndWallsBothBoundariesLikeCpu) {
   }
 }
 
-TEST(CudaEnvironment, FoodOnlyTakesTodaysAgentKernelLikeCpu) {
+TEST(CudaEnvironment, FoodOnlyTakesTheWalllessAgentKernelLikeCpu) {
   SKIP_WITHOUT_CUDA_DEVICE();
   SimConfig c;
   c.size = {160, 90};

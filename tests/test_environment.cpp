@@ -44,6 +44,7 @@ std::vector<uint8_t> test_walls(Size s) {
 void expect_walls_respected(Backend& b, const std::vector<uint8_t>& walls, const char* when) {
   const Size s = b.size();
   const AgentState a = b.read_agents();
+  ASSERT_GT(a.size(), 0U) << when << ": no agents to check";
   size_t inside = 0;
   for (size_t i = 0; i < a.size(); ++i) inside += walls[cell_of(a, i, s)] != 0 ? 1 : 0;
   EXPECT_EQ(inside, 0U) << when << ": agents in walls";
@@ -218,6 +219,8 @@ TEST(Environment, SpawnIsMovedOutOfWallsDeterministically) {
   EXPECT_EQ(sa.x, sb.x);
   EXPECT_EQ(sa.y, sb.y);
   const AgentState spawned = spawn_agents(c.spawn.mode, c.size, c.agents, c.seed);
+  ASSERT_EQ(sa.size(), 3000u);
+  ASSERT_EQ(spawned.size(), 3000u);
   for (size_t i = 0; i < sa.size(); ++i) {
     ASSERT_EQ(c.environment.walls[cell_of(sa, i, c.size)], 0) << "agent " << i;
     EXPECT_EQ(sa.theta[i], spawned.theta[i]) << "headings are kept";
@@ -230,6 +233,7 @@ TEST(Environment, SpawnIsMovedOutOfWallsDeterministically) {
   one.environment.walls.assign(cells(c.size), 1);
   one.environment.walls[static_cast<size_t>(7) * 50 + 31] = 0;
   const AgentState so = cpu(one)->read_agents();
+  ASSERT_EQ(so.size(), 3000u);
   size_t at_centre = 0;
   for (size_t i = 0; i < so.size(); ++i) {
     ASSERT_EQ(cell_of(so, i, c.size), static_cast<size_t>(7) * 50 + 31);
@@ -239,7 +243,8 @@ TEST(Environment, SpawnIsMovedOutOfWallsDeterministically) {
 }
 
 TEST(Environment, NoEnvironmentAndAnEmptyOneGiveTheSameBits) {
-  // Zero food everywhere, a wall map without walls, wrap: no food cell, no wall, today's path.
+  // Zero food everywhere, a wall map without walls, wrap: no food cell, no wall: the path without an
+  // environment.
   SimConfig c;
   c.size = {45, 33};
   c.agents = 900;

@@ -1,4 +1,4 @@
-// The network measures of issue 11 (app/analysis/network.hpp) on hand-made fields whose answers are
+// The network measures (app/analysis/network.hpp) on hand-made fields whose answers are
 // known: a straight line, a ring, two islands, and a brute-force spanning tree; and the showcase map.
 #include <gtest/gtest.h>
 

@@ -63,7 +63,7 @@ TEST(Preset, EmptyTextGivesDefaults) {
   EXPECT_EQ(parse_preset(""), Preset{});
 }
 
-TEST(Preset, ReadsTheIssueSchema) {
+TEST(Preset, ReadsTheDocumentedSchema) {
   const Preset p = parse_preset(R"(
 [model]
 sensor_angle_deg = 30.0

@@ -159,6 +159,7 @@ TEST(PresetSpecies, OverridesSetSpeciesKeysAndTheMatrix) {
   p = before;
   try {
     apply_override(p, "species.0.decay=2");
+    ADD_FAILURE() << "species.0.decay=2 was accepted";
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()).find("species.0.decay=2: species.0.decay = 2 is out of range"), 0u)
         << e.what();

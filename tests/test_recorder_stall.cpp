@@ -68,8 +68,8 @@ RecorderOptions stalled_options(const fs::path& out, RingPolicy policy) {
 }
 
 // stop() on a wedged ffmpeg: a bounded wait, then ffmpeg is ended (it ignores SIGTERM: SIGKILL),
-// the frames not taken are counted as dropped, and the message says what happened. Before, stop()
-// joined a writer blocked in write() forever; the test then kills the stand-in to get free.
+// the frames not taken are counted as dropped, and the message says what happened. A stop() that
+// joined a writer blocked in write() would hang: the test then kills the stand-in to get free.
 TEST(RecorderStall, StopEndsAStalledFfmpegWithinItsLimitAndSaysSo) {
   const fs::path dir = test::temp_dir();
   PathFront path(stand_in_dir(dir));
@@ -151,6 +151,7 @@ TEST(RecorderStall, CtrlCEndsAWaitModeWrite) {
 
 // Starts physarum in `dir` with PATH set; stdout/stderr to files there. Returns its pid.
 pid_t spawn_physarum(const std::vector<std::string>& args, const fs::path& dir, const std::string& path) {
+  test::expect_labelled_end_to_end("runs the program");
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     if (std::string(*e).rfind("PATH=", 0) != 0) env.emplace_back(*e);
@@ -189,14 +190,16 @@ std::optional<int> wait_up_to(pid_t pid, std::chrono::seconds limit) {
 }
 
 // `physarum render` to a stalled ffmpeg: SIGTERM while it waits for the encoder ends it, within
-// the recorder's stop limit (30 s) and ffmpeg's end, with a message. Before, it waited forever.
+// the recorder's stop limit (--video-stop-limit, 1 s here rather than the default 30 s, which only
+// makes the wait longer) and ffmpeg's end, with a message, where waiting on ffmpeg would hang.
 TEST(RecorderStall, RenderHonoursSigtermWhileWaitingForAStalledFfmpeg) {
   const fs::path dir = test::temp_dir();
   const fs::path bin = stand_in_dir(dir);
   const char* old = std::getenv("PATH");
-  const pid_t pid = spawn_physarum({"render", "--size", "320x180", "--agents", "1000", "--steps", "100000",
-                                    "--every", "1", "-q", "--backend", "cpu", "--out", "v.mp4"},
-                                   dir, bin.string() + ":" + (old ? old : ""));
+  const pid_t pid =
+      spawn_physarum({"render", "--size", "320x180", "--agents", "1000", "--steps", "100000", "--every", "1",
+                      "-q", "--backend", "cpu", "--video-stop-limit", "1", "--out", "v.mp4"},
+                     dir, bin.string() + ":" + (old ? old : ""));
   ASSERT_GT(pid, 0);
   // By then frames fill the ring and the pipe and render waits (a SIGTERM sooner ends it the same way).
   std::this_thread::sleep_for(3s);

@@ -8,8 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "gl_support.hpp"
+#include "render/colormap.hpp"
 #include "render/cuda_interop.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
@@ -46,10 +49,29 @@ void run_window_frames(const std::string& backend, int frames) {
     ASSERT_NO_THROW(render::check_gl("a window frame")) << "frame " << f;
   }
   EXPECT_EQ(core.backend().steps_done(), static_cast<uint64_t>(2 * frames));
-  const auto rgba = render::read_framebuffer_rgba(320, 200);
-  size_t lit = 0;
-  for (size_t i = 0; i < rgba.size(); i += 4) lit += rgba[i] + rgba[i + 1] + rgba[i + 2] > 30;
-  EXPECT_GT(lit, rgba.size() / 4 / 10);
+  // Every display mode, drawn one pixel per cell, is the CPU colouring (render/colormap.hpp) of the
+  // field the backend holds, with the same display values and palette.
+  const Size s = core.backend().size();
+  std::vector<float> field;
+  core.backend().read_field(field);
+  test::Fbo exact(s.width, s.height);
+  core.view = render::View{};
+  for (const CaveMode cave : modes) {
+    SCOPED_TRACE("cave mode " + std::to_string(static_cast<int>(cave)));
+    core.preset.display.cave = cave;
+    core.render(s.width, s.height);
+    const auto img = render::read_framebuffer_rgba(s.width, s.height);
+    const auto cpu = render::render_field_to_rgba(field, s.width, s.height, core.preset.display,
+                                                  core.palettes.palettes.at(core.palette_index));
+    ASSERT_EQ(img.size(), cpu.size());
+    int worst = 0;
+    for (size_t i = 0; i < img.size(); ++i) worst = std::max(worst, std::abs(img[i] - cpu[i]));
+    EXPECT_LE(worst, 1);
+    size_t differ = 0;  // a grown network, not one flat colour (the binary map's walls are thin)
+    for (size_t i = 4; i < img.size(); i += 4) differ += std::memcmp(&img[i], &img[0], 3) != 0;
+    EXPECT_GT(differ, img.size() / 4 / 100);
+  }
+  EXPECT_EQ(core.backend().steps_done(), static_cast<uint64_t>(2 * frames)) << "drawing stepped";
 }
 
 TEST(RenderGl, WindowFramesUnderEglWithEveryDisplayModeCpu) {

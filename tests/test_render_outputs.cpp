@@ -1,4 +1,4 @@
-// The outputs artists post (issue 15): GIF, WebM and PNG sequences with their frame counts and
+// The outputs artists post: GIF, WebM and PNG sequences with their frame counts and
 // sizes (ffprobe), transparent stills whose alpha is the mapped intensity (a double-precision
 // reference), and stills larger than the field sampled bicubically (a double-precision
 // Catmull-Rom reference, and no pixel stairs along edges).

@@ -1,6 +1,6 @@
 // Several species on the CPU backend (docs/MODEL.md, "Several species"): the single-species pin, the general
-// path reducing to today's, hand-computed sensing through W, conservation per channel, thread-count
-// invariance, live changes and the channel-aware field/brush calls.
+// path reducing to the single-species one, hand-computed sensing through W, conservation per channel,
+// thread-count invariance, live changes and the channel-aware field/brush calls.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -65,7 +65,7 @@ SimConfig four_species(int threads) {
 }  // namespace
 
 // Recorded with the program as it was before species existed (physarum run, CPU backend, FNV-1a of
-// the .npy's float32 payload): one species takes exactly today's path.
+// the .npy's float32 payload): one species takes exactly the path it took before species existed.
 TEST(Species, SingleSpeciesHashPinnedBeforeSpecies) {
   SimConfig c;
   c.size = Size{203, 117};
@@ -88,7 +88,8 @@ TEST(Species, SingleSpeciesHashPinnedBeforeSpecies) {
 }
 
 // Two species, the second with no agents and W = identity: species 0 senses 1*F0 + 0*F1 = F0 exactly,
-// so the general (several-species) path must give today's bits in channel 0 and nothing in channel 1.
+// so the general (several-species) path must give the single-species bits in channel 0 and nothing in
+// channel 1.
 TEST(Species, GeneralPathReducesToSingleSpecies) {
   SimConfig one;
   one.size = Size{53, 37};

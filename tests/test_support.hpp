@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -50,6 +51,35 @@ inline std::string read_file(const std::filesystem::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// GoogleTest's filter syntax, one pattern: '*' any run of characters, '?' one.
+inline bool matches_pattern(std::string_view pattern, std::string_view name) {
+  if (pattern.empty()) return name.empty();
+  if (pattern.front() == '*') {
+    for (size_t skip = 0; skip <= name.size(); ++skip) {
+      if (matches_pattern(pattern.substr(1), name.substr(skip))) return true;
+    }
+    return false;
+  }
+  return !name.empty() && (pattern.front() == '?' || pattern.front() == name.front()) &&
+         matches_pattern(pattern.substr(1), name.substr(1));
+}
+
+// The e2e and gpu labels of tests/CMakeLists.txt are given by test names; a test that runs the
+// program, Xvfb or ffmpeg under another name would land in `ctest -L unit`, so it fails instead.
+inline void expect_labelled_end_to_end(const char* what) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  if (!info) return;  // not inside a test (a helper run by hand)
+  const std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  std::string_view patterns = PHYSARUM_E2E_TESTS ":" PHYSARUM_GPU_TESTS;
+  while (!patterns.empty()) {
+    const size_t colon = patterns.find(':');
+    if (matches_pattern(patterns.substr(0, colon), name)) return;
+    patterns = colon == std::string_view::npos ? std::string_view{} : patterns.substr(colon + 1);
+  }
+  ADD_FAILURE() << name << " " << what
+                << ": name it in PHYSARUM_E2E_TESTS (tests/CMakeLists.txt) so it is labelled e2e";
+}
+
 struct ProcessResult {
   int exit_code = -1;  // -1 when it did not exit normally (e.g. a crash)
   std::string out;
@@ -63,6 +93,7 @@ inline ProcessResult run_physarum(const std::vector<std::string>& args, const st
                                   const std::vector<std::pair<std::string, std::string>>& set = {},
                                   const std::vector<std::string>& unset = {},
                                   const std::string& exe = PHYSARUM_EXE) {
+  expect_labelled_end_to_end("runs the program");
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     const std::string kv = *e;

@@ -1,4 +1,4 @@
-// The showcase of issue 11 as a test: assets/presets/towns.toml grows a network that links every
+// The towns showcase as a test: assets/presets/towns.toml grows a network that links every
 // town of the map, and no agent ever stands in the sea. Measured here with a flood fill of its own
 // (independent of app/analysis): towns are the 8-connected blobs of the run's food map, the network
 // is the trail at or above the value that 15% of the land cells reach (the report's default), and
@@ -142,6 +142,7 @@ void expect_never_in_a_wall(Backend& b) {
   for (int s = 0; s <= 10'000; s += 100) {
     if (s > 0) b.step(100);
     const AgentState a = b.read_agents();
+    ASSERT_GT(a.size(), 0u) << "no agents to check";
     uint64_t inside = 0;
     for (size_t i = 0; i < a.size(); ++i) {
       const int x = static_cast<int>(std::floor(a.x[i])), y = static_cast<int>(std::floor(a.y[i]));

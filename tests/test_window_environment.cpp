@@ -1,4 +1,4 @@
-// Food and walls on screen (issue 11, "Window and display"): the overlays drawn by the renderer that
+// Food and walls on screen: the overlays drawn by the renderer that
 // the window and `physarum render` share (walls exactly in their colour, food tinted, nothing changed
 // with the overlays off), the display keys in presets, the brush modes, a dropped image becoming the
 // map it was dropped as, and the window under Xvfb showing a coastline and towns.
@@ -82,7 +82,7 @@ std::vector<uint8_t> draw(render::FieldRenderer& r, const DisplayParams& d) {
   return render::read_framebuffer_rgba(kW, kH);
 }
 
-TEST(EnvironmentOverlay, WallsInTheirColourExactlyFoodTintedAndOffIsTodaysPicture) {
+TEST(EnvironmentOverlay, WallsInTheirColourExactlyFoodTintedAndOffIsThePlainPicture) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
@@ -102,7 +102,7 @@ TEST(EnvironmentOverlay, WallsInTheirColourExactlyFoodTintedAndOffIsTodaysPictur
   ASSERT_TRUE(r.has_food_map());
   const auto shown = draw(r, d);
 
-  // The CPU reference: today's colouring of the same field, then the overlay rule by hand.
+  // The CPU reference: the plain colouring of the same field, then the overlay rule by hand.
   std::vector<float> field;
   b->read_field(field);
   const auto plain = render::render_field_to_rgba(field, kW, kH, d, pal);
@@ -144,14 +144,14 @@ TEST(EnvironmentOverlay, WallsInTheirColourExactlyFoodTintedAndOffIsTodaysPictur
   off.show_walls = false;
   off.show_food = false;
   const auto hidden = draw(r, off);
-  render::FieldRenderer today;
-  today.set_palette(pal);
-  today.upload_host_field(field.data(), {kW, kH});
-  ASSERT_FALSE(today.has_walls_map());
-  EXPECT_EQ(hidden, draw(today, d));
+  render::FieldRenderer plain_renderer;
+  plain_renderer.set_palette(pal);
+  plain_renderer.upload_host_field(field.data(), {kW, kH});
+  ASSERT_FALSE(plain_renderer.has_walls_map());
+  EXPECT_EQ(hidden, draw(plain_renderer, d));
   EXPECT_NE(hidden, shown);
 
-  // Walls only: the food cells are today's colours again.
+  // Walls only: the food cells have their plain colours again.
   DisplayParams walls_only = d;
   walls_only.show_food = false;
   const auto w_only = draw(r, walls_only);

@@ -6,11 +6,13 @@
 #include <sstream>
 #include <string>
 
+#include "test_support.hpp"
 #include "video/process.hpp"
 
 namespace physarum::app {
 
 inline bool have_ffmpeg() {
+  test::expect_labelled_end_to_end("runs ffmpeg");
   return find_on_path("ffmpeg") && find_on_path("ffprobe");
 }
 

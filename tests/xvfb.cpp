@@ -12,6 +12,8 @@
 #include <cstring>
 #include <vector>
 
+#include "test_support.hpp"
+
 extern char** environ;
 
 namespace physarum::test {
@@ -27,6 +29,7 @@ int wait_exit(pid_t pid) {
 }  // namespace
 
 XvfbServer::XvfbServer() {
+  expect_labelled_end_to_end("starts Xvfb");
   int fds[2];
   if (pipe(fds) != 0) {
     error_ = "pipe failed";

@@ -1,4 +1,4 @@
-// The food and walls a network report measures against (issue 11): the run's own maps, as its
+// The food and walls a network report measures against: the run's own maps, as its
 // backend holds them (Backend::read_food, Backend::read_walls). So a report measures exactly what the
 // run grew in: the preset's [environment], --food/--walls and --set environment.* alike, resized and
 // fitted as the run did, with the closed box's boundary ring among the walls.

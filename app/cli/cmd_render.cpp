@@ -7,6 +7,7 @@
 #include <glad/gl.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -46,6 +47,7 @@ struct RenderOptions {
   std::string resolution;  // "WxH" or "4x"; empty = the field's size
   int every = 0;           // video: a frame every N steps (0 = steps / 300, at least 1)
   int fps = 30;
+  int video_stop_limit_s = 30;  // after the last frame or Ctrl-C, before a stalled encoder is ended
   bool quiet = false;
   ReportOptions report;
 };
@@ -237,6 +239,7 @@ class HeadlessRender {
       ro.policy = RingPolicy::Wait;
       ro.bottom_up = true;  // glReadPixels rows, passed as they are
       ro.encoder = encoder;
+      ro.stop_limit = std::chrono::seconds(o_.video_stop_limit_s);
       ro.comment = video_comment(o_, sim_.preset, every, out_, v);
       recorders_.push_back(std::make_unique<Recorder>(ro));
     }
@@ -409,6 +412,13 @@ CommandFn add_render_command(CLI::App& app) {
       ->capture_default_str()
       ->transform(decimal_integer())
       ->check(CLI::Range(1, 240));
+  cmd->add_option("--video-stop-limit", o->video_stop_limit_s,
+                  "Video: seconds the encoder gets to take the last frames and finish (also after Ctrl-C) "
+                  "before it is ended; what it wrote stays playable")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 3600));
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar on stderr");
   cmd->add_option("--report", o->report.file,
                   "Measure the final network and write JSON: towns, towns_connected, network_length, "

@@ -1,5 +1,5 @@
-// `physarum render --report FILE.json`: the grown network measured as the railway experiment did
-// (issue 11): towns linked, network length against the towns' minimum spanning tree, fault
+// `physarum render --report FILE.json`: the grown network measured as the railway experiment did:
+// towns linked, network length against the towns' minimum spanning tree, fault
 // tolerance. The measuring is app/analysis/network.hpp; this file hands it the run's maps and writes JSON.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The window's twin view (issue 14): a second simulation B started from the window's current
+// The window's twin view: a second simulation B started from the window's current
 // state A, perturbed once (the same spec strings as `physarum sensitivity --perturb`), then stepped
 // exactly as A: the same steps each frame, A's live parameter changes and keyframes, brush strokes
 // and dropped images applied to both. Every `every` frames it measures how far apart the twins
