@@ -138,7 +138,7 @@ struct Preset {
   SpawnParams spawn;
   RunParams run;
   DisplayParams display;
-  SpeciesSet species;               // empty: one species, `model` and `spawn.mode` (today's presets)
+  SpeciesSet species;               // empty: one species, `model` and `spawn.mode`
   std::vector<Keyframe> keyframes;  // docs/MODEL.md, "Keyframes"; empty: the values above throughout
   EnvironmentParams environment;    // docs/MODEL.md, "Environment"; empty paths: none
   friend bool operator==(const Preset&, const Preset&) = default;
@@ -161,7 +161,7 @@ void validate(const SpeciesSet& s);
 // The species list a run uses: `s` itself, or for an empty set the one species made of `model`
 // and `spawn` with W = [[1]].
 SpeciesSet resolve_species(const SpeciesSet& s, const ModelParams& model, SpawnMode spawn);
-// True when the set is one species with W = [[1]]: backends then take today's single-species path.
+// True when the set is one species with W = [[1]]: backends then take the single-species path.
 bool is_single_plain(const SpeciesSet& resolved);
 
 // The kernels' view of the parameters (derived in one place so every backend agrees).
