@@ -7,7 +7,13 @@
 #include "sim/preset.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  physarum::Preset p;
+  // An odd first byte: a preset of two species, so species keys and the matrix are reached too.
+  static const physarum::Preset two = physarum::parse_preset("[[species]]\n[[species]]\n", "two");
+  physarum::Preset p = size > 0 && (data[0] & 1) ? two : physarum::Preset{};
+  if (size > 0) {
+    ++data;
+    --size;
+  }
   try {
     physarum::apply_override(p, std::string_view(reinterpret_cast<const char*>(data), size));
   } catch (const physarum::Error&) {
