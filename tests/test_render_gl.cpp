@@ -27,7 +27,7 @@ bool cuda_device_present() {
 // The window's per-frame work (sim steps, publish, range, draw) for `frames` frames, cycling
 // through every display mode, checking for GL errors after each frame.
 void run_window_frames(const std::string& backend, int frames) {
-  app::SimOptions o;
+  run::Recipe o;
   o.backend = backend;
   o.size = "160x96";
   o.agents = "8K";

@@ -31,8 +31,8 @@ TEST(WindowFeatures, UnusedPathNeverOverwritesAnEarlierFile) {
   EXPECT_EQ(unused_path("no-such-dir-here/x.png"), std::filesystem::path("no-such-dir-here/x.png"));
 }
 
-SimOptions small_options() {
-  SimOptions o;
+run::Recipe small_options() {
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = "64x48";

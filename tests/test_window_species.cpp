@@ -5,8 +5,8 @@
 
 #include <set>
 
-#include "common/preset_library.hpp"
 #include "gl_support.hpp"
+#include "run/preset_library.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
 #include "window/panel_values.hpp"
@@ -21,7 +21,7 @@ TEST(WindowSpecies, LoadingASpeciesPresetPassesEverySpeciesThrough) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = "64x48";
@@ -77,7 +77,7 @@ TEST(WindowSpecies, PanelEditsOfSpeciesAndMatrixGoInLiveOrAreRefusedWithAToast) 
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = "64x48";
@@ -122,7 +122,7 @@ TEST(WindowSpecies, AddAndRemoveSpeciesReallocateWithTheMatrixGrownAndShrunk) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = "64x48";
@@ -180,7 +180,7 @@ TEST(WindowSpecies, AddAndRemoveSpeciesReallocateWithTheMatrixGrownAndShrunk) {
 
   // The preset saved from the panel reads back as the same three species.
   const auto dir = test::temp_dir();
-  const auto saved = save_user_preset(core.preset, dir, "three");
+  const auto saved = run::save_user_preset(core.preset, dir, "three");
   const Preset back = load_preset(saved);
   EXPECT_EQ(back.species, three);
   EXPECT_EQ(back, core.preset);
@@ -204,7 +204,7 @@ TEST(WindowSpecies, AddAndRemoveSpeciesReallocateWithTheMatrixGrownAndShrunk) {
   EXPECT_TRUE(core.preset.species.list.empty());
   EXPECT_EQ(core.preset.model, two.list[0].model);
   EXPECT_EQ(core.backend().model(), two.list[0].model);
-  const Preset one_back = load_preset(save_user_preset(core.preset, dir, "one"));
+  const Preset one_back = load_preset(run::save_user_preset(core.preset, dir, "one"));
   EXPECT_EQ(one_back, core.preset);
 }
 
@@ -214,7 +214,7 @@ TEST(WindowSpecies, AddingToOneSpeciesColoursBothAndStopsAtTheMaximum) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = "48x40";

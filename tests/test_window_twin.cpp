@@ -21,8 +21,8 @@
 namespace physarum::app {
 namespace {
 
-SimOptions small_options(const std::string& size = "96x64", const std::string& agents = "3000") {
-  SimOptions o;
+run::Recipe small_options(const std::string& size = "96x64", const std::string& agents = "3000") {
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = size;
@@ -46,7 +46,7 @@ double reference_distance(const std::vector<float>& a, const std::vector<float>&
 // Sixty frames of a twin with a zero perturbation, a live change of two parameters, another number
 // of steps a frame, five brush dabs and an eraser dab on the way: every record is exactly 0.
 void expect_zero_distance_throughout(const std::string& backend) {
-  SimOptions o = small_options();
+  run::Recipe o = small_options();
   o.backend = backend;
   WindowCore core(o);
   test::Fbo fbo(96, 64);

@@ -24,6 +24,7 @@
 #include "export/png_writer.hpp"
 #include "export/svg.hpp"
 #include "export/tiled.hpp"
+#include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
 
@@ -34,7 +35,7 @@ namespace ex = exporter;
 namespace fs = std::filesystem;
 
 struct ExportOptions {
-  SimOptions sim;
+  run::Recipe sim;
   int steps = 0;
   std::string field;
   int channel = -1;  // -1: the sum of all planes
@@ -127,7 +128,7 @@ std::string recipe_of(const CLI::App& cmd) {
 ex::Grid load_field(const ExportOptions& o, DisplayParams& display) {
   ex::Grid g;
   if (!o.field.empty()) {
-    display = resolve_preset(o.sim).display;
+    display = run::resolve(o.sim).display;
     const NpyArray a = read_npy_planes(o.field);
     if (o.channel >= a.planes) {
       throw UsageError("--channel " + std::to_string(o.channel) + ": '" + o.field + "' has " +
@@ -143,14 +144,14 @@ ex::Grid load_field(const ExportOptions& o, DisplayParams& display) {
     }
     return g;
   }
-  Simulation sim = make_simulation(o.sim);
-  display = sim.preset.display;
-  Backend& b = *sim.backend;
+  run::Run sim(o.sim);
+  display = sim.preset().display;
+  Backend& b = sim.backend();
   if (o.channel >= b.species_count() && !(o.channel == 0 && b.species_count() <= 1)) {
     throw UsageError("--channel " + std::to_string(o.channel) + ": the run has " +
                      std::to_string(std::max(b.species_count(), 1)) + " species");
   }
-  b.step(o.steps);
+  sim.step(static_cast<uint64_t>(o.steps));  // keyframes applied, as `physarum run` grows it
   std::vector<float> field;
   b.read_field(field);
   g.width = b.size().width;
@@ -228,7 +229,7 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
 
   int w = 0, h = 0;
   if (o.field.empty()) {  // the grown field's size is known before the run: refuse a bad resolution first
-    const Size size = resolve_preset(o.sim).run.size;
+    const Size size = run::resolve(o.sim).run.size;
     parse_resolution(o.resolution, size.width, size.height, w, h);
   }
   DisplayParams display;

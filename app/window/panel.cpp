@@ -376,7 +376,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (!st.presets_scanned) {
     st.presets_scanned = true;  // a folder that cannot be read is reported once, not every frame
     guarded(toasts, "cannot list the presets",
-            [&] { st.presets = list_presets(shipped_preset_dir(), user_preset_dir()); });
+            [&] { st.presets = run::list_presets(run::shipped_preset_dir(), run::user_preset_dir()); });
   }
   ImGui::TextDisabled("current: %s", core.preset_file.empty()
                                          ? "built-in defaults"
@@ -384,7 +384,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   bool load_now = false;
   if (ImGui::BeginListBox("##presets", ImVec2(-1, 7.5f * ImGui::GetTextLineHeightWithSpacing()))) {
     for (int i = 0; i < static_cast<int>(st.presets.size()); ++i) {
-      const PresetEntry& e = st.presets[static_cast<size_t>(i)];
+      const run::PresetEntry& e = st.presets[static_cast<size_t>(i)];
       const std::string label = e.name + (e.user ? "  (yours)" : "");
       ImGui::PushID(i);
       if (ImGui::Selectable(label.c_str(), st.preset_selected == i, ImGuiSelectableFlags_AllowDoubleClick)) {
@@ -400,7 +400,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (!have) ImGui::BeginDisabled();
   load_now |= ImGui::Button("Load (or double-click)");
   if (have && load_now) {
-    const PresetEntry& e = st.presets[static_cast<size_t>(st.preset_selected)];
+    const run::PresetEntry& e = st.presets[static_cast<size_t>(st.preset_selected)];
     try {
       const Preset p = load_preset(e.file);  // a broken file throws (also NaN, out of range): nothing changes
       if (core.apply_preset(p, e.file.string())) {
@@ -419,7 +419,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::InputText("name", st.save_name, sizeof st.save_name);
   if (ImGui::Button("Save current as preset")) {
     try {
-      const auto file = save_user_preset(core.preset, user_preset_dir(), st.save_name);
+      const auto file = run::save_user_preset(core.preset, run::user_preset_dir(), st.save_name);
       toasts.info("saved " + file.string());
       core.preset_file = file.string();
       st.presets_scanned = false;
@@ -427,7 +427,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
       toasts.error(std::string("cannot save the preset: ") + ex.what());
     }
   }
-  ImGui::TextDisabled("saved in %s", user_preset_dir().c_str());
+  ImGui::TextDisabled("saved in %s", run::user_preset_dir().c_str());
 }
 
 void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {

@@ -7,10 +7,10 @@
 #include <chrono>
 #include <string>
 
-#include "cli/sim_options.hpp"
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
 #include "render/view.hpp"
+#include "run/run.hpp"
 #include "window/twin.hpp"
 
 namespace physarum::app {
@@ -24,8 +24,10 @@ struct PerfHistory {
 };
 
 class WindowCore {
+  run::Run run_;  // first: `preset` below refers into it
+
  public:
-  explicit WindowCore(const SimOptions& options);
+  explicit WindowCore(const run::Recipe& recipe);
 
   // The sim steps of this frame: steps_per_frame when running, one after a single-step request.
   void step();
@@ -42,7 +44,7 @@ class WindowCore {
   // (model and spawn mode, no [[species]]), as a one-species preset is written. False with
   // `message` set when it fails; nothing changes then.
   bool apply_species_set(const SpeciesSet& s);
-  // New backend with the same options: run parameters from `run`, spawn mode from `spawn`.
+  // New backend with the same recipe: run parameters from `run`, spawn mode from `spawn`.
   void rebuild(const RunParams& run, const SpawnParams& spawn);
   void reset() { rebuild(preset.run, preset.spawn); }
   void reload_palettes();
@@ -60,12 +62,12 @@ class WindowCore {
   // Starts the twin view from this moment (window/twin.hpp); false with `message` set on failure.
   bool start_twin(const std::string& spec);
 
-  Backend& backend() { return *sim_.backend; }
-  Size field_size() const { return sim_.backend->size(); }
-  const std::string& backend_note() const { return sim_.note; }
+  Backend& backend() { return run_.backend(); }
+  Size field_size() const { return run_.backend().size(); }
+  const std::string& backend_note() const { return run_.note(); }
   const render::FieldRenderer& renderer() const { return renderer_; }
 
-  Preset preset;            // live values: model as applied, display as shown
+  Preset& preset;           // the run's live values: model as applied, display as shown
   std::string preset_file;  // where `preset` came from; empty: the built-in defaults
   render::PaletteSet palettes;
   size_t palette_index = 0;
@@ -87,8 +89,6 @@ class WindowCore {
   // one. Throws, changing nothing, when it cannot be made.
   void reallocate(const Preset& p);
 
-  SimOptions options_;
-  Simulation sim_;
   render::FieldRenderer renderer_;
   uint64_t frame_ = 0;
   std::chrono::steady_clock::time_point rate_start_ = std::chrono::steady_clock::now();
