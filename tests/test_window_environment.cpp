@@ -349,7 +349,7 @@ TEST(WindowEnvironment, ADroppedImageBecomesTheChosenMapAndABadOneChangesNothing
   EXPECT_EQ(core.backend().environment(), before);
 
   // A reset keeps the dropped maps (they are the preset's now).
-  core.reset();
+  ASSERT_TRUE(core.reset()) << core.notice();
   core.backend().read_walls(walls);
   core.backend().read_food(food);
   EXPECT_NE(walls[5 * kW + 5], 0);

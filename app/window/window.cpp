@@ -172,11 +172,11 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
   if (o.fullscreen) fullscreen_.toggle(win);
   if (!o.twin.empty()) {
     std::snprintf(panel_.twin.spec, sizeof panel_.twin.spec, "%s", o.twin.c_str());
-    if (core_.start_twin(o.twin)) {
+    if (const CommandResult r = core_.start_twin(o.twin); r) {
       toasts_.info("twin started: " + o.twin);
     } else {
-      std::fprintf(stderr, "physarum: %s\n", core_.message.c_str());
-      toasts_.error(core_.message);
+      std::fprintf(stderr, "physarum: %s\n", r.error().c_str());
+      toasts_.error(r.error());
     }
   }
 }
@@ -310,11 +310,11 @@ void WindowSession::undo_redo(bool undo) {
     toasts_.info(undo ? "nothing to undo" : "nothing to redo");
     return;
   }
-  if (core_.apply_preset(*p, core_.preset_file)) {
+  if (const CommandResult r = core_.apply_preset(*p, core_.preset_file); r) {
     panel_.initialised = false;  // the reallocation fields follow
     toasts_.info(undo ? "undone" : "redone");
   } else {
-    toasts_.error(core_.message);
+    toasts_.error(r.error());
   }
 }
 

@@ -24,32 +24,32 @@ WindowCore::WindowCore(const run::Recipe& recipe) : run_(recipe), preset(run_.li
 
 void WindowCore::reload_palettes() {
   const std::string current =
-      palettes.palettes.empty() ? preset.display.palette : palettes.palettes[palette_index].name;
-  palettes = render::load_palettes(render::palette_dir());
-  palette_index = palettes.index_of(current);
-  if (palettes.palettes[palette_index].name != current) {
-    message = "no palette named '" + current + "' in " + render::palette_dir().string() + "; showing " +
-              palettes.palettes[palette_index].name;
+      palettes_.palettes.empty() ? preset.display.palette : palettes_.palettes[palette_index_].name;
+  palettes_ = render::load_palettes(render::palette_dir());
+  palette_index_ = palettes_.index_of(current);
+  if (palettes_.palettes[palette_index_].name != current) {
+    notice_ = "no palette named '" + current + "' in " + render::palette_dir().string() + "; showing " +
+              palettes_.palettes[palette_index_].name;
   }
-  select_palette(palette_index);
+  select_palette(palette_index_);
 }
 
 void WindowCore::select_palette(size_t index) {
-  palette_index = std::min(index, palettes.palettes.size() - 1);
-  preset.display.palette = palettes.palettes[palette_index].name;
-  renderer_.set_palette(palettes.palettes[palette_index]);
+  palette_index_ = std::min(index, palettes_.palettes.size() - 1);
+  preset.display.palette = palettes_.palettes[palette_index_].name;
+  renderer_.set_palette(palettes_.palettes[palette_index_]);
 }
 
 void WindowCore::step() {
-  const int n = paused ? (single_step ? 1 : 0) : std::clamp(steps_per_frame, 1, 64);
-  single_step = false;
+  const int n = paused_ ? (single_step_ ? 1 : 0) : std::clamp(steps_per_frame, 1, 64);
+  single_step_ = false;
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t from = run_.backend().steps_done();
   const Preset before = twin.active() ? preset : Preset{};  // the twin steps with A's values
   run_.step(static_cast<uint64_t>(n));
   if (twin.active()) twin.follow(run_.backend(), before, from, n);
-  if (preset.display.palette != palettes.palettes[palette_index].name) {  // a keyframe switched it
-    select_palette(palettes.index_of(preset.display.palette));
+  if (preset.display.palette != palettes_.palettes[palette_index_].name) {  // a keyframe switched it
+    select_palette(palettes_.index_of(preset.display.palette));
   }
   const auto t1 = std::chrono::steady_clock::now();
   sim_ms = ms_between(t0, t1);
@@ -92,14 +92,18 @@ void WindowCore::brush(const BrushStroke& stroke) {
   twin.brush(stroke);
 }
 
-bool WindowCore::start_twin(const std::string& spec) {
+CommandResult WindowCore::start_twin(const std::string& spec) {
   try {
     twin.start(run_.backend(), run_.recipe(), preset, spec);
-    return true;
+    return CommandResult::done();
   } catch (const std::exception& e) {
-    message = "cannot start the twin: " + std::string(e.what());
-    return false;
+    return refuse("cannot start the twin: " + std::string(e.what()));
   }
+}
+
+CommandResult WindowCore::refuse(std::string why) {
+  notice_ = why;
+  return CommandResult::refused(std::move(why));
 }
 
 namespace {
@@ -110,27 +114,25 @@ std::vector<SpawnMode> spawn_modes(const SpeciesSet& s) {
 }
 }  // namespace
 
-bool WindowCore::apply_model(const ModelParams& m) {
+CommandResult WindowCore::apply_model(const ModelParams& m) {
   try {
     Preset p = preset;
     p.model = m;
     run_.set_live(p);
-    return true;
+    return CommandResult::done();
   } catch (const Error& e) {
-    message = e.what();
-    return false;
+    return refuse(e.what());
   }
 }
 
-bool WindowCore::apply_species(const SpeciesSet& s) {
+CommandResult WindowCore::apply_species(const SpeciesSet& s) {
   try {
     Preset p = preset;
     p.species = s;
     run_.set_live(p);
-    return true;
+    return CommandResult::done();
   } catch (const Error& e) {
-    message = e.what();
-    return false;
+    return refuse(e.what());
   }
 }
 
@@ -156,7 +158,7 @@ void WindowCore::reallocate(const Preset& p) {
   if (!(run_.backend().size() == before)) view.reset();
 }
 
-bool WindowCore::apply_species_set(const SpeciesSet& s) {
+CommandResult WindowCore::apply_species_set(const SpeciesSet& s) {
   try {
     validate(s);
     if (s.list.empty()) throw Error("no species");
@@ -176,15 +178,14 @@ bool WindowCore::apply_species_set(const SpeciesSet& s) {
     if (next_preset.display.cave_channel >= run_.backend().species_count())
       next_preset.display.cave_channel = kCaveFromSum;
     preset = next_preset;
-    message.clear();
-    return true;
+    notice_.clear();
+    return CommandResult::done();
   } catch (const std::exception& e) {
-    message = std::string("could not apply the species: ") + e.what();
-    return false;
+    return refuse(std::string("could not apply the species: ") + e.what());
   }
 }
 
-void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
+CommandResult WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
   run::Recipe o = run_.recipe();
   o.size = format_size(run.size);
   o.agents = std::to_string(run.agents);
@@ -197,14 +198,15 @@ void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
     live.spawn.mode = spawn.mode;
     run_.rebuild(o, live);
     twin.stop("the simulation was rebuilt, so the twin stopped");
-    message.clear();
+    notice_.clear();
     if (!(run.size == renderer_.field_size())) view.reset();
+    return CommandResult::done();
   } catch (const std::exception& e) {
-    message = std::string("could not apply: ") + e.what();
+    return refuse(std::string("could not apply: ") + e.what());
   }
 }
 
-bool WindowCore::apply_preset(const Preset& given, const std::string& file) {
+CommandResult WindowCore::apply_preset(const Preset& given, const std::string& file) {
   try {
     Preset p = given;
     if (!file.empty()) run::locate_maps_beside(p, file);  // as for --preset
@@ -220,19 +222,18 @@ bool WindowCore::apply_preset(const Preset& given, const std::string& file) {
     }
     preset = p;
     preset_file = file;
-    const size_t i = palettes.index_of(p.display.palette);
+    const size_t i = palettes_.index_of(p.display.palette);
     select_palette(i);
     preset.display = p.display;
-    if (palettes.palettes[i].name != p.display.palette) {
-      message = "no palette named '" + p.display.palette + "'; showing " + palettes.palettes[i].name;
-      preset.display.palette = palettes.palettes[i].name;
+    if (palettes_.palettes[i].name != p.display.palette) {
+      notice_ = "no palette named '" + p.display.palette + "'; showing " + palettes_.palettes[i].name;
+      preset.display.palette = palettes_.palettes[i].name;
     } else {
-      message.clear();
+      notice_.clear();
     }
-    return true;
+    return CommandResult::done();
   } catch (const std::exception& e) {
-    message = std::string("could not load the preset: ") + e.what();
-    return false;
+    return refuse(std::string("could not load the preset: ") + e.what());
   }
 }
 
