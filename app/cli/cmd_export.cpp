@@ -35,7 +35,7 @@ namespace ex = exporter;
 namespace fs = std::filesystem;
 
 struct ExportOptions {
-  run::Recipe sim;
+  SimOptions sim;
   int steps = 0;
   std::string field;
   int channel = -1;  // -1: the sum of all planes
@@ -128,7 +128,7 @@ std::string recipe_of(const CLI::App& cmd) {
 ex::Grid load_field(const ExportOptions& o, DisplayParams& display) {
   ex::Grid g;
   if (!o.field.empty()) {
-    display = run::resolve(o.sim).display;
+    display = resolve_preset(o.sim).display;
     const NpyArray a = read_npy_planes(o.field);
     if (o.channel >= a.planes) {
       throw UsageError("--channel " + std::to_string(o.channel) + ": '" + o.field + "' has " +
@@ -229,7 +229,7 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
 
   int w = 0, h = 0;
   if (o.field.empty()) {  // the grown field's size is known before the run: refuse a bad resolution first
-    const Size size = run::resolve(o.sim).run.size;
+    const Size size = resolve_preset(o.sim).run.size;
     parse_resolution(o.resolution, size.width, size.height, w, h);
   }
   DisplayParams display;

@@ -12,4 +12,10 @@ namespace physarum::app {
 
 void add_sim_options(CLI::App& cmd, run::Recipe& o);
 
+// The command line's names for a recipe and its resolution (`physarum export`'s options use them).
+using SimOptions = run::Recipe;
+inline Preset resolve_preset(const SimOptions& o) {
+  return run::resolve(o);
+}
+
 }  // namespace physarum::app
