@@ -54,3 +54,9 @@ target_link_libraries(physarum_tests PRIVATE OpenMP::OpenMP_CXX)
 if(PHYSARUM_HAS_CUDA)
   target_include_directories(physarum_tests PRIVATE ${PROJECT_SOURCE_DIR}/sim/cuda)
 endif()
+
+# The layering check (cmake/include_check.cmake) refuses an upward include, naming file:line and the
+# include, and accepts a file within its declared dependencies (two small fixtures).
+add_test(NAME BuildGuard.IncludeCheckRefusesUpwardIncludes
+         COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/include_check/test_include_check.cmake)

@@ -120,7 +120,7 @@ inline SimConfig pinned_config(const std::string& name) {
 }
 
 // The backend `make` builds from the agents spawn_agents gives for the configuration, seeded as
-// the program seeds it (app/common/seeding.cpp: brightness in [0, 1] spawns agents, times
+// the program seeds it (run/src/seeding.cpp: brightness in [0, 1] spawns agents, times
 // field_strength is the field), then stepped.
 template <class MakeBackend>
 std::unique_ptr<Backend> run_pinned(const PinnedCase& pc, MakeBackend&& make) {

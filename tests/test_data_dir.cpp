@@ -1,5 +1,5 @@
 // Where the program finds its data, and --preset by name: the rules of sim/data_dir.hpp and
-// app/common/preset_library.hpp, checked against real folders (the build tree's share/physarum links
+// run/include/run/preset_library.hpp, checked against real folders (the build tree's share/physarum links
 // and scratch folders made here).
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <optional>
 
-#include "common/preset_library.hpp"
+#include "run/preset_library.hpp"
 #include "sim/data_dir.hpp"
 #include "sim/params.hpp"
 #include "test_support.hpp"
@@ -96,12 +96,12 @@ TEST(PresetByName, UserPresetsShadowShippedOnesAndPathsAreTakenAsGiven) {
   write(root / "config" / "physarum" / "presets" / "coral.toml", "# my coral\n");
   ScopedEnv shipped("PHYSARUM_PRESET_DIR", (root / "shipped").string());
   ScopedEnv config("XDG_CONFIG_HOME", (root / "config").string());
-  EXPECT_EQ(app::find_preset("coral"), root / "config" / "physarum" / "presets" / "coral.toml");
-  EXPECT_EQ(app::find_preset("veins"), root / "shipped" / "veins.toml");
-  EXPECT_EQ(app::find_preset("somewhere/coral"), fs::path("somewhere/coral"));
-  EXPECT_EQ(app::find_preset("coral.toml"), fs::path("coral.toml"));
+  EXPECT_EQ(run::find_preset("coral"), root / "config" / "physarum" / "presets" / "coral.toml");
+  EXPECT_EQ(run::find_preset("veins"), root / "shipped" / "veins.toml");
+  EXPECT_EQ(run::find_preset("somewhere/coral"), fs::path("somewhere/coral"));
+  EXPECT_EQ(run::find_preset("coral.toml"), fs::path("coral.toml"));
   try {
-    app::find_preset("corl");
+    run::find_preset("corl");
     FAIL() << "expected an Error";
   } catch (const Error& e) {
     const std::string m = e.what();
@@ -117,9 +117,9 @@ TEST(PresetByName, SummaryIsTheFirstSentenceOfTheLeadingComment) {
         "# A long description that keeps going well past the width we allow for one\n"
         "# line of the listing, so it is cut at a word.\n");
   write(root / "c.toml", "[model]\n# not leading\n");
-  EXPECT_EQ(app::preset_summary(root / "a.toml"), "Short and sweet.");
-  EXPECT_EQ(app::preset_summary(root / "b.toml", 40), "A long description that keeps going...");
-  EXPECT_EQ(app::preset_summary(root / "c.toml"), "");
+  EXPECT_EQ(run::preset_summary(root / "a.toml"), "Short and sweet.");
+  EXPECT_EQ(run::preset_summary(root / "b.toml", 40), "A long description that keeps going...");
+  EXPECT_EQ(run::preset_summary(root / "c.toml"), "");
 }
 
 TEST(PresetByName, CommandLineTakesAShippedPresetByName) {

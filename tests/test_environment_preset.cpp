@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "common/environment_maps.hpp"
+#include "run/environment_maps.hpp"
 #include "sim/backend.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
@@ -55,14 +55,14 @@ decay = 0.05
   EXPECT_EQ(p.species.list[0].food_strength, -1.5f);
   EXPECT_FALSE(p.species.list[1].food_strength.has_value());
   EXPECT_EQ(parse_preset(preset_to_toml(p)), p);
-  EXPECT_EQ(app::food_strengths(p.environment, p.species), (std::vector<float>{-1.5f, 2.5f}));
+  EXPECT_EQ(run::food_strengths(p.environment, p.species), (std::vector<float>{-1.5f, 2.5f}));
 }
 
 TEST(EnvironmentPreset, NoEnvironmentWritesNoTable) {
   const Preset p;
   EXPECT_EQ(preset_to_toml(p).find("[environment]"), std::string::npos);
   EXPECT_EQ(parse_preset(preset_to_toml(p)), p);
-  EXPECT_EQ(app::food_strengths(p.environment, p.species), std::vector<float>{1.0f});
+  EXPECT_EQ(run::food_strengths(p.environment, p.species), std::vector<float>{1.0f});
 }
 
 TEST(EnvironmentPreset, BadValuesNameFileLineAndKey) {
@@ -109,7 +109,7 @@ TEST(EnvironmentPreset, MapsFromImages) {
   EnvironmentParams e;
   e.walls = png.string();
   e.food = png.string();
-  const Environment env = app::load_environment(e, SpeciesSet{}, Size{20, 10});
+  const Environment env = run::load_environment(e, SpeciesSet{}, Size{20, 10});
   ASSERT_EQ(env.walls.size(), 200U);
   ASSERT_EQ(env.food.size(), 200U);
   EXPECT_EQ(env.walls[static_cast<size_t>(5) * 20 + 2], 1);   // black: wall
@@ -127,7 +127,7 @@ TEST(EnvironmentPreset, BadImagesAreRefusedAndChangeNothing) {
   EnvironmentParams e;
   e.food = (dir / "corrupt.png").string();
   try {
-    app::load_environment(e, SpeciesSet{}, Size{16, 16});
+    run::load_environment(e, SpeciesSet{}, Size{16, 16});
     ADD_FAILURE() << "a corrupt food map was accepted";
   } catch (const Error& err) {
     EXPECT_NE(std::string(err.what()).find("environment.food"), std::string::npos) << err.what();
@@ -141,18 +141,18 @@ TEST(EnvironmentPreset, BadImagesAreRefusedAndChangeNothing) {
   const uint64_t version = b->environment_version();
   std::string message;
   EXPECT_FALSE(
-      app::set_map_from_image(*b, app::MapKind::Walls, dir / "corrupt.png", ImageFit::Fill, 0.5f, &message));
+      run::set_map_from_image(*b, run::MapKind::Walls, dir / "corrupt.png", ImageFit::Fill, 0.5f, &message));
   EXPECT_NE(message.find("corrupt.png"), std::string::npos) << message;
   EXPECT_FALSE(
-      app::set_map_from_image(*b, app::MapKind::Food, dir / "missing.png", ImageFit::Fill, 0.5f, &message));
+      run::set_map_from_image(*b, run::MapKind::Food, dir / "missing.png", ImageFit::Fill, 0.5f, &message));
   // All black: every cell a wall, which leaves agents nowhere to be.
   EXPECT_FALSE(
-      app::set_map_from_image(*b, app::MapKind::Walls, dir / "black.png", ImageFit::Fill, 0.5f, &message));
+      run::set_map_from_image(*b, run::MapKind::Walls, dir / "black.png", ImageFit::Fill, 0.5f, &message));
   EXPECT_NE(message.find("free cell"), std::string::npos) << message;
   EXPECT_EQ(b->environment_version(), version);
   EXPECT_EQ(b->environment(), Environment{});
   const auto half = half_black_png(dir, 32, 32);
-  EXPECT_TRUE(app::set_map_from_image(*b, app::MapKind::Walls, half, ImageFit::Fill, 0.5f, &message))
+  EXPECT_TRUE(run::set_map_from_image(*b, run::MapKind::Walls, half, ImageFit::Fill, 0.5f, &message))
       << message;
   EXPECT_EQ(b->environment().walls.size(), 256U);
 }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/sim_options.hpp"
+#include "run/run.hpp"
 #include "sim/npy.hpp"
 #include "test_support.hpp"
 
@@ -46,16 +46,16 @@ TEST(ExportNpy, KeyframedPresetExportsTheFieldRunGrows) {
   EXPECT_TRUE(read_file(dir / "export.npy") == grown) << "export's .npy differs from run's";
 
   // The same steps without the keyframes give another field, so the comparison above can fail.
-  app::SimOptions o;
+  run::Recipe o;
   o.preset = preset_file("condense-shatter.toml");
   o.size = "64x48";
   o.agents = "3000";
   o.seed = 5;
   o.backend = "cpu";
-  app::Simulation sim = app::make_simulation(o);
-  sim.backend->step(260);
+  run::Run sim(o);
+  sim.backend().step(260);  // the backend alone: no keyframes
   std::vector<float> plain;
-  sim.backend->read_field(plain);
+  sim.backend().read_field(plain);
   EXPECT_NE(read_npy(dir / "run.npy").data, plain);
 }
 

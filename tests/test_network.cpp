@@ -12,7 +12,7 @@
 
 #include "analysis/environment_maps.hpp"
 #include "analysis/network.hpp"
-#include "common/environment_maps.hpp"
+#include "run/environment_maps.hpp"
 #include "test_support.hpp"
 
 namespace physarum::app::analysis {
@@ -325,8 +325,8 @@ TEST(NetworkShowcase, TownsMapHasTwentyFourTownsOnOneLandmass) {
   params.walls = (images / "towns_walls.png").string();
   for (const Size size : {Size{640, 360}, Size{960, 540}, Size{320, 180}}) {
     SCOPED_TRACE(std::to_string(size.width) + "x" + std::to_string(size.height));
-    // The maps as a run loads them (common/environment_maps), then as the report reads them.
-    const Environment env = load_environment(params, SpeciesSet{}, size);
+    // The maps as a run loads them (run/environment_maps), then as the report reads them.
+    const Environment env = run::load_environment(params, SpeciesSet{}, size);
     const EnvironmentMaps maps = environment_maps(size, env.food, env.walls);
     ASSERT_TRUE(maps.food && maps.walls);
     const std::vector<Town> towns = find_towns(*maps.food, 2);

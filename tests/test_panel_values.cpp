@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "common/seeding.hpp"
 #include "gl_support.hpp"
 #include "render/field_renderer.hpp"
 #include "render/png.hpp"
+#include "run/seeding.hpp"
 #include "sim/backend.hpp"
 #include "test_support.hpp"
 #include "window/brush.hpp"
@@ -96,8 +96,8 @@ const FloatLimit& model_limit(std::string_view key) {
   return slider_limit(registry::Section::Model, key);
 }
 
-SimOptions small_options() {
-  SimOptions o;
+run::Recipe small_options() {
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = "64x48";
@@ -185,7 +185,7 @@ TEST(PanelValues, AnImageStrengthTheModelRefusesIsAMessageNotAnException) {
     q.spawn.field_strength = bad;
     std::string msg;
     bool seeded = true;
-    EXPECT_NO_THROW(seeded = seed_from_image(*backend, q, file, ImageFit::Fill, &msg)) << bad;
+    EXPECT_NO_THROW(seeded = run::seed_from_image(*backend, q, file, ImageFit::Fill, &msg)) << bad;
     EXPECT_FALSE(seeded) << bad;
     EXPECT_NE(msg.find("field_strength"), std::string::npos) << msg;
     backend->read_field(after);
@@ -195,7 +195,7 @@ TEST(PanelValues, AnImageStrengthTheModelRefusesIsAMessageNotAnException) {
   Preset q = p;
   q.spawn.field_strength = slider_limit(registry::Section::Spawn, "field_strength").hi;
   std::string msg;
-  EXPECT_TRUE(seed_from_image(*backend, q, file, ImageFit::Fill, &msg)) << msg;
+  EXPECT_TRUE(run::seed_from_image(*backend, q, file, ImageFit::Fill, &msg)) << msg;
 }
 
 // A headless ImGui frame: no window and no renderer backend, only a built font atlas.

@@ -30,7 +30,7 @@ bool cuda_device_present() {
 // The window's per-frame work (sim steps, publish, range, draw) for `frames` frames, cycling
 // through every display mode, checking for GL errors after each frame.
 void run_window_frames(const std::string& backend, int frames) {
-  app::SimOptions o;
+  run::Recipe o;
   o.backend = backend;
   o.size = "160x96";
   o.agents = "8K";
@@ -62,7 +62,7 @@ void run_window_frames(const std::string& backend, int frames) {
     core.render(s.width, s.height);
     const auto img = render::read_framebuffer_rgba(s.width, s.height);
     const auto cpu = render::render_field_to_rgba(field, s.width, s.height, core.preset.display,
-                                                  core.palettes.palettes.at(core.palette_index));
+                                                  core.palettes().palettes.at(core.palette_index()));
     ASSERT_EQ(img.size(), cpu.size());
     int worst = 0;
     for (size_t i = 0; i < img.size(); ++i) worst = std::max(worst, std::abs(img[i] - cpu[i]));

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "common/seeding.hpp"
+#include "run/seeding.hpp"
 #include "sim/backend.hpp"
 #include "sim/image.hpp"
 #include "sim/preset.hpp"
@@ -58,7 +58,7 @@ TEST(SeedSpecies, ColourImageFillsChannelsFromRedGreenBlue) {
       p.spawn.field_strength = 2.0f;
       auto b = create_backend(BackendKind::Cpu, config_from(p, 1));
       std::string msg;
-      ASSERT_TRUE(seed_from_image(*b, p, dir / name, ImageFit::Fill, &msg)) << msg;
+      ASSERT_TRUE(run::seed_from_image(*b, p, dir / name, ImageFit::Fill, &msg)) << msg;
       std::vector<float> f;
       b->read_field(f);
       ASSERT_EQ(f.size(), static_cast<size_t>(species) * 3 * band * h);
@@ -91,7 +91,7 @@ TEST(SeedSpecies, GreyImageSeedsEveryChannelAndOneSpeciesIsUnchanged) {
   Preset p = species_preset(2, w, h);
   p.spawn.field_strength = 1.5f;
   auto b = create_backend(BackendKind::Cpu, config_from(p, 1));
-  ASSERT_TRUE(seed_from_image(*b, p, dir / "grey.png", ImageFit::Fill, nullptr));
+  ASSERT_TRUE(run::seed_from_image(*b, p, dir / "grey.png", ImageFit::Fill, nullptr));
   std::vector<float> f;
   b->read_field(f);
   ASSERT_EQ(f.size(), 2 * one.size());
@@ -103,7 +103,7 @@ TEST(SeedSpecies, GreyImageSeedsEveryChannelAndOneSpeciesIsUnchanged) {
   Preset single;
   single.run.size = {24, 8};
   single.run.agents = 10;
-  const ImageSeed seed = prepare_image_seed(dir / "bands.png", single, {24, 8}, 10, ImageFit::Fill);
+  const run::ImageSeed seed = run::prepare_image_seed(dir / "bands.png", single, {24, 8}, 10, ImageFit::Fill);
   EXPECT_EQ(seed.field, image_to_field(load_luma(dir / "bands.png"), {24, 8}, 3.0f, ImageFit::Fill));
 }
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "common/preset_library.hpp"
-#include "common/seeding.hpp"
+#include "run/preset_library.hpp"
+#include "run/seeding.hpp"
 #include "sim/backend.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
@@ -54,7 +54,7 @@ TEST(Seeding, CorruptImageGivesAMessageAndLeavesTheFieldUnchanged) {
   test::write_file(dir / "corrupt.png", std::string("\x89PNG\r\n\x1a\n", 8) + std::string(200, 'x'));
   for (const auto& f : {dir / "corrupt.png", dir / "missing.png"}) {
     std::string msg;
-    EXPECT_FALSE(seed_from_image(*b, p, f, ImageFit::Fill, &msg));
+    EXPECT_FALSE(run::seed_from_image(*b, p, f, ImageFit::Fill, &msg));
     EXPECT_NE(msg.find(f.filename().string()), std::string::npos) << msg;
     b->read_field(after);
     EXPECT_EQ(before, after);
@@ -69,7 +69,7 @@ TEST(Seeding, FieldBecomesLuminanceTimesStrength) {
   auto b = small_cpu(p);
   const auto file = half_white_png(dir, 64, 32);
   std::string msg;
-  ASSERT_TRUE(seed_from_image(*b, p, file, ImageFit::Fill, &msg)) << msg;
+  ASSERT_TRUE(run::seed_from_image(*b, p, file, ImageFit::Fill, &msg)) << msg;
   std::vector<float> f;
   b->read_field(f);
   // Away from the edge between the halves (the resize filter blends a few cells there).
@@ -92,7 +92,7 @@ TEST(Seeding, AgentsFromImageRespawnWhereTheImageIsBright) {
   auto b = small_cpu(p);
   const auto file = half_white_png(dir, 64, 32);
   std::string msg;
-  ASSERT_TRUE(seed_from_image(*b, p, file, ImageFit::Fill, &msg)) << msg;
+  ASSERT_TRUE(run::seed_from_image(*b, p, file, ImageFit::Fill, &msg)) << msg;
   const AgentState a = b->read_agents();
   ASSERT_EQ(a.size(), 2000u);
   for (size_t i = 0; i < a.size(); ++i) EXPECT_LT(a.x[i], 36.0f);  // none in the black half
@@ -169,7 +169,7 @@ TEST(PresetLibrary, SaveThenLoadGivesTheSameState) {
   p.display.palette = "viridis";
   p.display.cave = CaveMode::Even;
   p.display.levels = 7;
-  const auto file = save_user_preset(p, dir / "user", "my test preset");
+  const auto file = run::save_user_preset(p, dir / "user", "my test preset");
   EXPECT_EQ(file, dir / "user" / "my test preset.toml");
   const Preset q = load_preset(file);
   EXPECT_EQ(q, p);
@@ -183,7 +183,7 @@ TEST(PresetLibrary, SaveThenLoadGivesTheSameState) {
   EXPECT_EQ(fa, fb);
   // It is listed as the user's, after the shipped ones.
   test::write_file(dir / "shipped.toml", "[model]\ndecay = 0.02\n");
-  const auto list = list_presets(dir, dir / "user");
+  const auto list = run::list_presets(dir, dir / "user");
   ASSERT_EQ(list.size(), 2u);
   EXPECT_EQ(list[0].name, "shipped");
   EXPECT_FALSE(list[0].user);
@@ -194,7 +194,7 @@ TEST(PresetLibrary, SaveThenLoadGivesTheSameState) {
 TEST(PresetLibrary, BadNamesAndBrokenFilesAreRefused) {
   const auto dir = test::temp_dir();
   for (const char* bad : {"", "../up", "a/b", ".hidden", "tab\tname"}) {
-    EXPECT_THROW(save_user_preset(Preset{}, dir, bad), Error) << bad;
+    EXPECT_THROW(run::save_user_preset(Preset{}, dir, bad), Error) << bad;
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir));
   test::write_file(dir / "broken.toml", "[model]\ndecay = \"lots\"\n");
@@ -205,14 +205,14 @@ TEST(PresetLibrary, UserDirectoryFollowsXdgConfigHome) {
   const char* old = std::getenv("XDG_CONFIG_HOME");
   const std::string saved = old ? old : "";
   ::setenv("XDG_CONFIG_HOME", "/some/where", 1);
-  EXPECT_EQ(user_preset_dir(), std::filesystem::path("/some/where/physarum/presets"));
+  EXPECT_EQ(run::user_preset_dir(), std::filesystem::path("/some/where/physarum/presets"));
   ::unsetenv("XDG_CONFIG_HOME");
   const char* home = std::getenv("HOME");
   if (home && *home) {
-    EXPECT_EQ(user_preset_dir(), std::filesystem::path(home) / ".config/physarum/presets");
+    EXPECT_EQ(run::user_preset_dir(), std::filesystem::path(home) / ".config/physarum/presets");
   }
   if (old) ::setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
-  EXPECT_TRUE(std::filesystem::exists(shipped_preset_dir() / "defaults.toml"));
+  EXPECT_TRUE(std::filesystem::exists(run::shipped_preset_dir() / "defaults.toml"));
 }
 
 }  // namespace

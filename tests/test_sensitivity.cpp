@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,13 +15,15 @@
 #include "sensitivity/perturbation.hpp"
 #include "sensitivity/summary.hpp"
 #include "sensitivity/twin.hpp"
+#include "sim/backend.hpp"
+#include "sim/npy.hpp"
 #include "test_support.hpp"
 
 namespace physarum::app::sensitivity {
 namespace {
 
-SimOptions small_sim() {
-  SimOptions o;
+run::Recipe small_sim() {
+  run::Recipe o;
   o.size = "48x40";
   o.agents = "1500";
   o.backend = "cpu";
@@ -61,7 +65,7 @@ TEST(Sensitivity, ParametersTheStepDoesNotReadGiveZero) {
   test::write_file(dir / "two.toml",
                    "[[species]]\nname = \"a\"\nshare = 1.0\n[[species]]\nname = \"b\"\nshare = 0.0\n"
                    "[interaction]\nmatrix = [[1.0, -1.0], [1.0, 1.0]]\n");
-  SimOptions o = small_sim();
+  run::Recipe o = small_sim();
   o.preset = (dir / "two.toml").string();
   for (const char* spec :
        {"species.1.sensor_angle_deg:0.3", "species.1.step_size:0.3", "species.1.decay:0.3"}) {
@@ -74,6 +78,38 @@ TEST(Sensitivity, ParametersTheStepDoesNotReadGiveZero) {
   }
   const TwinResult used = run_twins(o, parse_perturbation("species.0.sensor_angle_deg:0.3"), 90, 6);
   EXPECT_GT(used.records.back().field_distance, 0.0);
+}
+
+// Twin A is a run of the run library: a keyframed preset grows in it what `physarum run` grows, and
+// not what the backend grows when stepped without the keyframes (so the comparison can fail).
+TEST(Sensitivity, ZeroPerturbationTwinOfAKeyframedPresetGrowsRunsField) {
+  const auto dir = test::temp_dir();
+  const std::vector<std::string> recipe{"--preset", "condense-shatter", "--size", "64x48", "--agents",
+                                        "2000",     "--backend",        "cpu"};
+  constexpr int kSteps = 260;  // past the keyframes at steps 200 and 550's ramp
+  std::vector<std::string> args{"run", "--steps", std::to_string(kSteps), "--out", "run.npy"};
+  args.insert(args.end(), recipe.begin(), recipe.end());
+  const test::ProcessResult r = test::run_physarum(args, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const NpyArray expected = read_npy(dir / "run.npy");
+
+  run::Recipe o;
+  o.preset = "condense-shatter";
+  o.size = "64x48";
+  o.agents = "2000";
+  o.backend = "cpu";
+  const TwinResult twin = run_twins(o, parse_perturbation("agent:7:theta:0"), kSteps, 65);
+  EXPECT_EQ(twin.records.back().field_distance, 0.0);
+  ASSERT_EQ(twin.field_a.size(), expected.data.size());
+  EXPECT_EQ(std::memcmp(twin.field_a.data(), expected.data.data(), expected.data.size() * sizeof(float)), 0);
+
+  const Preset p = run::resolve(o);
+  std::unique_ptr<Backend> plain = create_backend(BackendKind::Cpu, config_from(p));
+  plain->step(kSteps);  // the keyframes ignored
+  std::vector<float> unkeyed;
+  plain->read_field(unkeyed);
+  ASSERT_EQ(unkeyed.size(), expected.data.size());
+  EXPECT_NE(std::memcmp(unkeyed.data(), expected.data.data(), expected.data.size() * sizeof(float)), 0);
 }
 
 TEST(Sensitivity, DistancesMatchHandComputedCases) {

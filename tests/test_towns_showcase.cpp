@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/sim_options.hpp"
+#include "run/run.hpp"
 #include "sim/backend.hpp"
 
 namespace physarum {
@@ -29,14 +29,14 @@ constexpr const char* kWalkAgents = "1700";
 // The size of the run a helper below measures (the fields are row-major, W x H).
 Size measured{};  // set by towns_run
 
-app::Simulation towns_run(const char* backend, Size size, const char* agents) {
+run::Run towns_run(const char* backend, Size size, const char* agents) {
   measured = size;
-  app::SimOptions o;
+  run::Recipe o;
   o.preset = (std::filesystem::path(PHYSARUM_SOURCE_DIR) / "assets" / "presets" / "towns.toml").string();
   o.size = std::to_string(size.width) + "x" + std::to_string(size.height);
   o.agents = agents;
   o.backend = backend;
-  return app::make_simulation(o);
+  return run::Run(o);
 }
 
 size_t cell(int x, int y) {
@@ -154,22 +154,22 @@ void expect_never_in_a_wall(Backend& b) {
 }
 
 TEST(TownsShowcase, EveryTownLinkedIntoOneNetwork) {
-  app::Simulation sim = towns_run("cpu", kGrowSize, kGrowAgents);
-  expect_every_town_linked(*sim.backend);
+  run::Run sim = towns_run("cpu", kGrowSize, kGrowAgents);
+  expect_every_town_linked(sim.backend());
 }
 
 TEST(TownsShowcase, NoAgentEverInTheSea) {
-  app::Simulation sim = towns_run("cpu", kWalkSize, kWalkAgents);
-  expect_never_in_a_wall(*sim.backend);
+  run::Run sim = towns_run("cpu", kWalkSize, kWalkAgents);
+  expect_never_in_a_wall(sim.backend());
 }
 
 TEST(TownsShowcase, CudaEveryTownLinkedAndNoAgentInTheSea) {
   if (!cuda_built()) GTEST_SKIP() << "built without the CUDA backend (no nvcc at configure)";
   if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";
-  app::Simulation grow = towns_run("cuda", kGrowSize, kGrowAgents);
-  expect_every_town_linked(*grow.backend);
-  app::Simulation walk = towns_run("cuda", kWalkSize, kWalkAgents);
-  expect_never_in_a_wall(*walk.backend);
+  run::Run grow = towns_run("cuda", kGrowSize, kGrowAgents);
+  expect_every_town_linked(grow.backend());
+  run::Run walk = towns_run("cuda", kWalkSize, kWalkAgents);
+  expect_never_in_a_wall(walk.backend());
 }
 
 }  // namespace

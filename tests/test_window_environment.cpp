@@ -300,7 +300,7 @@ TEST(WindowEnvironment, ADroppedImageBecomesTheChosenMapAndABadOneChangesNothing
   write_grey_png(dir / "map.png", kW, kH, grey);
   test::write_file(dir / "bad.png", "\x89PNG\r\n\x1a\nthis is not a PNG at all");
 
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = std::to_string(kW) + "x" + std::to_string(kH);
@@ -349,7 +349,7 @@ TEST(WindowEnvironment, ADroppedImageBecomesTheChosenMapAndABadOneChangesNothing
   EXPECT_EQ(core.backend().environment(), before);
 
   // A reset keeps the dropped maps (they are the preset's now).
-  core.reset();
+  ASSERT_TRUE(core.reset()) << core.notice();
   core.backend().read_walls(walls);
   core.backend().read_food(food);
   EXPECT_NE(walls[5 * kW + 5], 0);
@@ -382,7 +382,7 @@ TEST(WindowEnvironment, DropDialogOpensForAPlainDropAndItsAnswerLoadsTheMap) {
   std::vector<uint8_t> grey(static_cast<size_t>(kW) * kH, 255);
   for (int x = 0; x < kW; ++x) grey[static_cast<size_t>(3) * kW + x] = 0;  // one black row: a wall
   write_grey_png(dir / "row.png", kW, kH, grey);
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = std::to_string(kW) + "x" + std::to_string(kH);
@@ -427,7 +427,7 @@ TEST(WindowEnvironment, OverlaysToggleInTheWindowsPicture) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = std::to_string(kW) + "x" + std::to_string(kH);

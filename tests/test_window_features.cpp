@@ -31,8 +31,8 @@ TEST(WindowFeatures, UnusedPathNeverOverwritesAnEarlierFile) {
   EXPECT_EQ(unused_path("no-such-dir-here/x.png"), std::filesystem::path("no-such-dir-here/x.png"));
 }
 
-SimOptions small_options() {
-  SimOptions o;
+run::Recipe small_options() {
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = "64x48";
@@ -49,12 +49,12 @@ TEST(WindowFeatures, LoadingAPresetReallocatesOnlyWhenNeededAndABadOneChangesNot
   Preset p = load_preset(file);
   p.run.size = {96, 64};
   p.run.agents = 3000;
-  ASSERT_TRUE(core.apply_preset(p, file)) << core.message;
+  ASSERT_TRUE(core.apply_preset(p, file)) << core.notice();
   EXPECT_EQ(core.backend().size(), (Size{96, 64}));
   EXPECT_EQ(core.backend().agent_count(), 3000u);
   EXPECT_EQ(core.backend().model(), p.model);
   EXPECT_EQ(core.preset, p);
-  EXPECT_EQ(core.palettes.palettes[core.palette_index].name, p.display.palette);
+  EXPECT_EQ(core.palettes().palettes[core.palette_index()].name, p.display.palette);
   EXPECT_EQ(core.preset_file, file);
 
   // Same size, agents, seed and spawn: the running simulation goes on with the new model.
@@ -67,14 +67,16 @@ TEST(WindowFeatures, LoadingAPresetReallocatesOnlyWhenNeededAndABadOneChangesNot
   ASSERT_TRUE(core.apply_preset(q, "elsewhere.toml"));
   EXPECT_EQ(core.backend().steps_done(), steps);
   EXPECT_EQ(core.backend().model().decay, 0.05f);
-  EXPECT_EQ(core.palettes.palettes[core.palette_index].name, "viridis");
+  EXPECT_EQ(core.palettes().palettes[core.palette_index()].name, "viridis");
 
   // Invalid values: refused, nothing changes.
   Preset bad = q;
   bad.model.decay = 5.0f;
   bad.run.size = {32, 32};
-  EXPECT_FALSE(core.apply_preset(bad, "bad.toml"));
-  EXPECT_FALSE(core.message.empty());
+  const CommandResult refused = core.apply_preset(bad, "bad.toml");
+  EXPECT_FALSE(refused);
+  EXPECT_NE(refused.error().find("could not load the preset"), std::string::npos) << refused.error();
+  EXPECT_EQ(core.notice(), refused.error());
   EXPECT_EQ(core.backend().size(), (Size{96, 64}));
   EXPECT_EQ(core.preset, q);
   EXPECT_EQ(core.preset_file, "elsewhere.toml");

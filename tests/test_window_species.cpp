@@ -5,8 +5,8 @@
 
 #include <set>
 
-#include "common/preset_library.hpp"
 #include "gl_support.hpp"
+#include "run/preset_library.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
 #include "window/panel_values.hpp"
@@ -21,7 +21,7 @@ TEST(WindowSpecies, LoadingASpeciesPresetPassesEverySpeciesThrough) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = "64x48";
@@ -32,7 +32,7 @@ TEST(WindowSpecies, LoadingASpeciesPresetPassesEverySpeciesThrough) {
   Preset p = load_preset(file);
   p.run.size = {80, 48};
   p.run.agents = 4000;
-  ASSERT_TRUE(core.apply_preset(p, file)) << core.message;
+  ASSERT_TRUE(core.apply_preset(p, file)) << core.notice();
   ASSERT_EQ(core.backend().species_count(), 4);
   EXPECT_EQ(core.backend().species(), resolve_species(p.species, p.model, p.spawn.mode));
 
@@ -42,7 +42,7 @@ TEST(WindowSpecies, LoadingASpeciesPresetPassesEverySpeciesThrough) {
   Preset q = p;
   q.species.interaction[1] = -2.0f;
   q.species.list[2].model.decay = 0.2f;
-  ASSERT_TRUE(core.apply_preset(q, file)) << core.message;
+  ASSERT_TRUE(core.apply_preset(q, file)) << core.notice();
   EXPECT_EQ(core.backend().steps_done(), steps);
   EXPECT_EQ(core.backend().species().interaction[1], -2.0f);
   EXPECT_EQ(core.backend().species().list[2].model.decay, 0.2f);
@@ -50,8 +50,9 @@ TEST(WindowSpecies, LoadingASpeciesPresetPassesEverySpeciesThrough) {
   // The panel's Apply with another size keeps the four species and their parameters.
   RunParams run = q.run;
   run.size = {72, 40};
-  core.rebuild(run, q.spawn);
-  EXPECT_TRUE(core.message.empty()) << core.message;
+  const CommandResult rebuilt = core.rebuild(run, q.spawn);
+  EXPECT_TRUE(rebuilt) << rebuilt.error();
+  EXPECT_TRUE(core.notice().empty()) << core.notice();
   EXPECT_EQ(core.backend().size(), (Size{72, 40}));
   EXPECT_EQ(core.backend().species(), resolve_species(q.species, q.model, q.spawn.mode));
 
@@ -65,7 +66,7 @@ TEST(WindowSpecies, LoadingASpeciesPresetPassesEverySpeciesThrough) {
   Preset one = load_preset(std::string(PHYSARUM_SOURCE_DIR) + "/assets/presets/veins.toml");
   one.run.size = {64, 48};
   one.run.agents = 2000;
-  ASSERT_TRUE(core.apply_preset(one, "veins.toml")) << core.message;
+  ASSERT_TRUE(core.apply_preset(one, "veins.toml")) << core.notice();
   EXPECT_EQ(core.backend().species_count(), 1);
   EXPECT_EQ(core.backend().model(), one.model);
 }
@@ -77,7 +78,7 @@ TEST(WindowSpecies, PanelEditsOfSpeciesAndMatrixGoInLiveOrAreRefusedWithAToast) 
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = "64x48";
@@ -87,7 +88,7 @@ TEST(WindowSpecies, PanelEditsOfSpeciesAndMatrixGoInLiveOrAreRefusedWithAToast) 
   Preset p = load_preset(file);
   p.run.size = {64, 48};
   p.run.agents = 3000;
-  ASSERT_TRUE(core.apply_preset(p, file)) << core.message;
+  ASSERT_TRUE(core.apply_preset(p, file)) << core.notice();
   const int n = core.backend().species_count();
   ASSERT_GE(n, 2);
   core.step();
@@ -122,7 +123,7 @@ TEST(WindowSpecies, AddAndRemoveSpeciesReallocateWithTheMatrixGrownAndShrunk) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = "64x48";
@@ -132,7 +133,7 @@ TEST(WindowSpecies, AddAndRemoveSpeciesReallocateWithTheMatrixGrownAndShrunk) {
   Preset p = load_preset(file);
   p.run.size = {64, 48};
   p.run.agents = 3000;
-  ASSERT_TRUE(core.apply_preset(p, file)) << core.message;
+  ASSERT_TRUE(core.apply_preset(p, file)) << core.notice();
   ASSERT_EQ(core.backend().species_count(), 2);
   ASSERT_EQ(p.species.interaction, (std::vector<float>{1.0f, -1.5f, -1.5f, 1.0f}));
 
@@ -148,7 +149,7 @@ TEST(WindowSpecies, AddAndRemoveSpeciesReallocateWithTheMatrixGrownAndShrunk) {
   Toasts toasts;
   ASSERT_TRUE(apply_species_edit(core, live, toasts));
 
-  ASSERT_TRUE(core.apply_species_set(merged_species(plan, core.backend().species()))) << core.message;
+  ASSERT_TRUE(core.apply_species_set(merged_species(plan, core.backend().species()))) << core.notice();
   const SpeciesSet three = core.backend().species();
   ASSERT_EQ(core.backend().species_count(), 3);
   EXPECT_EQ(core.backend().steps_done(), 0U);  // a new simulation
@@ -180,7 +181,7 @@ TEST(WindowSpecies, AddAndRemoveSpeciesReallocateWithTheMatrixGrownAndShrunk) {
 
   // The preset saved from the panel reads back as the same three species.
   const auto dir = test::temp_dir();
-  const auto saved = save_user_preset(core.preset, dir, "three");
+  const auto saved = run::save_user_preset(core.preset, dir, "three");
   const Preset back = load_preset(saved);
   EXPECT_EQ(back.species, three);
   EXPECT_EQ(back, core.preset);
@@ -188,7 +189,7 @@ TEST(WindowSpecies, AddAndRemoveSpeciesReallocateWithTheMatrixGrownAndShrunk) {
   // Remove the first: its row and column go.
   plan = unchanged_plan(three);
   ASSERT_TRUE(plan_remove(plan, 0));
-  ASSERT_TRUE(core.apply_species_set(merged_species(plan, core.backend().species()))) << core.message;
+  ASSERT_TRUE(core.apply_species_set(merged_species(plan, core.backend().species()))) << core.notice();
   const SpeciesSet two = core.backend().species();
   ASSERT_EQ(core.backend().species_count(), 2);
   EXPECT_EQ(two.interaction, (std::vector<float>{1.0f, a, a, 1.0f}));
@@ -199,12 +200,12 @@ TEST(WindowSpecies, AddAndRemoveSpeciesReallocateWithTheMatrixGrownAndShrunk) {
   plan = unchanged_plan(two);
   ASSERT_TRUE(plan_remove(plan, 1));
   EXPECT_FALSE(plan_remove(plan, 0));  // never none
-  ASSERT_TRUE(core.apply_species_set(merged_species(plan, core.backend().species()))) << core.message;
+  ASSERT_TRUE(core.apply_species_set(merged_species(plan, core.backend().species()))) << core.notice();
   EXPECT_EQ(core.backend().species_count(), 1);
   EXPECT_TRUE(core.preset.species.list.empty());
   EXPECT_EQ(core.preset.model, two.list[0].model);
   EXPECT_EQ(core.backend().model(), two.list[0].model);
-  const Preset one_back = load_preset(save_user_preset(core.preset, dir, "one"));
+  const Preset one_back = load_preset(run::save_user_preset(core.preset, dir, "one"));
   EXPECT_EQ(one_back, core.preset);
 }
 
@@ -214,7 +215,7 @@ TEST(WindowSpecies, AddingToOneSpeciesColoursBothAndStopsAtTheMaximum) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = "48x40";
@@ -227,7 +228,7 @@ TEST(WindowSpecies, AddingToOneSpeciesColoursBothAndStopsAtTheMaximum) {
   SpeciesPlan plan = unchanged_plan(core.backend().species());
   for (int i = 1; i < kMaxSpecies; ++i) ASSERT_TRUE(plan_add(plan, core.backend().species(), 0));
   EXPECT_FALSE(plan_add(plan, core.backend().species(), 0));
-  ASSERT_TRUE(core.apply_species_set(merged_species(plan, core.backend().species()))) << core.message;
+  ASSERT_TRUE(core.apply_species_set(merged_species(plan, core.backend().species()))) << core.notice();
   const SpeciesSet s = core.backend().species();
   ASSERT_EQ(core.backend().species_count(), kMaxSpecies);
   std::set<uint32_t> colours;

@@ -184,7 +184,7 @@ TEST(Timeline, RunningWindowFollowsTheKeyframes) {
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   const auto dir = test::temp_dir();
   test::write_file(dir / "keyed.toml", kKeyed);
-  SimOptions o;
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.preset = (dir / "keyed.toml").string();

@@ -21,8 +21,8 @@
 namespace physarum::app {
 namespace {
 
-SimOptions small_options(const std::string& size = "96x64", const std::string& agents = "3000") {
-  SimOptions o;
+run::Recipe small_options(const std::string& size = "96x64", const std::string& agents = "3000") {
+  run::Recipe o;
   o.backend = "cpu";
   o.threads = 1;
   o.size = size;
@@ -46,13 +46,13 @@ double reference_distance(const std::vector<float>& a, const std::vector<float>&
 // Sixty frames of a twin with a zero perturbation, a live change of two parameters, another number
 // of steps a frame, five brush dabs and an eraser dab on the way: every record is exactly 0.
 void expect_zero_distance_throughout(const std::string& backend) {
-  SimOptions o = small_options();
+  run::Recipe o = small_options();
   o.backend = backend;
   WindowCore core(o);
   test::Fbo fbo(96, 64);
   core.steps_per_frame = 3;
   for (int f = 0; f < 5; ++f) core.step();  // the twin starts mid-run, from A's state
-  ASSERT_TRUE(core.start_twin("agent:0:theta:0")) << core.message;
+  ASSERT_TRUE(core.start_twin("agent:0:theta:0")) << core.notice();
   EXPECT_EQ(core.twin.backend()->name(), core.backend().name());  // a backend of A's kind
   core.twin.every = 1;
   for (int f = 0; f < 60; ++f) {
@@ -115,7 +115,7 @@ TEST(WindowTwin, ABrushStrokeOnlyOneTwinGetsIsADistance) {
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   WindowCore core(small_options());
-  ASSERT_TRUE(core.start_twin("agent:0:theta:0")) << core.message;
+  ASSERT_TRUE(core.start_twin("agent:0:theta:0")) << core.notice();
   core.twin.every = 1;
   core.backend().brush(BrushStroke{30.0f, 30.0f, 6.0f, 8.0f});  // behind the twin's back
   core.step();
@@ -130,7 +130,7 @@ TEST(WindowTwin, APerturbationGrowsAndIsMeasuredAsTheReferenceSays) {
   WindowCore core(small_options());
   core.steps_per_frame = 4;
   for (int f = 0; f < 10; ++f) core.step();
-  ASSERT_TRUE(core.start_twin("agent:0:x:0.7")) << core.message;
+  ASSERT_TRUE(core.start_twin("agent:0:x:0.7")) << core.notice();
   core.twin.every = 2;
   for (int f = 0; f < 80; ++f) core.step();
   const auto& recs = core.twin.records();
@@ -182,7 +182,7 @@ TEST(WindowTwin, AParameterPerturbationFollowsLiveChangesOfA) {
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   WindowCore core(small_options());
-  ASSERT_TRUE(core.start_twin("model.sensor_angle_deg:1e-3")) << core.message;
+  ASSERT_TRUE(core.start_twin("model.sensor_angle_deg:1e-3")) << core.notice();
   EXPECT_FLOAT_EQ(core.twin.backend()->model().sensor_angle_deg, core.preset.model.sensor_angle_deg * 1.001f);
   ModelParams m = core.preset.model;
   m.sensor_angle_deg = 40.0f;
@@ -198,11 +198,14 @@ TEST(WindowTwin, BadSpecsAreRefusedAndARebuildStopsTheTwin) {
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   WindowCore core(small_options());
-  EXPECT_FALSE(core.start_twin("agent:0:spin:1e-4"));
-  EXPECT_NE(core.message.find("'spin' is not theta, x or y"), std::string::npos) << core.message;
+  const CommandResult spin = core.start_twin("agent:0:spin:1e-4");
+  EXPECT_FALSE(spin);
+  EXPECT_NE(spin.error().find("'spin' is not theta, x or y"), std::string::npos) << spin.error();
+  EXPECT_EQ(core.notice(), spin.error());  // the panel shows it too
   EXPECT_FALSE(core.twin.active());
-  EXPECT_FALSE(core.start_twin("agent:3000:theta:1e-4"));  // ids 0..2999
-  EXPECT_NE(core.message.find("does not exist"), std::string::npos) << core.message;
+  const CommandResult id = core.start_twin("agent:3000:theta:1e-4");  // ids 0..2999
+  EXPECT_FALSE(id);
+  EXPECT_NE(id.error().find("does not exist"), std::string::npos) << id.error();
   EXPECT_FALSE(core.start_twin("field:96,0:1"));
   EXPECT_FALSE(core.twin.active());
   ASSERT_TRUE(core.start_twin("field:3,4:0.5"));
@@ -210,7 +213,7 @@ TEST(WindowTwin, BadSpecsAreRefusedAndARebuildStopsTheTwin) {
   EXPECT_FALSE(core.start_twin("nonsense"));
   ASSERT_TRUE(core.twin.active());
   EXPECT_EQ(core.twin.perturbation().text, "field:3,4:0.5");
-  core.reset();
+  ASSERT_TRUE(core.reset());
   EXPECT_FALSE(core.twin.active());
   EXPECT_NE(core.twin.stopped_why().find("rebuilt"), std::string::npos);
   core.step();  // and the window goes on

@@ -17,8 +17,8 @@
 #include "export/bands.hpp"
 #include "export/cave.hpp"
 #include "export/grid.hpp"
+#include "run/run.hpp"
 #include "sim/atomic_file.hpp"
-#include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
 
 namespace physarum::app {
@@ -38,11 +38,12 @@ std::string recipe_of(const CLI::App& cmd) {
   return r;
 }
 
-// The field `physarum run` grows from the same options: keyframes applied step by step.
-FieldPlanes grow_field(const SimOptions& options, int steps) {
-  Simulation sim = make_simulation(options);
-  Backend& b = *sim.backend;
-  step_with_keyframes(b, sim.preset, static_cast<uint64_t>(steps));
+// The field `physarum run` grows from the same recipe, through the one run library (keyframes,
+// environment and seed image as every surface has them).
+FieldPlanes grow_field(const run::Recipe& recipe, int steps) {
+  run::Run sim(recipe);
+  sim.step(static_cast<uint64_t>(steps));
+  Backend& b = sim.backend();
   FieldPlanes f;
   b.read_field(f.values);
   f.size = b.size();

@@ -7,15 +7,15 @@
 #include <string>
 
 #include "cli/commands.hpp"
-#include "common/preset_library.hpp"
+#include "run/preset_library.hpp"
 #include "sim/params.hpp"
 #include "sim/registry.hpp"
 
 namespace physarum::app {
 namespace {
 
-void print_group(const char* title, const std::filesystem::path& dir, const std::vector<PresetEntry>& all,
-                 bool user) {
+void print_group(const char* title, const std::filesystem::path& dir,
+                 const std::vector<run::PresetEntry>& all, bool user) {
   std::printf("%s (%s):\n", title, dir.string().c_str());
   size_t width = 0;
   for (const auto& e : all) {
@@ -25,7 +25,7 @@ void print_group(const char* title, const std::filesystem::path& dir, const std:
   for (const auto& e : all) {
     if (e.user != user) continue;
     any = true;
-    std::printf("  %-*s  %s\n", static_cast<int>(width), e.name.c_str(), preset_summary(e.file).c_str());
+    std::printf("  %-*s  %s\n", static_cast<int>(width), e.name.c_str(), run::preset_summary(e.file).c_str());
   }
   if (!any) std::printf("  (none yet%s)\n", user ? ": the window's Presets section saves them here" : "");
 }
@@ -37,9 +37,9 @@ CommandFn add_presets_command(CLI::App& app) {
       app.add_subcommand("presets", "List the shipped presets and your own (use one with --preset NAME)");
   (void)cmd;
   return [] {
-    const auto shipped = shipped_preset_dir();
-    const auto user = user_preset_dir();
-    const auto all = list_presets(shipped, user);
+    const auto shipped = run::shipped_preset_dir();
+    const auto user = run::user_preset_dir();
+    const auto all = run::list_presets(shipped, user);
     print_group("shipped", shipped, all, false);
     print_group("yours", user, all, true);
     return kExitOk;

@@ -26,8 +26,8 @@
 #include "render/gl_objects.hpp"
 #include "render/palette.hpp"
 #include "render/png.hpp"
+#include "run/run.hpp"
 #include "sim/atomic_file.hpp"
-#include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
 #include "video/async_readback.hpp"
 #include "video/frame_sink.hpp"
@@ -41,7 +41,7 @@ namespace physarum::app {
 namespace {
 
 struct RenderOptions {
-  SimOptions sim;
+  run::Recipe sim;
   uint64_t steps = 500;
   std::vector<std::string> outs;
   std::string resolution;  // "WxH" or "4x"; empty = the field's size
@@ -67,7 +67,7 @@ OutKind out_kind(const std::string& file) {
 
 // The command that runs the same simulation again, quoted for a shell so it can be pasted as it is.
 std::string remake_command(const RenderOptions& o, const Preset& p) {
-  const SimOptions& s = o.sim;
+  const run::Recipe& s = o.sim;
   std::string c = "physarum render";
   if (!s.preset.empty()) c += " --preset " + shell_quote(s.preset);
   c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " --seed " +
@@ -88,7 +88,7 @@ std::string remake_command(const RenderOptions& o, const Preset& p) {
 // The video's comment tag: what was run and the command that makes the same video again.
 std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t every, Size out_size,
                           const std::string& out) {
-  const SimOptions& s = o.sim;
+  const run::Recipe& s = o.sim;
   std::string preset_name =
       s.preset.empty() ? std::string("built-in defaults") : std::filesystem::path(s.preset).stem().string();
   std::string c = "physarum " PHYSARUM_VERSION "; preset " + preset_name + "; seed " +
@@ -155,7 +155,7 @@ Size image_size(const RenderOptions& o, Size field) {
 }
 
 OutputPlan plan_output(const RenderOptions& o, const std::vector<std::string>& videos) {
-  OutputPlan plan{image_size(o, resolve_preset(o.sim).run.size)};
+  OutputPlan plan{image_size(o, run::resolve(o.sim).run.size)};
   if (videos.empty()) return plan;
   // What the user can fix in the command comes first, whatever is installed.
   for (const auto& v : videos) {
@@ -218,12 +218,12 @@ class RecorderFanOut final : public FrameSink {
 // oldest read instead of dropping it, so every frame arrives, in order, with the same bytes.
 class HeadlessRender {
  public:
-  HeadlessRender(const RenderOptions& o, Simulation& sim, Size out)
-      : o_(o), sim_(sim), b_(*sim.backend), out_(out), egl_(b_.can_publish()) {
+  HeadlessRender(const RenderOptions& o, run::Run& sim, Size out)
+      : o_(o), sim_(sim), b_(sim.backend()), out_(out), egl_(b_.can_publish()) {
     std::fprintf(stderr, "physarum render: %s; %s\n", b_.name().c_str(), egl_.description().c_str());
     palettes_ = render::load_palettes(render::palette_dir());
-    renderer_.set_palette(palette_named(palettes_, sim.preset.display.palette));
-    palette_ = sim.preset.display.palette;
+    renderer_.set_palette(palette_named(palettes_, sim.preset().display.palette));
+    palette_ = sim.preset().display.palette;
     renderer_.set_bicubic(true);  // only where a cell covers more than one pixel (--resolution 4x)
     target_.emplace(out.width, out.height);
   }
@@ -232,7 +232,7 @@ class HeadlessRender {
     for (const auto& v : videos) {
       RecorderOptions ro;
       ro.output = v;
-      ro.alpha = sim_.preset.display.background == Background::Transparent;
+      ro.alpha = sim_.preset().display.background == Background::Transparent;
       ro.width = out_.width;
       ro.height = out_.height;
       ro.fps = o_.fps;
@@ -240,7 +240,7 @@ class HeadlessRender {
       ro.bottom_up = true;  // glReadPixels rows, passed as they are
       ro.encoder = encoder;
       ro.stop_limit = std::chrono::seconds(o_.video_stop_limit_s);
-      ro.comment = video_comment(o_, sim_.preset, every, out_, v);
+      ro.comment = video_comment(o_, sim_.preset(), every, out_, v);
       recorders_.push_back(std::make_unique<Recorder>(ro));
     }
   }
@@ -256,12 +256,12 @@ class HeadlessRender {
   }
 
   void draw(bool host_range) {
-    if (sim_.preset.display.palette != palette_) {  // a keyframe switched it
-      renderer_.set_palette(palette_named(palettes_, sim_.preset.display.palette));
-      palette_ = sim_.preset.display.palette;
+    if (sim_.preset().display.palette != palette_) {  // a keyframe switched it
+      renderer_.set_palette(palette_named(palettes_, sim_.preset().display.palette));
+      palette_ = sim_.preset().display.palette;
     }
     renderer_.update_field(b_, host_range);
-    renderer_.draw(sim_.preset.display, render::View{}, out_.width, out_.height);
+    renderer_.draw(sim_.preset().display, render::View{}, out_.width, out_.height);
   }
 
   // Hands over the frames still being read, then stops the videos cleanly; a failed one is an error.
@@ -288,7 +288,7 @@ class HeadlessRender {
   }
 
   const RenderOptions& o_;
-  Simulation& sim_;
+  run::Run& sim_;
   Backend& b_;
   Size out_;
   render::EglContext egl_;
@@ -303,7 +303,7 @@ class HeadlessRender {
 
 // Steps the simulation, a video frame every `every` steps. Returns the steps done (fewer after
 // Ctrl-C) and counts the frames written.
-uint64_t run_steps(const RenderOptions& o, Simulation& sim, HeadlessRender& out, uint64_t every,
+uint64_t run_steps(const RenderOptions& o, run::Run& sim, HeadlessRender& out, uint64_t every,
                    uint64_t& frames) {
   ProgressBar progress(o.steps, !o.quiet);
   uint64_t done = 0;
@@ -312,11 +312,11 @@ uint64_t run_steps(const RenderOptions& o, Simulation& sim, HeadlessRender& out,
   while (done < o.steps && !stop_requested()) {
     const uint64_t to_frame = every - done % every;
     const uint64_t chunk = std::min({chunk_max, to_frame, o.steps - done});
-    step_with_keyframes(*sim.backend, sim.preset, chunk);  // keyframed values before each step
+    sim.step(chunk);  // keyframed values before each step
     done += chunk;
     if (out.recording() && done < o.steps && done % every == 0) {
       // Quantile cave levels come only from a host copy (with interop the field is on the GPU).
-      if (out.write_frame(sim.preset.display.cave == CaveMode::Quantile)) ++frames;
+      if (out.write_frame(sim.preset().display.cave == CaveMode::Quantile)) ++frames;
     }
     progress.update(done, frames);
   }
@@ -344,8 +344,8 @@ int run_render(const RenderOptions& o) {
   OutputPlan plan = plan_output(o, outs.videos);
   install_signal_handlers();
 
-  Simulation sim = make_simulation(o.sim);
-  Backend& b = *sim.backend;
+  run::Run sim(o.sim);
+  Backend& b = sim.backend();
   plan.size = image_size(o, b.size());
   HeadlessRender out(o, sim, plan.size);
   const uint64_t every = o.every > 0 ? static_cast<uint64_t>(o.every) : std::max<uint64_t>(1, o.steps / 300);
@@ -377,8 +377,8 @@ int run_render(const RenderOptions& o) {
     write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
   say_written(o, b, done, frames);
   if (!o.report.file.empty()) {
-    write_render_report(o.report, b, sim.preset.environment, field, done,
-                        "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset));
+    write_render_report(o.report, b, sim.preset().environment, field, done,
+                        "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()));
   }
   return kExitOk;
 }

@@ -14,15 +14,15 @@
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/sim_options.hpp"
+#include "run/run.hpp"
 #include "sim/atomic_file.hpp"
-#include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
 
 namespace physarum::app {
 namespace {
 
 struct RunOptions {
-  SimOptions sim;
+  run::Recipe sim;
   int steps = 0;
   std::string out;
 };
@@ -31,11 +31,11 @@ int run(const RunOptions& r) {
   // Refuse an output path that cannot work before spending time on the run.
   check_writable_target(r.out);
 
-  Simulation sim = make_simulation(r.sim);
-  Backend& b = *sim.backend;
+  run::Run sim(r.sim);
+  Backend& b = sim.backend();
 
   const auto t0 = std::chrono::steady_clock::now();
-  step_with_keyframes(b, sim.preset, static_cast<uint64_t>(r.steps));  // b.step without keyframes
+  sim.step(static_cast<uint64_t>(r.steps));
   std::vector<float> field;
   b.read_field(field);  // waits for the last step on asynchronous backends
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

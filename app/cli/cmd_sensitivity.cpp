@@ -24,7 +24,7 @@ namespace {
 using namespace sensitivity;
 
 struct SensitivityOptions {
-  SimOptions sim;
+  run::Recipe sim;
   int steps = 1500;
   int every = 10;
   std::string perturb;
@@ -160,7 +160,7 @@ int run(SensitivityOptions o) {
     if (!f.empty()) check_writable_target(f);
   }
 
-  const Preset base = resolve_preset(o.sim);
+  const Preset base = run::resolve(o.sim);
   Perturbation perturbation;
   SweepSpec sweep;
   Shard shard;
@@ -187,7 +187,7 @@ int run(SensitivityOptions o) {
   for (size_t j = 0; j < plan.jobs.size(); ++j) {
     if (!in_shard(static_cast<int>(j), shard)) continue;
     const Job& job = plan.jobs[j];
-    SimOptions a = o.sim;
+    run::Recipe a = o.sim;
     a.seed = job.seed;
     a.sets.insert(a.sets.end(), job.sets.begin(), job.sets.end());
     TwinResult twin;

@@ -5,6 +5,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include "run/recipe.hpp"
+
 namespace CLI {
 class App;
 }
@@ -20,17 +22,12 @@ CommandFn add_presets_command(CLI::App& app);      // cmd_presets.cpp: lists pre
 CommandFn add_params_command(CLI::App& app);       // cmd_presets.cpp: lists the parameter registry
 CommandFn add_export_command(CLI::App& app);       // cli/cmd_export.cpp: cave masks, height maps, Tiled, SVG
 CommandFn add_sensitivity_command(CLI::App& app);  // cmd_sensitivity.cpp: twin runs, Lyapunov exponents
-CommandFn add_window_options(CLI::App& app);  // window/window.cpp: the interactive window (no subcommand)
+CommandFn add_window_options(CLI::App& app);       // cmd_window.cpp: the interactive window (no subcommand)
 
-// Thrown for a bad value that CLI11 could not catch itself (e.g. "--size 0x5"): exit code 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Exit codes.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitRuntime = 1;
-inline constexpr int kExitUsage = 2;
+// A bad value that CLI11 could not catch itself (e.g. "--size 0x5"): exit code 2.
+using run::kExitOk;
+using run::kExitRuntime;
+using run::kExitUsage;
+using run::UsageError;
 
 }  // namespace physarum::app

@@ -98,7 +98,7 @@ ExportPlan make_export_plan(const ExportOptions& o, const CLI::App& cmd) {
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
-  const Preset preset = resolve_preset(o.sim);
+  const Preset preset = run::resolve(o.sim);
   plan.display = preset.display;
   if (o.field.empty()) check_against_run(o, preset);
   return plan;

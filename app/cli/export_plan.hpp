@@ -20,7 +20,7 @@ namespace physarum::app {
 struct FormatWriter;
 
 struct ExportOptions {
-  SimOptions sim;
+  run::Recipe sim;
   int steps = 0;
   std::string field;
   int channel = -1;  // -1: the sum of all planes

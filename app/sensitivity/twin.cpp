@@ -3,14 +3,16 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "run/run.hpp"
 #include "sensitivity/distance.hpp"
 #include "sensitivity/parameters.hpp"
 
 namespace physarum::app::sensitivity {
 namespace {
 
-Record measure(Backend& a, Backend& b) {
-  std::vector<float> fa, fb;
+// Leaves A's field in `fa`.
+Record measure(Backend& a, Backend& b, std::vector<float>& fa) {
+  std::vector<float> fb;
   a.read_field(fa);
   b.read_field(fb);
   return {static_cast<int64_t>(a.steps_done()), relative_l2(fa, fb),
@@ -19,12 +21,12 @@ Record measure(Backend& a, Backend& b) {
 
 }  // namespace
 
-TwinResult run_twins(const SimOptions& a_options, const Perturbation& p, int steps, int every) {
+TwinResult run_twins(const run::Recipe& a_options, const Perturbation& p, int steps, int every) {
   TwinResult result;
-  SimOptions b_options = a_options;
+  run::Recipe b_options = a_options;
   if (p.kind == Perturbation::Kind::Parameter) {
     // B differs by one more --set, written so it reproduces the rounded value exactly.
-    Preset b = resolve_preset(a_options);
+    Preset b = run::resolve(a_options);
     result.delta = perturb_preset(p, b);
     char text[64];
     std::snprintf(text, sizeof text, "%.9g", parameter_value(b, p.key));
@@ -32,18 +34,18 @@ TwinResult run_twins(const SimOptions& a_options, const Perturbation& p, int ste
   } else {
     result.delta = p.eps;
   }
-  Simulation a = make_simulation(a_options);
-  Simulation b = make_simulation(b_options);
-  perturb_state(p, *b.backend);
-  result.backend = a.backend->name();
+  run::Run a(a_options);
+  run::Run b(b_options);
+  perturb_state(p, b.backend());
+  result.backend = a.backend().name();
 
-  result.records.push_back(measure(*a.backend, *b.backend));
+  result.records.push_back(measure(a.backend(), b.backend(), result.field_a));
   for (int done = 0; done < steps;) {
     const int n = std::min(every, steps - done);
-    a.backend->step(n);
-    b.backend->step(n);
+    a.step(static_cast<uint64_t>(n));
+    b.step(static_cast<uint64_t>(n));
     done += n;
-    result.records.push_back(measure(*a.backend, *b.backend));
+    result.records.push_back(measure(a.backend(), b.backend(), result.field_a));
   }
   return result;
 }

@@ -1,4 +1,4 @@
-// Twin runs: A and B built from the same options in one process, B perturbed once, both stepped
+// Twin runs: A and B built from the same recipe in one process, B perturbed once, both stepped
 // alike; every K steps the distance between them is recorded. Runs are bit-exact, so any distance
 // comes from the perturbation alone.
 #pragma once
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/sim_options.hpp"
+#include "run/recipe.hpp"
 #include "sensitivity/perturbation.hpp"
 
 namespace physarum::app::sensitivity {
@@ -22,10 +22,12 @@ struct TwinResult {
   double delta = 0;             // the perturbation applied (after rounding to float)
   std::vector<Record> records;  // steps 0, K, 2K, ..., and `steps` itself
   std::string backend;          // A's backend name
+  std::vector<float> field_a;   // A's field after the last step
 };
 
-// Throws UsageError for bad options (as make_simulation does) and Error for a perturbation that
-// does not fit the simulation (agent id, cell, key).
-TwinResult run_twins(const SimOptions& a, const Perturbation& p, int steps, int every);
+// A and B are runs (run/run.hpp) stepped the one way, keyframes included, so A grows what
+// `physarum run` grows from the same recipe. Throws UsageError for a bad recipe and Error for a
+// perturbation that does not fit the simulation (agent id, cell, key).
+TwinResult run_twins(const run::Recipe& a, const Perturbation& p, int steps, int every);
 
 }  // namespace physarum::app::sensitivity

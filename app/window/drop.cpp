@@ -6,8 +6,8 @@
 
 #include <filesystem>
 
-#include "common/environment_maps.hpp"
-#include "common/seeding.hpp"
+#include "run/environment_maps.hpp"
+#include "run/seeding.hpp"
 
 namespace physarum::app {
 namespace {
@@ -34,19 +34,20 @@ bool load_dropped_image(WindowCore& core, const std::string& path, DropKind kind
                         std::string* message) {
   Backend* twin = core.twin.backend();
   if (kind == DropKind::Seed) {
-    if (!seed_from_image(core.backend(), core.preset, path, fit, message)) return false;
+    if (!run::seed_from_image(core.backend(), core.preset, path, fit, message)) return false;
     // The twin takes the same seed (it decodes the file again; the same bytes give the same seed).
-    if (twin != nullptr && !seed_from_image(*twin, core.preset, path, fit, nullptr)) {
+    if (twin != nullptr && !run::seed_from_image(*twin, core.preset, path, fit, nullptr)) {
       core.twin.stop("the twin could not take the dropped image, so it stopped");
     }
     return true;
   }
-  const MapKind map = kind == DropKind::Food ? MapKind::Food : MapKind::Walls;
-  if (!set_map_from_image(core.backend(), map, path, fit, core.preset.environment.walls_threshold, message)) {
+  const run::MapKind map = kind == DropKind::Food ? run::MapKind::Food : run::MapKind::Walls;
+  if (!run::set_map_from_image(core.backend(), map, path, fit, core.preset.environment.walls_threshold,
+                               message)) {
     return false;
   }
   if (twin != nullptr &&
-      !set_map_from_image(*twin, map, path, fit, core.preset.environment.walls_threshold, nullptr)) {
+      !run::set_map_from_image(*twin, map, path, fit, core.preset.environment.walls_threshold, nullptr)) {
     core.twin.stop("the twin could not take the dropped map, so it stopped");
   }
   std::error_code ec;

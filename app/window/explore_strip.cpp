@@ -28,16 +28,16 @@ void ExploreStrip::explore(WindowCore& core, Toasts& toasts) {
 
 void ExploreStrip::explore_seed(WindowCore& core, Toasts& toasts, uint64_t seed) {
   next_seed_ = seed + 1;
-  const Preset p = explore_draw(core.preset, seed, smooth_palettes(core.palettes));
-  if (!core.apply_preset(p, core.preset_file)) {
-    toasts.error(core.message);
+  const Preset p = explore_draw(core.preset, seed, smooth_palettes(core.palettes()));
+  if (const CommandResult r = core.apply_preset(p, core.preset_file); !r) {
+    toasts.error(r.error());
     return;
   }
   shown_seed_ = seed;
   shown_ = true;
-  core.reset();  // grow the new parameters from the start
+  (void)core.reset();  // grow the new parameters from the start; a refusal shows as the notice
   toasts.info("explore seed " + std::to_string(seed));
-  const auto& pal = core.palettes.palettes[core.palettes.index_of(p.display.palette)];
+  const auto& pal = core.palettes().palettes[core.palettes().index_of(p.display.palette)];
   worker_.request(seed, p, pal);
   entries_.push_back({seed, p, {}});
   if (entries_.size() > kStrip) entries_.pop_front();
@@ -106,12 +106,12 @@ void ExploreStrip::draw(WindowCore& core, Toasts& toasts) {
       if (clicked) {
         const Preset p = it->preset;
         const uint64_t seed = it->seed;
-        if (core.apply_preset(p, core.preset_file)) {
-          core.reset();
+        if (const CommandResult r = core.apply_preset(p, core.preset_file); r) {
+          (void)core.reset();  // a refusal shows as the panel's notice
           shown_seed_ = seed;
           shown_ = true;
         } else {
-          toasts.error(core.message);
+          toasts.error(r.error());
         }
         break;
       }

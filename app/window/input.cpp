@@ -53,12 +53,9 @@ void handle_keys(GLFWwindow* win, WindowCore& core, PanelState& panel, std::vect
         break;
       case GLFW_KEY_E: panel.actions.push_back(PanelAction::Explore); break;
       case GLFW_KEY_K: panel.actions.push_back(PanelAction::AddKeyframe); break;
-      case GLFW_KEY_SPACE: core.paused = !core.paused; break;
-      case GLFW_KEY_S:
-        core.paused = true;
-        core.single_step = true;
-        break;
-      case GLFW_KEY_BACKSPACE: core.reset(); break;
+      case GLFW_KEY_SPACE: core.toggle_pause(); break;
+      case GLFW_KEY_S: core.step_once(); break;
+      case GLFW_KEY_BACKSPACE: (void)core.reset(); break;  // a refusal shows as the notice
       case GLFW_KEY_R: core.view.reset(); break;
       case GLFW_KEY_TAB: panel.visible = !panel.visible; break;
       case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(win, GLFW_TRUE); break;

@@ -72,14 +72,12 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::Text("Field %dx%d, %s agents, step %llu", b.size().width, b.size().height,
               format_count(b.agent_count()).c_str(), static_cast<unsigned long long>(b.steps_done()));
 
-  if (ImGui::Button(core.paused ? "Resume (Space)" : "Pause (Space)")) core.paused = !core.paused;
+  if (ImGui::Button(core.paused() ? "Resume (Space)" : "Pause (Space)")) core.toggle_pause();
   ImGui::SameLine();
-  if (ImGui::Button("Step (S)")) {
-    core.paused = true;
-    core.single_step = true;
-  }
+  if (ImGui::Button("Step (S)")) core.step_once();
   ImGui::SameLine();
-  if (ImGui::Button("Reset (Backspace)")) guarded(toasts, "reset", [&] { core.reset(); });
+  if (ImGui::Button("Reset (Backspace)"))
+    guarded(toasts, "reset", [&] { (void)core.reset(); });  // a refusal shows as the notice
   slider(core.steps_per_frame, limits::kStepsPerFrame);
   if (ImGui::Checkbox("vsync", &st.vsync)) st.actions.push_back(PanelAction::ApplyVsync);
   ImGui::SameLine();
@@ -100,7 +98,7 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
       run.seed = static_cast<uint32_t>(st.seed);
       SpawnParams spawn = core.preset.spawn;
       spawn.mode = static_cast<SpawnMode>(std::clamp(st.spawn_mode, 0, 3));
-      core.rebuild(run, spawn);
+      if (const CommandResult r = core.rebuild(run, spawn); !r) toasts.error(r.error());
     });
   }
   ImGui::TreePop();
@@ -227,11 +225,11 @@ void species_count_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (!pending) ImGui::BeginDisabled();
   if (ImGui::Button("Apply (reallocates)")) {
     guarded(toasts, "cannot apply the species", [&] {
-      if (core.apply_species_set(merged_species(plan, live))) {
+      if (const CommandResult r = core.apply_species_set(merged_species(plan, live)); r) {
         st.species_plan = unchanged_plan(core.backend().species());
         st.species_tab = 0;
       } else {
-        toasts.error(core.message);
+        toasts.error(r.error());
       }
     });
   }
@@ -321,10 +319,10 @@ void environment_overlay_controls(WindowCore& core) {
 
 void display_section(WindowCore& core, Toasts& toasts) {
   DisplayParams& d = core.preset.display;
-  const auto& pals = core.palettes.palettes;
-  if (ImGui::BeginCombo("palette", pals[core.palette_index].name.c_str())) {
+  const auto& pals = core.palettes().palettes;
+  if (ImGui::BeginCombo("palette", pals[core.palette_index()].name.c_str())) {
     for (size_t i = 0; i < pals.size(); ++i) {
-      const bool selected = i == core.palette_index;
+      const bool selected = i == core.palette_index();
       std::string label = pals[i].name + (pals[i].discrete ? "  (discrete)" : "");
       if (ImGui::Selectable(label.c_str(), selected))
         guarded(toasts, "palette", [&] { core.select_palette(i); });
@@ -332,10 +330,10 @@ void display_section(WindowCore& core, Toasts& toasts) {
     }
     ImGui::EndCombo();
   }
-  palette_swatch(pals[core.palette_index], ImGui::CalcItemWidth(), ImGui::GetFrameHeight());
+  palette_swatch(pals[core.palette_index()], ImGui::CalcItemWidth(), ImGui::GetFrameHeight());
   if (ImGui::Button("Reload palettes"))
     guarded(toasts, "cannot reload palettes", [&] { core.reload_palettes(); });
-  for (const auto& e : core.palettes.errors) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", e.c_str());
+  for (const auto& e : core.palettes().errors) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", e.c_str());
 
   int mapping = d.mapping == Mapping::Log ? 1 : 0;
   const char* mappings[] = {"linear", "log"};
@@ -401,7 +399,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (!st.presets_scanned) {
     st.presets_scanned = true;  // a folder that cannot be read is reported once, not every frame
     guarded(toasts, "cannot list the presets",
-            [&] { st.presets = list_presets(shipped_preset_dir(), user_preset_dir()); });
+            [&] { st.presets = run::list_presets(run::shipped_preset_dir(), run::user_preset_dir()); });
   }
   ImGui::TextDisabled("current: %s", core.preset_file.empty()
                                          ? "built-in defaults"
@@ -409,7 +407,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   bool load_now = false;
   if (ImGui::BeginListBox("##presets", ImVec2(-1, 7.5f * ImGui::GetTextLineHeightWithSpacing()))) {
     for (int i = 0; i < static_cast<int>(st.presets.size()); ++i) {
-      const PresetEntry& e = st.presets[static_cast<size_t>(i)];
+      const run::PresetEntry& e = st.presets[static_cast<size_t>(i)];
       const std::string label = e.name + (e.user ? "  (yours)" : "");
       ImGui::PushID(i);
       if (ImGui::Selectable(label.c_str(), st.preset_selected == i, ImGuiSelectableFlags_AllowDoubleClick)) {
@@ -425,14 +423,14 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (!have) ImGui::BeginDisabled();
   load_now |= ImGui::Button("Load (or double-click)");
   if (have && load_now) {
-    const PresetEntry& e = st.presets[static_cast<size_t>(st.preset_selected)];
+    const run::PresetEntry& e = st.presets[static_cast<size_t>(st.preset_selected)];
     try {
       const Preset p = load_preset(e.file);  // a broken file throws (also NaN, out of range): nothing changes
-      if (core.apply_preset(p, e.file.string())) {
+      if (const CommandResult r = core.apply_preset(p, e.file.string()); r) {
         st.initialised = false;  // the reallocation fields follow the new preset
         toasts.info("loaded preset " + e.name);
       } else {
-        toasts.error(core.message);
+        toasts.error(r.error());
       }
     } catch (const std::exception& ex) {
       toasts.error(std::string("cannot load preset ") + e.name + ": " + ex.what());
@@ -444,7 +442,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::InputText("name", st.save_name, sizeof st.save_name);
   if (ImGui::Button("Save current as preset")) {
     try {
-      const auto file = save_user_preset(core.preset, user_preset_dir(), st.save_name);
+      const auto file = run::save_user_preset(core.preset, run::user_preset_dir(), st.save_name);
       toasts.info("saved " + file.string());
       core.preset_file = file.string();
       st.presets_scanned = false;
@@ -452,7 +450,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
       toasts.error(std::string("cannot save the preset: ") + ex.what());
     }
   }
-  ImGui::TextDisabled("saved in %s", user_preset_dir().c_str());
+  ImGui::TextDisabled("saved in %s", run::user_preset_dir().c_str());
 }
 
 void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
@@ -567,10 +565,10 @@ void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(0.88f);
   if (ImGui::Begin("physarum")) {
-    if (!core.message.empty()) {
-      ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "%s", core.message.c_str());
+    if (!core.notice().empty()) {
+      ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "%s", core.notice().c_str());
       ImGui::SameLine();
-      if (ImGui::SmallButton("x")) core.message.clear();
+      if (ImGui::SmallButton("x")) core.dismiss_notice();
     }
     ImGui::PushItemWidth(-140);
     if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "common/preset_library.hpp"
+#include "run/preset_library.hpp"
 #include "window/brush.hpp"
 #include "window/species_edit.hpp"
 #include "window/toast.hpp"
@@ -54,7 +54,7 @@ struct PanelState {
 
   // Presets: scanned when the section first shows and on "Rescan".
   bool presets_scanned = false;
-  std::vector<PresetEntry> presets;
+  std::vector<run::PresetEntry> presets;
   int preset_selected = -1;
   char save_name[65] = "my-preset";
 

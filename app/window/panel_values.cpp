@@ -79,8 +79,9 @@ bool settle(int typed, int& value, const IntLimit& limit) {
 
 bool apply_model_edit(WindowCore& core, const ModelParams& edited, Toasts& toasts) {
   try {
-    if (core.apply_model(edited)) return true;
-    toasts.error("model not changed: " + core.message);
+    const CommandResult r = core.apply_model(edited);
+    if (r) return true;
+    toasts.error("model not changed: " + r.error());
   } catch (const std::exception& e) {
     toasts.error(std::string("model not changed: ") + e.what());
   }
@@ -89,8 +90,9 @@ bool apply_model_edit(WindowCore& core, const ModelParams& edited, Toasts& toast
 
 bool apply_species_edit(WindowCore& core, const SpeciesSet& edited, Toasts& toasts) {
   try {
-    if (core.apply_species(edited)) return true;
-    toasts.error("species not changed: " + core.message);
+    const CommandResult r = core.apply_species(edited);
+    if (r) return true;
+    toasts.error("species not changed: " + r.error());
   } catch (const std::exception& e) {
     toasts.error(std::string("species not changed: ") + e.what());
   }

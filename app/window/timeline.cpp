@@ -153,7 +153,7 @@ bool draw_timeline(WindowCore& core, TimelineState& st, Toasts& toasts) {
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - left - right, 0), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(0.85f);
   if (ImGui::Begin("Timeline")) {
-    if (ImGui::Button(core.paused ? "Play (Space)" : "Pause (Space)")) core.paused = !core.paused;
+    if (ImGui::Button(core.paused() ? "Play (Space)" : "Pause (Space)")) core.toggle_pause();
     ImGui::SameLine();
     ImGui::Text("step %llu", static_cast<unsigned long long>(core.backend().steps_done()));
     ImGui::SameLine();

@@ -20,14 +20,14 @@ bool reads_step_number(const Preset& p) {
 TwinRun::TwinRun() = default;
 TwinRun::~TwinRun() = default;
 
-void TwinRun::start(Backend& a, const SimOptions& options, const Preset& live, const std::string& spec) {
+void TwinRun::start(Backend& a, const run::Recipe& recipe, const Preset& live, const std::string& spec) {
   const sensitivity::Perturbation p = sensitivity::parse_perturbation(spec);
   // Everything is built aside and swapped in at the end: a failure leaves the twin as it was.
   Preset b_preset = live;
   b_preset.keyframes.clear();
   const double delta = sensitivity::perturb_preset(p, b_preset);
-  Simulation sim = make_simulation(options);
-  Backend& b = *sim.backend;
+  auto next = std::make_unique<run::Run>(recipe);
+  Backend& b = next->backend();
   if (!(b.size() == a.size()) || b.agent_count() != a.agent_count() ||
       b.species_count() != a.species_count()) {
     throw Error("the twin could not be made like the simulation (" + format_size(b.size()) + ", " +
@@ -41,7 +41,7 @@ void TwinRun::start(Backend& a, const SimOptions& options, const Preset& live, c
   b.set_agents(a.read_agents());
   sensitivity::perturb_state(p, b);
 
-  b_ = std::move(sim.backend);
+  b_ = std::move(next);
   a_ = &a;
   perturbation_ = p;
   delta_ = delta;
@@ -68,25 +68,25 @@ void TwinRun::sync_parameters(const Preset& p) {
   want.keyframes.clear();
   (void)sensitivity::perturb_preset(perturbation_, want);
   if (want.model == applied_.model && want.species == applied_.species) return;
-  set_live_parameters(*b_, want);
+  set_live_parameters(b_->backend(), want);
   applied_ = want;
 }
 
 void TwinRun::follow(Backend& a, const Preset& before, uint64_t from, int n) {
   if (!b_) return;
-  if (&a != a_ || !(a.size() == b_->size()) || a.agent_count() != b_->agent_count()) {
+  if (&a != a_ || !(a.size() == b_->backend().size()) || a.agent_count() != b_->backend().agent_count()) {
     stop("the simulation was rebuilt, so the twin stopped");
     return;
   }
   if (n > 0) {
     if (before.keyframes.empty()) {
       sync_parameters(before);
-      b_->step(n);
+      b_->backend().step(n);
     } else {
       // A's keyframed values change at A's step numbers, step by step (sim/keyframes.hpp).
       for (int i = 0; i < n; ++i) {
         sync_parameters(preset_at(before, from + static_cast<uint64_t>(i)));
-        b_->step(1);
+        b_->backend().step(1);
       }
     }
   }
@@ -95,16 +95,16 @@ void TwinRun::follow(Backend& a, const Preset& before, uint64_t from, int n) {
 }
 
 void TwinRun::brush(const BrushStroke& stroke) {
-  if (b_) b_->brush(stroke);
+  if (b_) b_->backend().brush(stroke);
 }
 
 void TwinRun::measure(Backend& a) {
   if (!b_) return;
   a.read_field(field_a_);
-  b_->read_field(field_b_);
-  const sensitivity::Record r{static_cast<int64_t>(a.steps_done() - start_step_),
-                              sensitivity::relative_l2(field_a_, field_b_),
-                              sensitivity::cell_mismatch_fraction(a.read_agents(), b_->read_agents())};
+  b_->backend().read_field(field_b_);
+  const sensitivity::Record r{
+      static_cast<int64_t>(a.steps_done() - start_step_), sensitivity::relative_l2(field_a_, field_b_),
+      sensitivity::cell_mismatch_fraction(a.read_agents(), b_->backend().read_agents())};
   if (records_.size() >= kMaxRecords) {
     // Every other record goes; the first (the start) stays.
     std::vector<sensitivity::Record> kept;
@@ -129,8 +129,8 @@ void TwinRun::measure(Backend& a) {
 void TwinRun::draw(const render::View& view, int fb_w, int fb_h) {
   if (!b_) return;
   if (!renderer_) renderer_ = std::make_unique<render::DifferenceRenderer>();
-  if (difference_dirty_ || !(renderer_->size() == b_->size())) {
-    renderer_->upload(difference_.data(), b_->size());
+  if (difference_dirty_ || !(renderer_->size() == b_->backend().size())) {
+    renderer_->upload(difference_.data(), b_->backend().size());
     difference_dirty_ = false;
   }
   renderer_->draw(view, inv_range(), display == TwinDisplay::AbsoluteDifference, fb_w, fb_h);

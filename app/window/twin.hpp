@@ -6,7 +6,7 @@
 // keeps A - B for the diverging overlay (render/difference.hpp). Runs are bit-exact, so any
 // distance comes from the perturbation alone.
 //
-// B is a new backend of A's kind, built from the window's options and then given A's environment,
+// B is a new run of A's kind, built from the window's recipe and then given A's environment,
 // field, agents and live parameters. Its step counter starts at 0, and the backends offer no way
 // to set it: where the rule reads the step number (jitter > 0, the Jones rule's coin) B draws
 // other random numbers than A from the start; `counter_note()` says so in the panel. Keyframes
@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/sim_options.hpp"
 #include "render/difference.hpp"
+#include "run/run.hpp"
 #include "sensitivity/fit.hpp"
 #include "sensitivity/perturbation.hpp"
 #include "sensitivity/twin.hpp"
@@ -40,7 +40,7 @@ class TwinRun {
   // Starts (or restarts) B from `a`'s current state with `live` (A's preset as applied) and the
   // perturbation `spec`. Throws Error (a bad spec, an agent or cell out of range, a backend that
   // cannot be made) and then the twin stays as it was.
-  void start(Backend& a, const SimOptions& options, const Preset& live, const std::string& spec);
+  void start(Backend& a, const run::Recipe& recipe, const Preset& live, const std::string& spec);
   void stop(const std::string& why = {});
   bool active() const { return b_ != nullptr; }
 
@@ -57,8 +57,8 @@ class TwinRun {
   bool showing_difference() const { return active() && display != TwinDisplay::A; }
   void draw(const render::View& view, int fb_w, int fb_h);
 
-  Backend* backend() { return b_.get(); }
-  const Backend* backend() const { return b_.get(); }
+  Backend* backend() { return b_ ? &b_->backend() : nullptr; }
+  const Backend* backend() const { return b_ ? &b_->backend() : nullptr; }
   const sensitivity::Perturbation& perturbation() const { return perturbation_; }
   double delta() const { return delta_; }  // the perturbation applied (after rounding to float)
   const std::vector<sensitivity::Record>& records() const { return records_; }
@@ -80,8 +80,8 @@ class TwinRun {
  private:
   void sync_parameters(const Preset& p);  // B's live parameters: p, perturbed when the spec says so
 
-  std::unique_ptr<Backend> b_;
-  Backend* a_ = nullptr;  // the A it follows
+  std::unique_ptr<run::Run> b_;  // stepped by hand at A's step numbers (see above), not by its own keyframes
+  Backend* a_ = nullptr;         // the A it follows
   sensitivity::Perturbation perturbation_;
   double delta_ = 0;
   uint64_t start_step_ = 0;   // A's step number at the start

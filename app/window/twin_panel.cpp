@@ -70,10 +70,10 @@ void twin_section(WindowCore& core, TwinPanelState& st, Toasts& toasts) {
     ImGui::SetTooltip(
         "agent:ID:theta|x|y:EPS, field:X,Y:EPS or KEY:REL_EPS (as physarum sensitivity --perturb)");
   if (ImGui::Button(t.active() ? "Restart twin" : "Start twin")) {
-    if (core.start_twin(st.spec)) {
+    if (const CommandResult r = core.start_twin(st.spec); r) {
       toasts.info("twin started: " + t.perturbation().text);
     } else {
-      toasts.error(core.message);
+      toasts.error(r.error());
     }
   }
   if (t.active()) {

@@ -10,7 +10,6 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,8 +20,6 @@
 #include <random>
 #include <vector>
 
-#include "cli/commands.hpp"
-#include "cli/decimal_option.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/png.hpp"
@@ -45,6 +42,9 @@
 namespace physarum::app {
 namespace {
 
+using run::kExitOk;
+using run::kExitRuntime;
+
 using Clock = std::chrono::steady_clock;
 
 bool has_display() {
@@ -55,8 +55,8 @@ bool has_display() {
 
 // The built-in size (1920x1080, 2M agents) is for a GPU. On the CPU backend with nothing asked
 // for, start smaller so the window stays smooth; --size, --agents or a preset override this.
-SimOptions smooth_on_cpu(const SimOptions& asked) {
-  SimOptions o = asked;
+run::Recipe smooth_on_cpu(const run::Recipe& asked) {
+  run::Recipe o = asked;
   const bool on_cpu = o.backend == "cpu" || (o.backend == "auto" && cuda_device().empty());
   if (on_cpu && o.preset.empty() && o.size.empty() && o.agents.empty()) {
     o.size = "960x540";
@@ -114,7 +114,7 @@ Size save_field_screenshot(const std::string& file, WindowCore& core) {
 // Everything a frame uses, for as long as the window is open.
 class WindowSession {
  public:
-  WindowSession(const WindowOptions& o, GLFWwindow* win, const SimOptions& sim);
+  WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim);
   ~WindowSession() { glfwSetWindowUserPointer(win_, nullptr); }  // the callbacks may outlive events_
   WindowSession(const WindowSession&) = delete;
   WindowSession& operator=(const WindowSession&) = delete;
@@ -150,7 +150,7 @@ class WindowSession {
   int status_ = kExitOk;
 };
 
-WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const SimOptions& sim)
+WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim)
     : o_(o), win_(win), core_(sim), explore_(std::random_device{}()) {
   history_.reset(core_.preset);
   std::printf("physarum: %s (%s)\n", core_.backend().name().c_str(), core_.backend_note().c_str());
@@ -172,11 +172,11 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const SimO
   if (o.fullscreen) fullscreen_.toggle(win);
   if (!o.twin.empty()) {
     std::snprintf(panel_.twin.spec, sizeof panel_.twin.spec, "%s", o.twin.c_str());
-    if (core_.start_twin(o.twin)) {
+    if (const CommandResult r = core_.start_twin(o.twin); r) {
       toasts_.info("twin started: " + o.twin);
     } else {
-      std::fprintf(stderr, "physarum: %s\n", core_.message.c_str());
-      toasts_.error(core_.message);
+      std::fprintf(stderr, "physarum: %s\n", r.error().c_str());
+      toasts_.error(r.error());
     }
   }
 }
@@ -310,11 +310,11 @@ void WindowSession::undo_redo(bool undo) {
     toasts_.info(undo ? "nothing to undo" : "nothing to redo");
     return;
   }
-  if (core_.apply_preset(*p, core_.preset_file)) {
+  if (const CommandResult r = core_.apply_preset(*p, core_.preset_file); r) {
     panel_.initialised = false;  // the reallocation fields follow
     toasts_.info(undo ? "undone" : "redone");
   } else {
-    toasts_.error(core_.message);
+    toasts_.error(r.error());
   }
 }
 
@@ -358,8 +358,8 @@ int run_window(const WindowOptions& o) {
     no_display("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)");
     return kExitRuntime;
   }
-  const SimOptions sim = smooth_on_cpu(o.sim);
-  const Preset preset = resolve_preset(sim);  // bad options are told before a window flashes up
+  const run::Recipe sim = smooth_on_cpu(o.sim);
+  const Preset preset = run::resolve(sim);  // bad options are told before a window flashes up
   if (!o.twin.empty()) (void)sensitivity::parse_perturbation(o.twin);  // a bad spec too
   if (!o.record.empty()) (void)pick_h264_encoder();                    // no ffmpeg: say so now
   install_signal_handlers();
@@ -382,38 +382,6 @@ int run_window(const WindowOptions& o) {
   }
   if (stop_requested()) status = exit_code_for_signal(stop_signal());
   return status;
-}
-
-CommandFn add_window_options(CLI::App& app) {
-  auto o = std::make_shared<WindowOptions>();
-  add_sim_options(app, o->sim);
-  app.add_option("--frames", o->frames, "Quit after N frames (for scripts and tests)")
-      ->type_name("N")
-      ->transform(decimal_integer())
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--screenshot", o->screenshot, "Save the last frame (panel included) as PNG")
-      ->type_name("FILE.png");
-  app.add_option("--window", o->size_window, "Window size in screen units, e.g. 1280x800")->type_name("WxH");
-  app.add_flag("!--no-vsync", o->vsync, "Do not wait for the display's refresh (uncapped frame rate)");
-  app.add_flag("--fullscreen", o->fullscreen, "Start fullscreen (F11 toggles)");
-  app.add_flag("--hide-panel", o->hide_panel, "Start with the panel hidden (Tab toggles)");
-  app.add_option("--record", o->record,
-                 "Start recording at once (F9 stops and starts): FILE.mp4, .webm, .gif or DIR/%05d.png")
-      ->type_name("FILE");
-  app.add_flag("--record-window", o->record_window,
-               "Record the whole window with the panel (default: the field)");
-  app.add_option("--record-fps", o->record_fps, "Frame rate of recordings")
-      ->capture_default_str()
-      ->transform(decimal_integer())
-      ->check(CLI::Range(1, 240));
-  app.add_option("--twin", o->twin,
-                 "Start a perturbed twin at once and show A - B (the panel's Twin section), e.g. "
-                 "agent:0:theta:1e-4 (the syntax of sensitivity --perturb)")
-      ->type_name("SPEC");
-  app.add_flag("--record-every-frame", o->record_every_frame,
-               "One video frame per window frame (default: real time, the video lasts as long as it ran)");
-
-  return [o] { return run_window(*o); };
 }
 
 }  // namespace physarum::app

@@ -3,12 +3,12 @@
 
 #include <string>
 
-#include "cli/sim_options.hpp"
+#include "run/recipe.hpp"
 
 namespace physarum::app {
 
 struct WindowOptions {
-  SimOptions sim;
+  run::Recipe sim;
   int frames = 0;           // quit after this many frames (0 = run until closed)
   std::string screenshot;   // PNG of the last frame, panel included
   std::string size_window;  // "WxH" of the window in screen units; empty = fit the field

@@ -4,7 +4,6 @@
 #include <charconv>
 #include <filesystem>
 
-#include "common/environment_maps.hpp"
 #include "sim/elapsed.hpp"
 #include "sim/keyframes.hpp"
 
@@ -18,40 +17,39 @@ void PerfHistory::push(float step_ms, float draw_ms, float ui_ms, float frame_ms
   head = (head + 1) % kHistory;
 }
 
-WindowCore::WindowCore(const SimOptions& options) : options_(options), sim_(make_simulation(options)) {
-  preset = sim_.preset;
-  preset_file = options.preset;
+WindowCore::WindowCore(const run::Recipe& recipe) : run_(recipe), preset(run_.live_preset()) {
+  preset_file = recipe.preset;
   reload_palettes();
 }
 
 void WindowCore::reload_palettes() {
   const std::string current =
-      palettes.palettes.empty() ? preset.display.palette : palettes.palettes[palette_index].name;
-  palettes = render::load_palettes(render::palette_dir());
-  palette_index = palettes.index_of(current);
-  if (palettes.palettes[palette_index].name != current) {
-    message = "no palette named '" + current + "' in " + render::palette_dir().string() + "; showing " +
-              palettes.palettes[palette_index].name;
+      palettes_.palettes.empty() ? preset.display.palette : palettes_.palettes[palette_index_].name;
+  palettes_ = render::load_palettes(render::palette_dir());
+  palette_index_ = palettes_.index_of(current);
+  if (palettes_.palettes[palette_index_].name != current) {
+    notice_ = "no palette named '" + current + "' in " + render::palette_dir().string() + "; showing " +
+              palettes_.palettes[palette_index_].name;
   }
-  select_palette(palette_index);
+  select_palette(palette_index_);
 }
 
 void WindowCore::select_palette(size_t index) {
-  palette_index = std::min(index, palettes.palettes.size() - 1);
-  preset.display.palette = palettes.palettes[palette_index].name;
-  renderer_.set_palette(palettes.palettes[palette_index]);
+  palette_index_ = std::min(index, palettes_.palettes.size() - 1);
+  preset.display.palette = palettes_.palettes[palette_index_].name;
+  renderer_.set_palette(palettes_.palettes[palette_index_]);
 }
 
 void WindowCore::step() {
-  const int n = paused ? (single_step ? 1 : 0) : std::clamp(steps_per_frame, 1, 64);
-  single_step = false;
+  const int n = paused_ ? (single_step_ ? 1 : 0) : std::clamp(steps_per_frame, 1, 64);
+  single_step_ = false;
   const auto t0 = std::chrono::steady_clock::now();
-  const uint64_t from = sim_.backend->steps_done();
-  const Preset before = twin.active() ? preset : Preset{};               // the twin steps with A's values
-  step_with_keyframes(*sim_.backend, preset, static_cast<uint64_t>(n));  // b.step(n) without keyframes
-  if (twin.active()) twin.follow(*sim_.backend, before, from, n);
-  if (preset.display.palette != palettes.palettes[palette_index].name) {  // a keyframe switched it
-    select_palette(palettes.index_of(preset.display.palette));
+  const uint64_t from = run_.backend().steps_done();
+  const Preset before = twin.active() ? preset : Preset{};  // the twin steps with A's values
+  run_.step(static_cast<uint64_t>(n));
+  if (twin.active()) twin.follow(run_.backend(), before, from, n);
+  if (preset.display.palette != palettes_.palettes[palette_index_].name) {  // a keyframe switched it
+    select_palette(palettes_.index_of(preset.display.palette));
   }
   const auto t1 = std::chrono::steady_clock::now();
   sim_ms = ms_between(t0, t1);
@@ -59,7 +57,7 @@ void WindowCore::step() {
   const double elapsed = std::chrono::duration<double>(t1 - rate_start_).count();
   if (elapsed >= 0.5) {  // a rate over half a second reads steadily
     agent_steps_per_s =
-        static_cast<double>(rate_steps_) * static_cast<double>(sim_.backend->agent_count()) / elapsed;
+        static_cast<double>(rate_steps_) * static_cast<double>(run_.backend().agent_count()) / elapsed;
     rate_steps_ = 0;
     rate_start_ = t1;
   }
@@ -77,7 +75,7 @@ void WindowCore::render(int fb_w, int fb_h) {
   // all zero: a flat image).
   const bool need_host = quantile && (!renderer_.has_host_range_for(preset.display) ||
                                       frame_ % static_cast<uint64_t>(host_copy_interval) == 1);
-  renderer_.update_field(*sim_.backend, need_host);
+  renderer_.update_field(run_.backend(), need_host);
   renderer_.draw(preset.display, view, fb_w, fb_h);
 }
 
@@ -90,25 +88,25 @@ void WindowCore::draw_field(const render::View& v, int w, int h) {
 }
 
 void WindowCore::brush(const BrushStroke& stroke) {
-  sim_.backend->brush(stroke);
+  run_.brush(stroke);
   twin.brush(stroke);
 }
 
-bool WindowCore::start_twin(const std::string& spec) {
+CommandResult WindowCore::start_twin(const std::string& spec) {
   try {
-    twin.start(*sim_.backend, options_, preset, spec);
-    return true;
+    twin.start(run_.backend(), run_.recipe(), preset, spec);
+    return CommandResult::done();
   } catch (const std::exception& e) {
-    message = "cannot start the twin: " + std::string(e.what());
-    return false;
+    return refuse("cannot start the twin: " + std::string(e.what()));
   }
 }
 
-namespace {
-// The preset's environment on a new backend (the options it was made from may name another).
-void install_environment(Backend& b, const Preset& p) {
-  b.set_environment(load_environment(p.environment, p.species, b.size()));
+CommandResult WindowCore::refuse(std::string why) {
+  notice_ = why;
+  return CommandResult::refused(std::move(why));
 }
+
+namespace {
 std::vector<SpawnMode> spawn_modes(const SpeciesSet& s) {
   std::vector<SpawnMode> m;
   for (const Species& sp : s.list) m.push_back(sp.spawn);
@@ -116,32 +114,32 @@ std::vector<SpawnMode> spawn_modes(const SpeciesSet& s) {
 }
 }  // namespace
 
-bool WindowCore::apply_model(const ModelParams& m) {
+CommandResult WindowCore::apply_model(const ModelParams& m) {
   try {
-    sim_.backend->set_model(m);
-    preset.model = m;
-    return true;
+    Preset p = preset;
+    p.model = m;
+    run_.set_live(p);
+    return CommandResult::done();
   } catch (const Error& e) {
-    message = e.what();
-    return false;
+    return refuse(e.what());
   }
 }
 
-bool WindowCore::apply_species(const SpeciesSet& s) {
+CommandResult WindowCore::apply_species(const SpeciesSet& s) {
   try {
-    sim_.backend->set_species(s);
-    preset.species = s;
-    return true;
+    Preset p = preset;
+    p.species = s;
+    run_.set_live(p);
+    return CommandResult::done();
   } catch (const Error& e) {
-    message = e.what();
-    return false;
+    return refuse(e.what());
   }
 }
 
 void WindowCore::reallocate(const Preset& p) {
   // The preset as it stands (the command line's overrides belonged to the old one): its run and
-  // spawn values as overrides on the defaults, its species as they are, its model set below.
-  SimOptions o = options_;
+  // spawn values as overrides on the defaults, its species as they are, its model set live.
+  run::Recipe o = run_.recipe();
   o.preset.clear();
   o.size = format_size(p.run.size);
   o.agents = std::to_string(p.run.agents);
@@ -154,17 +152,13 @@ void WindowCore::reallocate(const Preset& p) {
   o.species = p.species;
   o.food.clear();
   o.walls.clear();
-  Simulation next = make_simulation(o);
-  set_live_parameters(*next.backend, p);
-  install_environment(*next.backend, p);
-  const bool resized = !(next.backend->size() == sim_.backend->size());
+  const Size before = run_.backend().size();
+  run_.rebuild(o, p);
   twin.stop("the simulation was rebuilt, so the twin stopped");
-  sim_ = std::move(next);
-  options_ = o;
-  if (resized) view.reset();
+  if (!(run_.backend().size() == before)) view.reset();
 }
 
-bool WindowCore::apply_species_set(const SpeciesSet& s) {
+CommandResult WindowCore::apply_species_set(const SpeciesSet& s) {
   try {
     validate(s);
     if (s.list.empty()) throw Error("no species");
@@ -181,76 +175,65 @@ bool WindowCore::apply_species_set(const SpeciesSet& s) {
     // the old trails belong to the old species.
     reallocate(next_preset);
     // A cave map read from a channel that is gone reads the sum.
-    if (next_preset.display.cave_channel >= sim_.backend->species_count())
+    if (next_preset.display.cave_channel >= run_.backend().species_count())
       next_preset.display.cave_channel = kCaveFromSum;
     preset = next_preset;
-    message.clear();
-    return true;
+    notice_.clear();
+    return CommandResult::done();
   } catch (const std::exception& e) {
-    message = std::string("could not apply the species: ") + e.what();
-    return false;
+    return refuse(std::string("could not apply the species: ") + e.what());
   }
 }
 
-void WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
-  SimOptions o = options_;
+CommandResult WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
+  run::Recipe o = run_.recipe();
   o.size = format_size(run.size);
   o.agents = std::to_string(run.agents);
   o.seed = run.seed;
   std::erase_if(o.sets, [](const std::string& s) { return s.rfind("spawn.mode=", 0) == 0; });
   o.sets.push_back("spawn.mode=" + std::string(to_string(spawn.mode)));
   try {
-    Simulation next = make_simulation(o);
-    set_live_parameters(*next.backend, preset);
-    install_environment(*next.backend, preset);
+    Preset live = preset;
+    live.run = run;
+    live.spawn.mode = spawn.mode;
+    run_.rebuild(o, live);
     twin.stop("the simulation was rebuilt, so the twin stopped");
-    sim_ = std::move(next);
-    preset.run = run;
-    preset.spawn.mode = spawn.mode;
-    options_ = o;
-    message.clear();
+    notice_.clear();
     if (!(run.size == renderer_.field_size())) view.reset();
+    return CommandResult::done();
   } catch (const std::exception& e) {
-    message = std::string("could not apply: ") + e.what();
+    return refuse(std::string("could not apply: ") + e.what());
   }
 }
 
-bool WindowCore::apply_preset(const Preset& given, const std::string& file) {
+CommandResult WindowCore::apply_preset(const Preset& given, const std::string& file) {
   try {
     Preset p = given;
-    // A preset's map images are found beside it, as resolve_preset does for --preset.
-    for (std::string* path : {&p.environment.food, &p.environment.walls}) {
-      if (!file.empty() && !path->empty() && std::filesystem::path(*path).is_relative()) {
-        *path = (std::filesystem::path(file).parent_path() / *path).lexically_normal().string();
-      }
-    }
+    if (!file.empty()) run::locate_maps_beside(p, file);  // as for --preset
     validate(p);
     // Another number of species, or species that spawn elsewhere, need new agents and channels.
     const bool realloc = !(p.run == preset.run) || !(p.spawn == preset.spawn) ||
-                         p.species.count() != sim_.backend->species_count() ||
+                         p.species.count() != run_.backend().species_count() ||
                          spawn_modes(p.species) != spawn_modes(preset.species);
     if (realloc) {
       reallocate(p);
     } else {
-      // Maps first: a bad image throws before anything changed.
-      if (!(p.environment == preset.environment)) install_environment(*sim_.backend, p);
-      set_live_parameters(*sim_.backend, p);
+      run_.set_live(p);  // maps first: a bad image throws before anything changed
     }
     preset = p;
     preset_file = file;
-    const size_t i = palettes.index_of(p.display.palette);
+    const size_t i = palettes_.index_of(p.display.palette);
     select_palette(i);
     preset.display = p.display;
-    if (palettes.palettes[i].name != p.display.palette) {
-      message = "no palette named '" + p.display.palette + "'; showing " + palettes.palettes[i].name;
-      preset.display.palette = palettes.palettes[i].name;
+    if (palettes_.palettes[i].name != p.display.palette) {
+      notice_ = "no palette named '" + p.display.palette + "'; showing " + palettes_.palettes[i].name;
+      preset.display.palette = palettes_.palettes[i].name;
     } else {
-      message.clear();
+      notice_.clear();
     }
-    return true;
+    return CommandResult::done();
   } catch (const std::exception& e) {
-    message = std::string("could not load the preset: ") + e.what();
-    return false;
+    return refuse(std::string("could not load the preset: ") + e.what());
   }
 }
 

@@ -5,12 +5,14 @@
 
 #include <array>
 #include <chrono>
+#include <optional>
 #include <string>
+#include <utility>
 
-#include "cli/sim_options.hpp"
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
 #include "render/view.hpp"
+#include "run/run.hpp"
 #include "window/twin.hpp"
 
 namespace physarum::app {
@@ -23,58 +25,89 @@ struct PerfHistory {
   void push(float step_ms, float draw_ms, float ui_ms, float frame_ms);
 };
 
-class WindowCore {
+// What a command of the window did: done, or refused with the reason (and then nothing changed).
+class [[nodiscard]] CommandResult {
  public:
-  explicit WindowCore(const SimOptions& options);
+  static CommandResult done() { return {}; }
+  static CommandResult refused(std::string why) {
+    CommandResult r;
+    r.error_ = std::move(why);
+    return r;
+  }
+  bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  // Why it was refused; empty when it was done.
+  const std::string& error() const { return error_ ? *error_ : kNone; }
+
+ private:
+  static inline const std::string kNone;
+  std::optional<std::string> error_;
+};
+
+// The window's state and its commands. A command returns what it did; a refused one changes nothing
+// and also leaves its reason as the panel's notice.
+class WindowCore {
+  run::Run run_;  // first: `preset` below refers into it
+
+ public:
+  explicit WindowCore(const run::Recipe& recipe);
 
   // The sim steps of this frame: steps_per_frame when running, one after a single-step request.
   void step();
   // Publish the field (interop or host copy) and draw it into the bound framebuffer.
   void render(int fb_w, int fb_h);
 
-  // Live model change; returns false (and sets `message`) when the values are invalid.
-  bool apply_model(const ModelParams& m);
+  // Live model change; refused when the values are invalid.
+  CommandResult apply_model(const ModelParams& m);
   // Several species: parameters, colours and the matrix, live (same count and spawn modes).
-  // False with `message` set when the backend refuses them; nothing changes then.
-  bool apply_species(const SpeciesSet& s);
+  // Refused when the backend refuses them.
+  CommandResult apply_species(const SpeciesSet& s);
   // Another set of species (added or removed ones): a new backend with the same size, agents and
   // seed, every species of `s` and its matrix. One species with W = [[1]] becomes a plain preset
-  // (model and spawn mode, no [[species]]), as a one-species preset is written. False with
-  // `message` set when it fails; nothing changes then.
-  bool apply_species_set(const SpeciesSet& s);
-  // New backend with the same options: run parameters from `run`, spawn mode from `spawn`.
-  void rebuild(const RunParams& run, const SpawnParams& spawn);
-  void reset() { rebuild(preset.run, preset.spawn); }
+  // (model and spawn mode, no [[species]]), as a one-species preset is written.
+  CommandResult apply_species_set(const SpeciesSet& s);
+  // New backend with the same recipe: run parameters from `run`, spawn mode from `spawn`.
+  CommandResult rebuild(const RunParams& run, const SpawnParams& spawn);
+  CommandResult reset() { return rebuild(preset.run, preset.spawn); }
   void reload_palettes();
   void select_palette(size_t index);
+  const render::PaletteSet& palettes() const { return palettes_; }
+  size_t palette_index() const { return palette_index_; }
+
+  bool paused() const { return paused_; }
+  void toggle_pause() { paused_ = !paused_; }
+  // Pauses, and the next frame makes one step.
+  void step_once() {
+    paused_ = true;
+    single_step_ = true;
+  }
   // Draws this frame's field again into the bound framebuffer with another view (the recorder's
   // offscreen copy), after render(): the same range, and not counted in the draw timing.
   // (With the twin's overlay showing, the overlay.)
   void draw_field(const render::View& v, int w, int h);
   // Switches to a loaded preset: model and display live; a new backend only when the size,
-  // agents, seed or spawn differ. Returns false (message set, nothing changed) when it fails.
-  bool apply_preset(const Preset& p, const std::string& file);
+  // agents, seed or spawn differ.
+  CommandResult apply_preset(const Preset& p, const std::string& file);
 
   // A brush stroke for the simulation (and its twin, when one runs).
   void brush(const BrushStroke& stroke);
-  // Starts the twin view from this moment (window/twin.hpp); false with `message` set on failure.
-  bool start_twin(const std::string& spec);
+  // Starts the twin view from this moment (window/twin.hpp).
+  CommandResult start_twin(const std::string& spec);
 
-  Backend& backend() { return *sim_.backend; }
-  Size field_size() const { return sim_.backend->size(); }
-  const std::string& backend_note() const { return sim_.note; }
+  // The last refusal or notice (e.g. a palette that is missing), shown in the panel until dismissed.
+  const std::string& notice() const { return notice_; }
+  void dismiss_notice() { notice_.clear(); }
+
+  Backend& backend() { return run_.backend(); }
+  Size field_size() const { return run_.backend().size(); }
+  const std::string& backend_note() const { return run_.note(); }
   const render::FieldRenderer& renderer() const { return renderer_; }
 
-  Preset preset;            // live values: model as applied, display as shown
+  Preset& preset;           // the run's live values: model as applied, display as shown
   std::string preset_file;  // where `preset` came from; empty: the built-in defaults
-  render::PaletteSet palettes;
-  size_t palette_index = 0;
   render::View view;
-  int steps_per_frame = 1;  // 1..64
-  bool paused = false;
-  bool single_step = false;
+  int steps_per_frame = 1;      // 1..64
   int host_copy_interval = 15;  // quantile levels with interop: host copy every N frames
-  std::string message;          // the last error or notice, shown in the panel
   TwinRun twin;                 // the perturbed twin and its overlay (window/twin_panel.hpp)
 
   // Measurements of the last frame.
@@ -86,9 +119,14 @@ class WindowCore {
   // A new backend for `p` (its run, spawn and species; the model set live), replacing the current
   // one. Throws, changing nothing, when it cannot be made.
   void reallocate(const Preset& p);
+  CommandResult refuse(std::string why);
 
-  SimOptions options_;
-  Simulation sim_;
+  std::string notice_;
+  render::PaletteSet palettes_;
+  size_t palette_index_ = 0;
+  bool paused_ = false;
+  bool single_step_ = false;
+
   render::FieldRenderer renderer_;
   uint64_t frame_ = 0;
   std::chrono::steady_clock::time_point rate_start_ = std::chrono::steady_clock::now();

@@ -1,6 +1,6 @@
 #include "errors.hpp"
 
-#include "cli/commands.hpp"
+#include "run/recipe.hpp"
 
 namespace py = pybind11;
 
@@ -12,7 +12,9 @@ void register_errors(py::module_& m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const app::UsageError& e) {
+    } catch (const run::UsageError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const run::InputError& e) {  // a file named in the arguments
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const OutOfMemoryError& e) {
       PyErr_SetString(PyExc_MemoryError, e.what());

@@ -11,7 +11,7 @@
 namespace physarum::python {
 
 // Registers physarum.Error on the module and the translators for every C++ exception the library
-// throws (app::UsageError, physarum::OutOfMemoryError, physarum::Error).
+// throws (run::UsageError, run::InputError, physarum::OutOfMemoryError, physarum::Error).
 void register_errors(pybind11::module_& m);
 
 // Runs f; a physarum::Error it throws is a bad argument: rethrown as ValueError with the same text

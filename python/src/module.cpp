@@ -79,6 +79,9 @@ overrides preset keys as `physarum --set` takes them, with the dots as underscor
           (**{"model.decay": 0.02}). Applied after the preset; size, agents and seed win over
           run_size, run_agents and run_seed, as on the command line.
 
+The preset's [environment] (food and walls maps) is loaded and its [[keyframe]] tables are followed
+by step(), as `physarum run` does; a map that cannot be read raises ValueError naming the file.
+
 Bad arguments raise ValueError with the command line's message; running out of memory raises
 MemoryError; other failures physarum.Error (a RuntimeError).)";
 
@@ -181,7 +184,8 @@ void bind_sim_state(py::class_<Sim>& cls) {
             s.set(all);
           },
           "params"_a = py::none(),
-          "Changes preset keys live, from the next step: model_* and species_* reach the backend, display_* "
+          "Changes preset keys live, from the next step: model_*, species_* and environment_* reach the "
+          "backend, display_* "
           "the next render(), spawn_* the next seed_image(). Keys as for Sim(); a dict of them is taken too. "
           "A refused value raises ValueError and changes nothing; run_* cannot change (make a new Sim).")
       .def(

@@ -4,9 +4,6 @@
 #include <climits>
 #include <utility>
 
-#include "cli/commands.hpp"
-#include "cli/sim_options.hpp"
-#include "common/seeding.hpp"
 #include "errors.hpp"
 #include "headless.hpp"
 #include "sim/image.hpp"
@@ -41,20 +38,19 @@ py::array_t<T> to_array_1d(std::vector<T>&& v) {
 }  // namespace
 
 Sim::Sim(const SimArgs& a) {
-  app::SimOptions o;
-  o.preset = a.preset;
-  if (a.size) o.size = std::to_string(a.size->width) + "x" + std::to_string(a.size->height);
-  o.agents = a.agents;
-  o.seed = a.seed;
-  o.backend = a.backend;
-  o.threads = a.threads;
-  o.sets = a.sets;
-  // The command line's resolution: preset, then each --set, then size, agents and seed; its
-  // messages (app::UsageError becomes ValueError).
-  preset_ = as_value_error([&] { return app::resolve_preset(o); });  // a preset file that fails to load too
-  BackendKind kind{};
+  run::Recipe r;
+  r.preset = a.preset;
+  if (a.size) r.size = std::to_string(a.size->width) + "x" + std::to_string(a.size->height);
+  r.agents = a.agents;
+  r.seed = a.seed;
+  r.backend = a.backend;
+  r.threads = a.threads;
+  r.sets = a.sets;
+  // The command line's resolution and messages (run::UsageError becomes ValueError), checked before
+  // anything is allocated; a preset file that fails to load is a bad argument too.
+  (void)as_value_error([&] { return run::resolve(r); });
   try {
-    kind = parse_backend_kind(a.backend);
+    (void)parse_backend_kind(a.backend);
   } catch (const Error& e) {
     throw py::value_error(std::string("backend ") + e.what());
   }
@@ -62,9 +58,8 @@ Sim::Sim(const SimArgs& a) {
     throw py::value_error("threads = " + std::to_string(a.threads) + " is out of range: allowed 0 (all) to " +
                           std::to_string(kMaxThreads));
   }
-  const SimConfig config = as_value_error([&] { return config_from(preset_, a.threads); });
   py::gil_scoped_release unlocked;
-  backend_ = create_backend(kind, config, &note_);
+  run_ = std::make_unique<run::Run>(r);  // a map file that cannot be used: run::InputError, a ValueError
 }
 
 void Sim::step(long long n) {
@@ -74,11 +69,11 @@ void Sim::step(long long n) {
   }
   // The CPU backend works as it is called: chunks keep Ctrl-C responsive. The CUDA backend only
   // queues work (its CUDA graphs want the whole count in one call).
-  const bool queued = backend_->can_publish();
+  const bool queued = run_->backend().can_publish();
   const long long chunk = queued ? n : 16;
   for (long long done = 0; done < n;) {
     const int k = static_cast<int>(std::min(chunk, n - done));
-    locked([&] { backend_->step(k); });
+    locked([&] { run_->step(static_cast<uint64_t>(k)); });
     done += k;
     if (done < n && PyErr_CheckSignals() != 0) throw py::error_already_set();
   }
@@ -86,14 +81,15 @@ void Sim::step(long long n) {
 
 py::array_t<float> Sim::field() {
   std::vector<float> v;
-  locked([&] { backend_->read_field(v); });
-  const Size s = backend_->size();
-  if (backend_->species_count() == 1) return to_array(std::move(v), {s.height, s.width});
-  return to_array(std::move(v), {backend_->species_count(), s.height, s.width});
+  Backend& b = run_->backend();
+  locked([&] { b.read_field(v); });
+  const Size s = b.size();
+  if (b.species_count() == 1) return to_array(std::move(v), {s.height, s.width});
+  return to_array(std::move(v), {b.species_count(), s.height, s.width});
 }
 
 py::dict Sim::agents() {
-  AgentState a = locked([&] { return backend_->read_agents(); });
+  AgentState a = locked([&] { return run_->backend().read_agents(); });
   py::dict d;
   d["id"] = to_array_1d(std::move(a.id));
   d["x"] = to_array_1d(std::move(a.x));
@@ -102,41 +98,15 @@ py::dict Sim::agents() {
   return d;
 }
 
+// Model and species take effect at the next step; display the next render(), spawn the next
+// seed_image(). A refused change (run::UsageError, a ValueError) leaves everything as it was.
 void Sim::set(const std::vector<std::string>& assignments) {
-  locked([&] { set_locked(assignments); });
-}
-
-void Sim::set_locked(const std::vector<std::string>& assignments) {
-  Preset next = preset_;
-  for (const auto& s : assignments) as_value_error([&] { apply_override(next, s); });
-  as_value_error([&] { validate(next); });
-  if (!(next.run == preset_.run)) {
-    throw py::value_error(
-        "run.size, run.agents and run.seed cannot change in a running simulation; make a new Sim");
-  }
-  if (next.species.list.size() != preset_.species.list.size()) {
-    throw py::value_error("the number of species cannot change in a running simulation; make a new Sim");
-  }
-  // Model and species take effect at the next step; a refused change leaves everything as it was.
-  if (!(next.model == preset_.model) || !(next.species == preset_.species)) {
-    as_value_error([&] {
-      if (next.species.list.empty()) {
-        backend_->set_model(next.model);
-      } else {
-        backend_->set_species(next.species);
-      }
-    });
-  }
-  preset_ = std::move(next);  // display and spawn: used by render() and seed_image()
+  locked([&] { run_->set(assignments); });
 }
 
 void Sim::seed_image_file(const std::string& path, const std::string& fit) {
   const ImageFit f = parse_fit(fit);
-  locked([&] {
-    const app::ImageSeed seed = as_value_error(
-        [&] { return app::prepare_image_seed(path, preset_, backend_->size(), backend_->agent_count(), f); });
-    as_value_error([&] { app::apply_image_seed(*backend_, seed); });
-  });
+  locked([&] { as_value_error([&] { run_->seed_image(path, f); }); });
 }
 
 void Sim::seed_image_array(const py::array& image, const std::string& fit) {
@@ -177,19 +147,15 @@ void Sim::seed_image_array(const py::array& image, const std::string& fit) {
       img.luma[i] = 0.2126f * img.rgb[i * 3] + 0.7152f * img.rgb[i * 3 + 1] + 0.0722f * img.rgb[i * 3 + 2];
     }
   }
-  locked([&] {
-    const app::ImageSeed seed = as_value_error(
-        [&] { return app::prepare_image_seed(img, preset_, backend_->size(), backend_->agent_count(), f); });
-    as_value_error([&] { app::apply_image_seed(*backend_, seed); });
-  });
+  locked([&] { as_value_error([&] { run_->seed_image(img, f); }); });
 }
 
 void Sim::brush(float x, float y, float radius, float amount, int channel) {
-  locked([&] { as_value_error([&] { backend_->brush(BrushStroke{x, y, radius, amount, channel}); }); });
+  locked([&] { as_value_error([&] { run_->brush(BrushStroke{x, y, radius, amount, channel}); }); });
 }
 
 py::dict Sim::timings() {
-  const StageTimings t = locked([&] { return backend_->timings(); });
+  const StageTimings t = locked([&] { return run_->backend().timings(); });
   py::dict d;
   d["agents_ms"] = t.agents_ms;
   d["field_ms"] = t.field_ms;
@@ -202,20 +168,20 @@ py::dict Sim::timings() {
 
 py::array_t<uint8_t> Sim::render(const std::optional<std::string>& palette,
                                  const std::optional<std::string>& cave, const std::optional<Size>& size) {
-  const Size out = size ? *size : backend_->size();
+  const Size out = size ? *size : run_->backend().size();
   if (out.width < 1 || out.height < 1 || out.width > kMaxSide || out.height > kMaxSide) {
     throw py::value_error("render: size " + std::to_string(out.width) + "x" + std::to_string(out.height) +
                           " is out of range: allowed 1 to " + std::to_string(kMaxSide) + " on a side");
   }
   std::vector<uint8_t> rgba = locked([&] {
-    DisplayParams d = preset_.display;
+    DisplayParams d = run_->preset().display;
     if (palette) d.palette = *palette;
     if (cave) d.cave = as_value_error([&] { return parse_cave_mode(*cave); });
     as_value_error([&] {
       validate(d);
       check_palette(d);
     });
-    return render_rgba(*backend_, d, out);
+    return render_rgba(run_->backend(), d, out);
   });
   auto* owned = new std::vector<uint8_t>(std::move(rgba));
   py::capsule free_it(owned, [](void* p) { delete static_cast<std::vector<uint8_t>*>(p); });
@@ -225,11 +191,11 @@ py::array_t<uint8_t> Sim::render(const std::optional<std::string>& palette,
 }
 
 FieldStorage Sim::storage() {
-  return locked([&] { return backend_->field_storage(); });
+  return locked([&] { return run_->backend().field_storage(); });
 }
 
 std::string Sim::preset_toml() {
-  return locked([&] { return preset_to_toml(preset_); });
+  return locked([&] { return preset_to_toml(run_->preset()); });
 }
 
 }  // namespace physarum::python

@@ -1,6 +1,6 @@
-// physarum.Sim: a simulation driven from Python. Built from the same options as the command line
-// (app/cli/sim_options.hpp), so a Sim and `physarum run` with the same preset, seed and --set give
-// the same bytes.
+// physarum.Sim: a simulation driven from Python. A run of the run library (run/run.hpp), made from a
+// recipe and stepped as the command line steps it, so a Sim and `physarum run` with the same preset,
+// seed and --set give the same bytes (environment and keyframes included).
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "run/run.hpp"
 #include "sim/backend.hpp"
 #include "sim/params.hpp"
 
@@ -45,12 +46,12 @@ class Sim {
   // The field where the backend keeps it (waits for queued work).
   FieldStorage storage();
 
-  Size size() const { return backend_->size(); }
-  uint64_t agent_count() const { return backend_->agent_count(); }
-  uint64_t steps_done() const { return backend_->steps_done(); }
-  int species_count() const { return backend_->species_count(); }
-  std::string backend_name() const { return backend_->name(); }
-  const std::string& note() const { return note_; }
+  Size size() const { return run_->backend().size(); }
+  uint64_t agent_count() const { return run_->backend().agent_count(); }
+  uint64_t steps_done() const { return run_->backend().steps_done(); }
+  int species_count() const { return run_->backend().species_count(); }
+  std::string backend_name() const { return run_->backend().name(); }
+  const std::string& note() const { return run_->note(); }
   std::string preset_toml();
 
  private:
@@ -64,12 +65,8 @@ class Sim {
     return f();
   }
 
-  void set_locked(const std::vector<std::string>& assignments);
-
   std::mutex mutex_;
-  Preset preset_;
-  std::unique_ptr<Backend> backend_;
-  std::string note_;
+  std::unique_ptr<run::Run> run_;
 };
 
 }  // namespace physarum::python

@@ -10,11 +10,11 @@
 #include "sim/environment.hpp"
 #include "sim/params.hpp"
 
-namespace physarum::app {
+namespace physarum::run {
 
 // The sim Environment a preset's [environment] describes, for a field of `size` with `species`
 // (the preset's species set: their own food_strength win over [environment] food_strength).
-// Relative paths are taken as given (resolve_preset makes a preset file's paths relative to it).
+// Relative paths are taken as given (run::resolve makes a preset file's paths relative to it).
 // Throws Error for an unreadable or corrupt image, naming the key and the file.
 Environment load_environment(const EnvironmentParams& params, const SpeciesSet& species, Size size);
 
@@ -28,4 +28,4 @@ enum class MapKind { Food, Walls };
 bool set_map_from_image(Backend& backend, MapKind kind, const std::filesystem::path& file, ImageFit fit,
                         float walls_threshold, std::string* message);
 
-}  // namespace physarum::app
+}  // namespace physarum::run

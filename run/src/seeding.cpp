@@ -1,8 +1,8 @@
-#include "common/seeding.hpp"
+#include "run/seeding.hpp"
 
 #include "sim/spawn.hpp"
 
-namespace physarum::app {
+namespace physarum::run {
 
 ImageSeed prepare_image_seed(const std::filesystem::path& file, const Preset& preset, Size field,
                              uint64_t agent_count, ImageFit fit) {
@@ -55,4 +55,4 @@ bool seed_from_image(Backend& backend, const Preset& preset, const std::filesyst
   return true;
 }
 
-}  // namespace physarum::app
+}  // namespace physarum::run

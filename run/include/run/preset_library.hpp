@@ -9,7 +9,7 @@
 
 #include "sim/params.hpp"
 
-namespace physarum::app {
+namespace physarum::run {
 
 struct PresetEntry {
   std::string name;  // file stem
@@ -42,4 +42,4 @@ void check_preset_name(const std::string& name);
 std::filesystem::path save_user_preset(const Preset& p, const std::filesystem::path& dir,
                                        const std::string& name);
 
-}  // namespace physarum::app
+}  // namespace physarum::run

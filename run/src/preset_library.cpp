@@ -1,4 +1,4 @@
-#include "common/preset_library.hpp"
+#include "run/preset_library.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -8,7 +8,7 @@
 #include "sim/data_dir.hpp"
 #include "sim/preset.hpp"
 
-namespace physarum::app {
+namespace physarum::run {
 
 std::filesystem::path shipped_preset_dir() {
   return data_dir(DataKind::presets);
@@ -120,4 +120,4 @@ std::filesystem::path save_user_preset(const Preset& p, const std::filesystem::p
   return file;
 }
 
-}  // namespace physarum::app
+}  // namespace physarum::run

@@ -1,8 +1,8 @@
-#include "common/environment_maps.hpp"
+#include "run/environment_maps.hpp"
 
 #include "sim/image.hpp"
 
-namespace physarum::app {
+namespace physarum::run {
 namespace {
 
 std::vector<float> brightness_of(const std::filesystem::path& file, Size size, ImageFit fit) {
@@ -75,4 +75,4 @@ bool set_map_from_image(Backend& backend, MapKind kind, const std::filesystem::p
   return true;
 }
 
-}  // namespace physarum::app
+}  // namespace physarum::run

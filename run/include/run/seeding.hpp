@@ -11,7 +11,7 @@
 #include "sim/image.hpp"
 #include "sim/preset.hpp"
 
-namespace physarum::app {
+namespace physarum::run {
 
 // What an image seed puts into a simulation, computed before the backend is touched.
 struct ImageSeed {
@@ -34,4 +34,4 @@ void apply_image_seed(Backend& backend, const ImageSeed& seed);
 bool seed_from_image(Backend& backend, const Preset& preset, const std::filesystem::path& file, ImageFit fit,
                      std::string* message);
 
-}  // namespace physarum::app
+}  // namespace physarum::run

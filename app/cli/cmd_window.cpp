@@ -1,0 +1,44 @@
+// The interactive window's options (no subcommand): the simulation's, then the window's own.
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/decimal_option.hpp"
+#include "cli/sim_options.hpp"
+#include "window/window.hpp"
+
+namespace physarum::app {
+
+CommandFn add_window_options(CLI::App& app) {
+  auto o = std::make_shared<WindowOptions>();
+  add_sim_options(app, o->sim);
+  app.add_option("--frames", o->frames, "Quit after N frames (for scripts and tests)")
+      ->type_name("N")
+      ->transform(decimal_integer())
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--screenshot", o->screenshot, "Save the last frame (panel included) as PNG")
+      ->type_name("FILE.png");
+  app.add_option("--window", o->size_window, "Window size in screen units, e.g. 1280x800")->type_name("WxH");
+  app.add_flag("!--no-vsync", o->vsync, "Do not wait for the display's refresh (uncapped frame rate)");
+  app.add_flag("--fullscreen", o->fullscreen, "Start fullscreen (F11 toggles)");
+  app.add_flag("--hide-panel", o->hide_panel, "Start with the panel hidden (Tab toggles)");
+  app.add_option("--record", o->record,
+                 "Start recording at once (F9 stops and starts): FILE.mp4, .webm, .gif or DIR/%05d.png")
+      ->type_name("FILE");
+  app.add_flag("--record-window", o->record_window,
+               "Record the whole window with the panel (default: the field)");
+  app.add_option("--record-fps", o->record_fps, "Frame rate of recordings")
+      ->capture_default_str()
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 240));
+  app.add_option("--twin", o->twin,
+                 "Start a perturbed twin at once and show A - B (the panel's Twin section), e.g. "
+                 "agent:0:theta:1e-4 (the syntax of sensitivity --perturb)")
+      ->type_name("SPEC");
+  app.add_flag("--record-every-frame", o->record_every_frame,
+               "One video frame per window frame (default: real time, the video lasts as long as it ran)");
+
+  return [o] { return run_window(*o); };
+}
+
+}  // namespace physarum::app

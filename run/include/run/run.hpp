@@ -1,0 +1,69 @@
+// A running simulation made from a recipe: the backend with the preset's environment loaded and the
+// seed image applied, its live preset, and the one way to step it (keyframes applied). The command
+// line, the window, the sensitivity twins and Python drive a Run, so the same recipe grows the same
+// bytes on every surface.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "run/environment_maps.hpp"
+#include "run/recipe.hpp"
+#include "sim/backend.hpp"
+#include "sim/params.hpp"
+
+namespace physarum::run {
+
+class Run {
+ public:
+  // Resolves the recipe, loads the seed image and the environment maps (a bad file throws
+  // InputError before anything large is allocated), creates the backend and seeds it. Throws
+  // UsageError for a bad value, InputError for a bad file, Error for a backend that cannot be made.
+  explicit Run(const Recipe& recipe);
+
+  // n steps; before each, the live preset's keyframed values at that step reach the backend.
+  void step(uint64_t n);
+
+  Backend& backend() { return *backend_; }
+  const Backend& backend() const { return *backend_; }
+  // The preset in force: the recipe's, as keyframes and live edits left it.
+  const Preset& preset() const { return live_; }
+  // For what no step reads (display keys, keyframes): the window's panel and timeline write here.
+  Preset& live_preset() { return live_; }
+  const Recipe& recipe() const { return recipe_; }
+  // Which backend and why ("cuda: NVIDIA H200", "cpu: no CUDA device found").
+  const std::string& note() const { return note_; }
+
+  // `section.key=value` assignments, live from the next step. Throws UsageError and changes nothing
+  // when one does not apply, when the result is invalid, or when it would change run.size,
+  // run.agents, run.seed or the number of species (those need a new Run).
+  void set(const std::vector<std::string>& assignments);
+  // `p`'s model, species and environment live (the same run and number of species). Throws Error,
+  // changing nothing, when the backend or a map image refuses them.
+  void set_live(const Preset& p);
+
+  // Throws Error (a brush out of range) and changes nothing.
+  void brush(const BrushStroke& stroke);
+  // Seeds the field from an image (times spawn.field_strength; spawn.agents_from_image respawns the
+  // agents). Throws InputError for a bad file, Error for refused values; nothing changes then.
+  void seed_image(const std::filesystem::path& file, ImageFit fit);
+  void seed_image(const LumaImage& image, ImageFit fit);
+  // Replaces the food map or the walls with an image. Throws InputError, changing nothing, when the
+  // image or the resulting environment is refused (e.g. walls everywhere).
+  void set_map(MapKind kind, const std::filesystem::path& file, ImageFit fit);
+
+  // A new backend from `recipe` (new size, agents, seed or spawn), then `live`'s model, species and
+  // environment on it; `live` becomes the preset in force. Throws, changing nothing, when it fails.
+  void rebuild(const Recipe& recipe, const Preset& live);
+
+ private:
+  Recipe recipe_;
+  Preset live_;
+  std::unique_ptr<Backend> backend_;
+  std::string note_;
+};
+
+}  // namespace physarum::run

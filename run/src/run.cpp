@@ -1,0 +1,128 @@
+#include "run/run.hpp"
+
+#include <optional>
+#include <utility>
+
+#include "run/seeding.hpp"
+#include "sim/keyframes.hpp"
+
+namespace physarum::run {
+namespace {
+
+template <class F>
+decltype(auto) as_input_error(F&& f) {
+  try {
+    return std::forward<F>(f)();
+  } catch (const OutOfMemoryError&) {
+    throw;
+  } catch (const InputError&) {
+    throw;
+  } catch (const Error& e) {
+    throw InputError(e.what());
+  }
+}
+
+ImageSeed recipe_image_seed(const Recipe& r, const Preset& p) {
+  const ImageFit fit = image_fit(r);
+  if (r.picture) return prepare_image_seed(*r.picture, p, p.run.size, p.run.agents, fit);
+  return as_input_error([&] { return prepare_image_seed(r.image, p, p.run.size, p.run.agents, fit); });
+}
+
+}  // namespace
+
+Run::Run(const Recipe& recipe) : recipe_(recipe), live_(resolve(recipe)) {
+  const BackendKind kind = backend_kind(recipe_);
+  // The images first: a bad file fails before anything large is allocated.
+  const bool seeded = recipe_.picture.has_value() || !recipe_.image.empty();
+  ImageSeed seed;
+  if (seeded) seed = recipe_image_seed(recipe_, live_);
+  SimConfig config = config_from(live_, recipe_.threads);
+  config.environment =
+      as_input_error([&] { return load_environment(live_.environment, live_.species, live_.run.size); });
+  backend_ = create_backend(kind, config, &note_);
+  if (seeded) apply_image_seed(*backend_, seed);
+}
+
+void Run::step(uint64_t n) {
+  step_with_keyframes(*backend_, live_, n);
+}
+
+void Run::set(const std::vector<std::string>& assignments) {
+  Preset next = live_;
+  for (const std::string& s : assignments) {
+    try {
+      apply_override(next, s);
+    } catch (const Error& e) {
+      throw UsageError(e.what());
+    }
+  }
+  try {
+    validate(next);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  if (!(next.run == live_.run)) {
+    throw UsageError(
+        "run.size, run.agents and run.seed cannot change in a running simulation; make a new one");
+  }
+  if (next.species.list.size() != live_.species.list.size()) {
+    throw UsageError("the number of species cannot change in a running simulation; make a new one");
+  }
+  try {
+    set_live(next);
+  } catch (const OutOfMemoryError&) {
+    throw;
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+void Run::set_live(const Preset& p) {
+  // Everything that can fail before anything changes. Map files are read again only when the
+  // [environment] changed (a species edit in the panel must not reread them).
+  std::optional<Environment> env;
+  if (!(p.environment == live_.environment)) {
+    env = as_input_error([&] { return load_environment(p.environment, p.species, backend_->size()); });
+  } else if (food_strengths(p.environment, p.species) != food_strengths(live_.environment, live_.species)) {
+    env = backend_->environment();
+    env->food_strength = food_strengths(p.environment, p.species);
+  }
+  set_live_parameters(*backend_, p);
+  if (env) backend_->set_environment(*env);
+  live_ = p;
+}
+
+void Run::brush(const BrushStroke& stroke) {
+  backend_->brush(stroke);
+}
+
+void Run::seed_image(const std::filesystem::path& file, ImageFit fit) {
+  const ImageSeed seed = as_input_error(
+      [&] { return prepare_image_seed(file, live_, backend_->size(), backend_->agent_count(), fit); });
+  apply_image_seed(*backend_, seed);
+}
+
+void Run::seed_image(const LumaImage& image, ImageFit fit) {
+  const ImageSeed seed = prepare_image_seed(image, live_, backend_->size(), backend_->agent_count(), fit);
+  apply_image_seed(*backend_, seed);
+}
+
+void Run::set_map(MapKind kind, const std::filesystem::path& file, ImageFit fit) {
+  std::string message;
+  if (!set_map_from_image(*backend_, kind, file, fit, live_.environment.walls_threshold, &message)) {
+    throw InputError(message);
+  }
+}
+
+void Run::rebuild(const Recipe& recipe, const Preset& live) {
+  Run next(recipe);
+  set_live_parameters(*next.backend_, live);
+  next.backend_->set_environment(as_input_error(
+      [&] { return load_environment(live.environment, live.species, next.backend_->size()); }));
+  recipe_ = std::move(next.recipe_);
+  backend_ = std::move(next.backend_);
+  note_ = std::move(next.note_);
+  live_ = live;
+}
+
+}  // namespace physarum::run
