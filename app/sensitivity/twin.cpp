@@ -9,8 +9,7 @@
 namespace physarum::app::sensitivity {
 namespace {
 
-Record measure(Backend& a, Backend& b) {
-  std::vector<float> fa, fb;
+Record measure(Backend& a, Backend& b, std::vector<float>& fa, std::vector<float>& fb) {
   a.read_field(fa);
   b.read_field(fb);
   return {static_cast<int64_t>(a.steps_done()), relative_l2(fa, fb),
@@ -37,13 +36,13 @@ TwinResult run_twins(const SimOptions& a_options, const Perturbation& p, int ste
   perturb_state(p, *b.backend);
   result.backend = a.backend->name();
 
-  result.records.push_back(measure(*a.backend, *b.backend));
+  result.records.push_back(measure(*a.backend, *b.backend, result.field_a, result.field_b));
   for (int done = 0; done < steps;) {
     const int n = std::min(every, steps - done);
     a.backend->step(n);
     b.backend->step(n);
     done += n;
-    result.records.push_back(measure(*a.backend, *b.backend));
+    result.records.push_back(measure(*a.backend, *b.backend, result.field_a, result.field_b));
   }
   return result;
 }
