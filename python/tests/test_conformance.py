@@ -8,11 +8,12 @@ compared in tests/test_conformance.cpp."""
 import os
 import pathlib
 import subprocess
-import tomllib
 
 import numpy as np
 import pytest
 from conftest import run_program
+
+tomllib = pytest.importorskip("tomllib", reason="the recipes are TOML: Python 3.11 or later reads them")
 
 SOURCE = pathlib.Path(os.environ.get("PHYSARUM_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 DATA = SOURCE / "tests" / "data" / "conformance"
