@@ -10,9 +10,7 @@
 namespace physarum::app::sensitivity {
 namespace {
 
-// Leaves A's field in `fa`.
-Record measure(Backend& a, Backend& b, std::vector<float>& fa) {
-  std::vector<float> fb;
+Record measure(Backend& a, Backend& b, std::vector<float>& fa, std::vector<float>& fb) {
   a.read_field(fa);
   b.read_field(fb);
   return {static_cast<int64_t>(a.steps_done()), relative_l2(fa, fb),
@@ -39,13 +37,13 @@ TwinResult run_twins(const run::Recipe& a_options, const Perturbation& p, int st
   perturb_state(p, b.backend());
   result.backend = a.backend().name();
 
-  result.records.push_back(measure(a.backend(), b.backend(), result.field_a));
+  result.records.push_back(measure(a.backend(), b.backend(), result.field_a, result.field_b));
   for (int done = 0; done < steps;) {
     const int n = std::min(every, steps - done);
     a.step(static_cast<uint64_t>(n));
     b.step(static_cast<uint64_t>(n));
     done += n;
-    result.records.push_back(measure(a.backend(), b.backend(), result.field_a));
+    result.records.push_back(measure(a.backend(), b.backend(), result.field_a, result.field_b));
   }
   return result;
 }

@@ -22,7 +22,9 @@ struct TwinResult {
   double delta = 0;             // the perturbation applied (after rounding to float)
   std::vector<Record> records;  // steps 0, K, 2K, ..., and `steps` itself
   std::string backend;          // A's backend name
-  std::vector<float> field_a;   // A's field after the last step
+  // A's and B's fields after the last step, (S, H, W) planar as read_field gives them: what the
+  // distances were measured on, for a caller that compares the runs with another surface's.
+  std::vector<float> field_a, field_b;
 };
 
 // A and B are runs (run/run.hpp) stepped the one way, keyframes included, so A grows what
