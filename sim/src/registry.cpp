@@ -144,8 +144,8 @@ using T = Type;
 constexpr double kColourMax = 0xffffff;
 
 // clang-format off
-std::vector<Param> make_table() {
-  std::vector<P> t;
+// [model], [spawn] and [run].
+void rule_and_world(std::vector<P>& t) {
   // [model]: the rule (docs/MODEL.md). Each [[species]] table holds these too.
   t.push_back(P::of<&ModelParams::sensor_angle_deg>(S::Model, "sensor_angle_deg", T::Float, 0, 180,
       "SA: angle between the centre sensor and each side sensor").unit("deg").ui(0, 180, false, "%.1f deg").explore(10, 70).species());
@@ -181,7 +181,10 @@ std::vector<Param> make_table() {
       "agent count: 1000, \"250K\", \"4M\", \"1.5M\", \"1G\"").fixed());
   t.push_back(P::of<&RunParams::seed>(S::Run, "seed", T::Int, 0, 4294967295.0,
       "the same preset, seed, size (and image) give the same field, bit for bit").fixed());
-  // [display]: how the field is coloured (render/colormap.hpp).
+}
+
+// [display]: how the field is coloured (render/colormap.hpp).
+void display(std::vector<P>& t) {
   t.push_back(P::of<&DisplayParams::palette>(S::Display, "palette", T::Text, 1, 4096,
       "a palette's name: a file in assets/palettes/ without .palette"));
   t.push_back(P::of<&DisplayParams::mapping>(S::Display, "mapping", T::Choice, 0, 0,
@@ -216,6 +219,10 @@ std::vector<Param> make_table() {
       "the walls' colour, \"#rrggbb\"").when_set());
   t.push_back(P::of<&DisplayParams::food_colour>(S::Display, "food_colour", T::Colour, 0, kColourMax,
       "the food's tint, \"#rrggbb\"").when_set());
+}
+
+// [environment], [[species]] and [interaction].
+void environment_and_species(std::vector<P>& t) {
   // [environment]: food and walls (docs/MODEL.md, "Environment"); changing them reloads the maps.
   t.push_back(P::of<&EnvironmentParams::food>(S::Environment, "food", T::Text, 0, 4096,
       "food map image (PNG or JPEG): its brightness is the food E of each cell; relative to the preset file").fixed());
@@ -242,6 +249,13 @@ std::vector<Param> make_table() {
   // [interaction]: W[s][t], how species s follows species t's trail.
   t.push_back(P::of<&SpeciesSet::interaction>(S::Interaction, "matrix", T::Matrix, -kMaxInteraction, kMaxInteraction,
       "W: row s says how species s weighs each species' trail (1 follows, -1 flees)").ui(-10, 10, false, "%.2f").explore(-1, 0.5));
+}
+
+std::vector<Param> make_table() {
+  std::vector<P> t;
+  rule_and_world(t);
+  display(t);
+  environment_and_species(t);
   return {t.begin(), t.end()};
 }
 // clang-format on
