@@ -240,8 +240,7 @@ __global__ void __launch_bounds__(kTileX* kFieldRows)
         if (y >= h) break;
         const size_t idx =
             (static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)) * kStride;
-        fout[idx + c] =
-            rule::field_update(g[ly + 1][tx + 1], rule::sum9(rs[ly][tx], rs[ly + 1][tx], rs[ly + 2][tx]), p);
+        fout[idx + c] = rule::stencil_cell(g[ly + 1][tx + 1], rs[ly][tx], rs[ly + 1][tx], rs[ly + 2][tx], p);
         clear[idx + c] = 0U;  // S = 3: the padding (channel 3) stays 0 from the allocation on
       }
     }
@@ -311,9 +310,8 @@ __global__ void __launch_bounds__(kTileX* kFieldRows)
       const size_t idx = static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x);
       Lanes<K> out{};  // S = 3: the padding channel stays 0
       for (int c = 0; c < S; ++c) {
-        out.v[c] = rule::field_update(g[ly + 1][tx + 1].v[c],
-                                      rule::sum9(rs[ly][tx].v[c], rs[ly + 1][tx].v[c], rs[ly + 2][tx].v[c]),
-                                      species->p[c]);
+        out.v[c] = rule::stencil_cell(g[ly + 1][tx + 1].v[c], rs[ly][tx].v[c], rs[ly + 1][tx].v[c],
+                                      rs[ly + 2][tx].v[c], species->p[c]);
       }
       fout_v[idx] = out;
       clear_v[idx] = CountLanes<K>{};
@@ -448,8 +446,7 @@ __global__ void __launch_bounds__(32 * kStripWarps)
       for (int i = 0; i < 4; ++i) {
         const int c = i % K;
         if (c < S) {
-          out.v[i] =
-              rule::field_update(g_cur.v[i], rule::sum9(rs_prev.v[i], rs_cur.v[i], rs_next.v[i]), prm[c]);
+          out.v[i] = rule::stencil_cell(g_cur.v[i], rs_prev.v[i], rs_cur.v[i], rs_next.v[i], prm[c]);
         }
       }
       const size_t q = (static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(col)) * K / 4;

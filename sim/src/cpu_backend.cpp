@@ -580,7 +580,7 @@ class CpuBackend final : public Backend {
               next_.data() + static_cast<size_t>(y) * static_cast<size_t>(w) * S + static_cast<size_t>(c);
           for (int x = 0; x < w; ++x)
             out[static_cast<size_t>(x) * S] =
-                rule::field_update(g_centre[x], rule::sum9(rs[0][x], rs[1][x], rs[2][x]), p);
+                rule::stencil_cell(g_centre[x], rs[0][x], rs[1][x], rs[2][x], p);
           // Roll: the centre row's G comes from the row just summed.
           std::swap(rs[0], rs[1]);
           std::swap(rs[1], rs[2]);

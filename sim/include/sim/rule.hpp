@@ -302,10 +302,15 @@ PHYS_HD SensorCellsOf<IntOf<F>> sensor_cells_of(F x, F y, F theta, const StepPar
   const F iw(p.inv_width);
   const F ih(p.inv_height);
   for (int k = 0; k < 3; ++k) {
-    cell[k] = cell_at(wrap(ux[k], fw, iw), wrap(uy[k], fh, ih), p.width, p.height);
     if constexpr (Closed) {
       const auto in_field = (ux[k] >= F(0.0f)) & (ux[k] < fw) & (uy[k] >= F(0.0f)) & (uy[k] < fh);
-      cell[k] = select(in_field, cell[k], I(-1));
+      if (every(!in_field)) {  // no lane needs the wraps
+        cell[k] = I(-1);
+        continue;
+      }
+      cell[k] = select(in_field, cell_at(wrap(ux[k], fw, iw), wrap(uy[k], fh, ih), p.width, p.height), I(-1));
+    } else {
+      cell[k] = cell_at(wrap(ux[k], fw, iw), wrap(uy[k], fh, ih), p.width, p.height);
     }
   }
   return {cell[0], cell[1], cell[2]};
@@ -386,6 +391,12 @@ PHYS_HD float sum9(float row_above, float row_centre, float row_below) {
 }
 PHYS_HD float field_update(float g_centre, float sum9_of_g, const StepParams& p) {
   return mul(p.keep, add(mul(p.self_w, g_centre), mul(p.neighbour_w, sum9_of_g)));
+}
+// One cell of the new field from its G and the row sums of G above, at and below it: what every
+// stencil (the CPU's rolling rows, the GPU's register strips and tiles) computes per cell.
+PHYS_HD float stencil_cell(float g_centre, float rs_above, float rs_centre, float rs_below,
+                           const StepParams& p) {
+  return field_update(g_centre, sum9(rs_above, rs_centre, rs_below), p);
 }
 
 // --- Brush: cells whose integer offset (dx, dy) from the centre cell has dx^2 + dy^2 <= r^2 get
