@@ -393,7 +393,7 @@ PHYS_HD float field_update(float g_centre, float sum9_of_g, const StepParams& p)
   return mul(p.keep, add(mul(p.self_w, g_centre), mul(p.neighbour_w, sum9_of_g)));
 }
 // One cell of the new field from its G and the row sums of G above, at and below it: what every
-// stencil (the CPU's rolling rows, the GPU's register strips and tiles) computes per cell.
+// stencil (the CPU's rolling rows, the GPU's register strips) computes per cell.
 PHYS_HD float stencil_cell(float g_centre, float rs_above, float rs_centre, float rs_below,
                            const StepParams& p) {
   return field_update(g_centre, sum9(rs_above, rs_centre, rs_below), p);
