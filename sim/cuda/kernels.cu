@@ -214,7 +214,9 @@ struct alignas(4 * K) CountLanes {
 // step. Where width * K is a multiple of 4 (Aligned) every row starts on 16 bytes and a thread's
 // cells come in one float4 and one uint4 load; other widths load and store cell by cell, and the
 // row's last thread may hold fewer than P cells. Per cell and channel it is rule::stencil_cell with
-// that species' deposit, decay and diffuse, as on the CPU.
+// that species' deposit, decay and diffuse, as on the CPU. The kernel is one function past 80 lines:
+// its row loads and sums are lambdas over a dozen per-thread values held in registers for the whole
+// strip, which separate functions would pass around as long parameter lists.
 constexpr int kStripWarps = 4;  // warps per block, stacked vertically: each one a strip
 
 template <int K>
