@@ -160,14 +160,15 @@ TEST(CpuBackend, ThreadCountDoesNotChangeABit) {
 
 // The agent stages are built twice (baseline x86-64 and AVX2, picked at run time;
 // PHYSARUM_CPU_AVX2=0 keeps the baseline): both must give the same bits, with agents crossing the
-// torus edges, headings far outside [0, 2pi) and a partial last block.
+// torus edges, headings far outside [0, 2pi) and a partial last block, for the simple rule and for
+// the Jones rule with jitter (whose hashes the eight-lane path computes in its lanes).
 TEST(CpuBackend, Avx2AndBaselineAgentStagesAgreeBitForBit) {
 #if defined(__x86_64__)
   if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "this CPU has no AVX2: only the baseline path runs";
 #else
   GTEST_SKIP() << "AVX2 is an x86-64 path";
 #endif
-  const auto run = [](bool avx2, int threads) {
+  const auto run = [](bool avx2, int threads, bool jones) {
     if (avx2) {
       unsetenv("PHYSARUM_CPU_AVX2");
     } else {
@@ -177,6 +178,10 @@ TEST(CpuBackend, Avx2AndBaselineAgentStagesAgreeBitForBit) {
     c.size = Size{131, 77};
     c.agents = 64 * 97 + 13;
     c.model.sensor_distance = 23.0f;
+    if (jones) {
+      c.model.turn_rule = TurnRule::Jones;
+      c.model.jitter = 0.3f;
+    }
     auto b = create_backend(BackendKind::Cpu, c);
     unsetenv("PHYSARUM_CPU_AVX2");
     AgentState a = b->read_agents();
@@ -189,15 +194,17 @@ TEST(CpuBackend, Avx2AndBaselineAgentStagesAgreeBitForBit) {
     b->read_field(f);
     return std::make_pair(f, b->read_agents());
   };
-  for (int threads : {1, 3}) {
-    const auto [base_field, base_agents] = run(false, threads);
-    const auto [avx2_field, avx2_agents] = run(true, threads);
-    ASSERT_EQ(base_field.size(), avx2_field.size());
-    EXPECT_EQ(0, std::memcmp(base_field.data(), avx2_field.data(), base_field.size() * sizeof(float)))
-        << threads << " threads";
-    EXPECT_EQ(base_agents.x, avx2_agents.x);
-    EXPECT_EQ(base_agents.y, avx2_agents.y);
-    EXPECT_EQ(base_agents.theta, avx2_agents.theta);
+  for (bool jones : {false, true}) {
+    for (int threads : {1, 3}) {
+      const auto [base_field, base_agents] = run(false, threads, jones);
+      const auto [avx2_field, avx2_agents] = run(true, threads, jones);
+      ASSERT_EQ(base_field.size(), avx2_field.size());
+      EXPECT_EQ(0, std::memcmp(base_field.data(), avx2_field.data(), base_field.size() * sizeof(float)))
+          << threads << " threads, jones " << jones;
+      EXPECT_EQ(base_agents.x, avx2_agents.x);
+      EXPECT_EQ(base_agents.y, avx2_agents.y);
+      EXPECT_EQ(base_agents.theta, avx2_agents.theta);
+    }
   }
 }
 

@@ -531,10 +531,11 @@ TEST(CudaSpecies, ChannelBrushAndFieldLikeCpu) {
 }
 
 // The field pass walks strips of rows with each thread owning 16 bytes of a row and its
-// neighbours' values coming from the next lanes (kernels.cu, field_kernel_strip); widths that do
-// not fill a row of 16-byte groups take the tile kernels. Every edge of that design: fields narrower
-// than a warp, a width one more or less than a warp's span, a single column or row, a last strip
-// that is cut short; for one to four species, against the CPU backend bit for bit.
+// neighbours' values coming from the next lanes (kernels.cu, field_kernel_strip); where a row does
+// not fill whole 16-byte groups the row's last thread holds fewer cells and loads them one by one.
+// Every edge of that design: fields narrower than a warp, a width one more or less than a warp's
+// span, widths of every remainder, a single column or row, a last strip that is cut short; for one
+// to four species, against the CPU backend bit for bit.
 TEST(CudaSpecies, FieldPassAtEveryEdgeWidthLikeCpu) {
   SKIP_WITHOUT_CUDA_DEVICE();
   const int widths[] = {1, 2, 3, 4, 5, 8, 31, 32, 33, 64, 127, 128, 129, 132, 260};

@@ -25,7 +25,6 @@ class PublishThenFail final : public Backend {
       : Backend(c), inner_(std::move(inner)) {}
   std::string name() const override { return inner_->name(); }
   void step(int n) override { inner_->step(n); }
-  void set_model(const ModelParams& m) override { inner_->set_model(m); }
   void set_species(const SpeciesSet& s) override { inner_->set_species(s); }
   using Backend::set_field;
   void set_field(const std::vector<float>& v, int channel) override { inner_->set_field(v, channel); }

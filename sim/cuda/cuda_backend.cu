@@ -236,12 +236,6 @@ class CudaBackend final : public Backend {
     }
   }
 
-  void set_model(const ModelParams& m) override {
-    SpeciesSet next = species_;
-    next.list[0].model = m;
-    set_species(next);
-  }
-
   void set_species(const SpeciesSet& s) override {
     const SpeciesSet next = resolve_species_change(s, model_, species_.list[0].spawn, channels_);
     const rule::SpeciesParams p = make_species_params(next, size_, seed_, agents_);  // validates first

@@ -189,70 +189,12 @@ __global__ void __launch_bounds__(kAgentBlock)
   }
 }
 
-// One block computes a kTileX x kTileY tile of the new field. It stages G (with a one-cell wrapped
-// halo) in shared memory, forms the horizontal row sums once, then adds three of them per cell in
-// the order the rule fixes: sum9(row above, centre row, row below).
-constexpr int kTileX = 32;
-constexpr int kTileY = 32;
-constexpr int kFieldRows = 8;  // threads per block: 32 x 8
-
 __device__ __forceinline__ int wrap_any(int v, int n) {
   if (v < 0) return v + n;
   return v >= n ? v % n : v;
 }
 
-// S channels, interleaved with stride channel_stride(S): the tile is done channel by channel, each
-// with its own species' deposit, decay and diffuse. Launched for S = 1 (the single-species kernel);
-// several species take field_kernel_vec below.
-template <int S>
-__global__ void __launch_bounds__(kTileX* kFieldRows)
-    field_kernel(const float* __restrict__ fin, float* __restrict__ fout, const uint32_t* __restrict__ counts,
-                 uint32_t* __restrict__ clear, const rule::SpeciesParams* __restrict__ species,
-                 uint32_t* step_ptr) {
-  constexpr int kStride = channel_stride(S);
-  __shared__ float g[kTileY + 2][kTileX + 2];
-  __shared__ float rs[kTileY + 2][kTileX];
-  const int w = species->p[0].width;
-  const int h = species->p[0].height;
-  const int x0 = static_cast<int>(blockIdx.x) * kTileX;
-  const int y0 = static_cast<int>(blockIdx.y) * kTileY;
-  const int tx = static_cast<int>(threadIdx.x);
-  const int ty = static_cast<int>(threadIdx.y);
-
-  for (int c = 0; c < S; ++c) {
-    const rule::StepParams p = species->p[c];
-    if (c > 0) __syncthreads();  // the previous channel is done with g and rs
-    for (int ly = ty; ly < kTileY + 2; ly += kFieldRows) {
-      const size_t row = static_cast<size_t>(wrap_any(y0 + ly - 1, h)) * static_cast<size_t>(w);
-      for (int lx = tx; lx < kTileX + 2; lx += kTileX) {
-        const size_t idx = (row + static_cast<size_t>(wrap_any(x0 + lx - 1, w))) * kStride + c;
-        g[ly][lx] = rule::deposited(fin[idx], counts[idx], p.deposit);
-      }
-    }
-    __syncthreads();
-    for (int ly = ty; ly < kTileY + 2; ly += kFieldRows)
-      rs[ly][tx] = rule::row_sum(g[ly][tx], g[ly][tx + 1], g[ly][tx + 2]);
-    __syncthreads();
-    const int x = x0 + tx;
-    if (x < w) {
-      for (int ly = ty; ly < kTileY; ly += kFieldRows) {
-        const int y = y0 + ly;
-        if (y >= h) break;
-        const size_t idx =
-            (static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x)) * kStride;
-        fout[idx + c] =
-            rule::field_update(g[ly + 1][tx + 1], rule::sum9(rs[ly][tx], rs[ly + 1][tx], rs[ly + 2][tx]), p);
-        clear[idx + c] = 0U;  // S = 3: the padding (channel 3) stays 0 from the allocation on
-      }
-    }
-  }
-  if (step_ptr != nullptr && blockIdx.x == 0 && blockIdx.y == 0 && tx == 0 && ty == 0) *step_ptr += 1U;
-}
-
-// Several species in one pass: each cell's channels come in one vector load (float2, or float4
-// with S = 3 padded) with their counts (uint2/uint4), so every byte of the field is read and written
-// once per step, where a pass per channel read each sector S times. The arithmetic per channel is
-// the single-channel kernel's, in the same order, with that species' deposit, decay and diffuse.
+// One cell's K = channel_stride(S) channels (S = 3 padded to 4), loaded or stored as one.
 template <int K>
 struct alignas(4 * K) Lanes {
   float v[K];
@@ -262,75 +204,19 @@ struct alignas(4 * K) CountLanes {
   uint32_t v[K];
 };
 
-template <int S>
-__global__ void __launch_bounds__(kTileX* kFieldRows)
-    field_kernel_vec(const float* __restrict__ fin, float* __restrict__ fout,
-                     const uint32_t* __restrict__ counts, uint32_t* __restrict__ clear,
-                     const rule::SpeciesParams* __restrict__ species, uint32_t* step_ptr) {
-  constexpr int K = channel_stride(S);
-  static_assert(K == 2 || K == 4, "the vector pass is for several species");
-  __shared__ Lanes<K> g[kTileY + 2][kTileX + 2];
-  __shared__ Lanes<K> rs[kTileY + 2][kTileX];
-  const int w = species->p[0].width;
-  const int h = species->p[0].height;
-  const int x0 = static_cast<int>(blockIdx.x) * kTileX;
-  const int y0 = static_cast<int>(blockIdx.y) * kTileY;
-  const int tx = static_cast<int>(threadIdx.x);
-  const int ty = static_cast<int>(threadIdx.y);
-  const auto* fin_v = reinterpret_cast<const Lanes<K>*>(fin);
-  const auto* counts_v = reinterpret_cast<const CountLanes<K>*>(counts);
-  float deposit[S];
-  for (int c = 0; c < S; ++c) deposit[c] = species->p[c].deposit;
-
-  for (int ly = ty; ly < kTileY + 2; ly += kFieldRows) {
-    const size_t row = static_cast<size_t>(wrap_any(y0 + ly - 1, h)) * static_cast<size_t>(w);
-    for (int lx = tx; lx < kTileX + 2; lx += kTileX) {
-      const size_t idx = row + static_cast<size_t>(wrap_any(x0 + lx - 1, w));
-      const Lanes<K> f = fin_v[idx];
-      const CountLanes<K> n = counts_v[idx];
-      Lanes<K> out{};
-      for (int c = 0; c < S; ++c) out.v[c] = rule::deposited(f.v[c], n.v[c], deposit[c]);
-      g[ly][lx] = out;
-    }
-  }
-  __syncthreads();
-  for (int ly = ty; ly < kTileY + 2; ly += kFieldRows) {
-    Lanes<K> r{};
-    for (int c = 0; c < S; ++c)
-      r.v[c] = rule::row_sum(g[ly][tx].v[c], g[ly][tx + 1].v[c], g[ly][tx + 2].v[c]);
-    rs[ly][tx] = r;
-  }
-  __syncthreads();
-  const int x = x0 + tx;
-  if (x < w) {
-    auto* fout_v = reinterpret_cast<Lanes<K>*>(fout);
-    auto* clear_v = reinterpret_cast<CountLanes<K>*>(clear);
-    for (int ly = ty; ly < kTileY; ly += kFieldRows) {
-      const int y = y0 + ly;
-      if (y >= h) break;
-      const size_t idx = static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x);
-      Lanes<K> out{};  // S = 3: the padding channel stays 0
-      for (int c = 0; c < S; ++c) {
-        out.v[c] = rule::field_update(g[ly + 1][tx + 1].v[c],
-                                      rule::sum9(rs[ly][tx].v[c], rs[ly + 1][tx].v[c], rs[ly + 2][tx].v[c]),
-                                      species->p[c]);
-      }
-      fout_v[idx] = out;
-      clear_v[idx] = CountLanes<K>{};
-    }
-  }
-  if (step_ptr != nullptr && blockIdx.x == 0 && blockIdx.y == 0 && tx == 0 && ty == 0) *step_ptr += 1U;
-}
-
-// The field pass in registers. Each thread owns 16 bytes of a row, P = 4 / K cells of K channels
-// (one float4 and one uint4 load), and walks down a strip of Rows rows. Its left and right
-// neighbours' G come from the adjacent lanes by shuffle (the warp's edge lanes, and the lanes at
-// the field's wrap, load theirs), and the row sums of the previous, current and next row stay in
-// registers, so each row is loaded once per strip (plus one halo row above and below) and nothing
-// goes through shared memory. The loads of row y + 2 are issued before row y + 1 is summed, so two
-// rows of every thread are in flight. The arithmetic per cell and channel is the tile kernels': the
-// same rule.hpp functions in the same order, so the output is bit for bit theirs. Needs rows that
-// start on 16 bytes: width * K a multiple of 4 (launch_field takes the tile kernels otherwise).
+// The field pass, one kernel for every width and number of species, in registers. Each thread owns
+// 16 bytes of a row, P = 4 / K cells of K channels, and walks down a strip of Rows rows. Its left
+// and right neighbours' G come from the adjacent lanes by shuffle (the warp's edge lanes, and the
+// lanes at the field's wrap, load theirs), and the row sums of the previous, current and next row
+// stay in registers, so each row is loaded once per strip (plus one halo row above and below) and
+// nothing goes through shared memory. The loads of row y + 2 are issued before row y + 1 is summed,
+// so two rows of every thread are in flight. Every channel of a cell is read and written once per
+// step. Where width * K is a multiple of 4 (Aligned) every row starts on 16 bytes and a thread's
+// cells come in one float4 and one uint4 load; other widths load and store cell by cell, and the
+// row's last thread may hold fewer than P cells. Per cell and channel it is rule::stencil_cell with
+// that species' deposit, decay and diffuse, as on the CPU. The kernel is one function past 80 lines:
+// its row loads and sums are lambdas over a dozen per-thread values held in registers for the whole
+// strip, which separate functions would pass around as long parameter lists.
 constexpr int kStripWarps = 4;  // warps per block, stacked vertically: each one a strip
 
 template <int K>
@@ -353,13 +239,14 @@ __device__ __forceinline__ float deposited_channel(float f, uint32_t n, const fl
   return c < S ? rule::deposited(f, n, deposit[c]) : 0.0f;  // S = 3: the padding channel stays 0
 }
 
-template <int S, int Rows>
+template <int S, int Rows, bool Aligned>
 __global__ void __launch_bounds__(32 * kStripWarps)
     field_kernel_strip(const float* __restrict__ fin, float* __restrict__ fout,
                        const uint32_t* __restrict__ counts, uint32_t* __restrict__ clear,
                        const rule::SpeciesParams* __restrict__ species, uint32_t* step_ptr) {
   constexpr int K = channel_stride(S);
   constexpr int P = 4 / K;
+  static_assert(Aligned || K < 4, "a cell of four channels always starts on 16 bytes");
   const int w = species->p[0].width;
   const int h = species->p[0].height;
   const int lane = static_cast<int>(threadIdx.x);
@@ -367,13 +254,15 @@ __global__ void __launch_bounds__(32 * kStripWarps)
   const int y0 = (static_cast<int>(blockIdx.y) * kStripWarps + static_cast<int>(threadIdx.y)) * Rows;
   if (y0 >= h) return;  // a whole warp leaves together: the shuffles below see full warps only
   const bool active = col < w;
+  // The cells this thread holds: P, but fewer in the row's last thread where P does not divide w.
+  const int cells = Aligned ? P : min(P, w - col);
   // At most one side load per lane: lane 0 loads its left neighbour, the last lane of the warp or
   // of the row its right one (lane 0 of a row narrower than P + 1 cells needs both: it shuffles
   // nothing useful in, so it takes the right one from a second load below).
   const bool load_left = active && lane == 0;
   const bool load_right = active && (lane == 31 || col + P >= w);
   const size_t left_col = static_cast<size_t>(col == 0 ? w - 1 : col - 1);
-  const size_t right_col = static_cast<size_t>(col + P >= w ? (col + P) % w : col + P);
+  const size_t right_col = static_cast<size_t>(col + cells >= w ? (col + cells) % w : col + P);
   const auto* fin_k = reinterpret_cast<const Lanes<K>*>(fin);
   const auto* counts_k = reinterpret_cast<const CountLanes<K>*>(counts);
 
@@ -387,10 +276,27 @@ __global__ void __launch_bounds__(32 * kStripWarps)
   auto issue = [&](int y) {
     const size_t row = static_cast<size_t>(wrap_any(y, h)) * static_cast<size_t>(w);
     RowLoad<K> r{};
-    if (active) {
-      const size_t q = (row + static_cast<size_t>(col)) * K / 4;
-      r.f = __ldg(reinterpret_cast<const float4*>(fin) + q);
-      r.n = __ldg(reinterpret_cast<const uint4*>(counts) + q);
+    if constexpr (Aligned) {
+      if (active) {
+        const size_t q = (row + static_cast<size_t>(col)) * K / 4;
+        r.f = __ldg(reinterpret_cast<const float4*>(fin) + q);
+        r.n = __ldg(reinterpret_cast<const uint4*>(counts) + q);
+      }
+    } else {  // cell by cell: the row need not start on 16 bytes
+      float f[4] = {};
+      uint32_t n[4] = {};
+      for (int p = 0; p < P; ++p) {
+        if (p >= cells) break;  // also every cell of an inactive thread (cells <= 0)
+        const size_t cell = row + static_cast<size_t>(col + p);
+        const Lanes<K> fc = fin_k[cell];
+        const CountLanes<K> nc = counts_k[cell];
+        for (int c = 0; c < K; ++c) {
+          f[p * K + c] = fc.v[c];
+          n[p * K + c] = nc.v[c];
+        }
+      }
+      r.f = make_float4(f[0], f[1], f[2], f[3]);
+      r.n = make_uint4(n[0], n[1], n[2], n[3]);
     }
     if (load_left || load_right) {
       const size_t side = row + (load_left ? left_col : right_col);
@@ -424,7 +330,7 @@ __global__ void __launch_bounds__(32 * kStripWarps)
     for (int p = 0; p < P; ++p) {
       for (int c = 0; c < K; ++c) {
         const float l = p == 0 ? left[c] : g.v[(p - 1) * K + c];
-        const float r = p == P - 1 ? right[c] : g.v[(p + 1) * K + c];
+        const float r = (p == P - 1 || p == cells - 1) ? right[c] : g.v[(p + 1) * K + c];
         rs.v[p * K + c] = c < S ? rule::row_sum(l, g.v[p * K + c], r) : 0.0f;
       }
     }
@@ -448,13 +354,23 @@ __global__ void __launch_bounds__(32 * kStripWarps)
       for (int i = 0; i < 4; ++i) {
         const int c = i % K;
         if (c < S) {
-          out.v[i] =
-              rule::field_update(g_cur.v[i], rule::sum9(rs_prev.v[i], rs_cur.v[i], rs_next.v[i]), prm[c]);
+          out.v[i] = rule::stencil_cell(g_cur.v[i], rs_prev.v[i], rs_cur.v[i], rs_next.v[i], prm[c]);
         }
       }
-      const size_t q = (static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(col)) * K / 4;
-      reinterpret_cast<float4*>(fout)[q] = make_float4(out.v[0], out.v[1], out.v[2], out.v[3]);
-      reinterpret_cast<uint4*>(clear)[q] = make_uint4(0U, 0U, 0U, 0U);
+      const size_t cell0 = static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(col);
+      if constexpr (Aligned) {
+        const size_t q = cell0 * K / 4;
+        reinterpret_cast<float4*>(fout)[q] = make_float4(out.v[0], out.v[1], out.v[2], out.v[3]);
+        reinterpret_cast<uint4*>(clear)[q] = make_uint4(0U, 0U, 0U, 0U);
+      } else {
+        for (int p = 0; p < P; ++p) {
+          if (p >= cells) break;
+          Lanes<K> o;
+          for (int c = 0; c < K; ++c) o.v[c] = out.v[p * K + c];
+          reinterpret_cast<Lanes<K>*>(fout)[cell0 + p] = o;
+          reinterpret_cast<CountLanes<K>*>(clear)[cell0 + p] = CountLanes<K>{};
+        }
+      }
     }
     rs_prev = rs_cur;
     rs_cur = rs_next;
@@ -464,30 +380,30 @@ __global__ void __launch_bounds__(32 * kStripWarps)
     *step_ptr += 1U;
 }
 
-template <int S, int Rows>
+template <int S, int Rows, bool Aligned>
 void launch_strip(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
                   uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width,
                   int height) {
   const int cells_per_warp = 32 * (4 / channel_stride(S));
   const dim3 grid(static_cast<unsigned>((width + cells_per_warp - 1) / cells_per_warp),
                   static_cast<unsigned>((height + Rows * kStripWarps - 1) / (Rows * kStripWarps)));
-  field_kernel_strip<S, Rows>
+  field_kernel_strip<S, Rows, Aligned>
       <<<grid, dim3(32, kStripWarps), 0, stream>>>(field_in, field_out, counts, clear, species, step);
 }
 
-template <int S>
+template <int S, bool Aligned>
 void launch_strip_rows(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
                        uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width,
                        int height, int rows) {
   switch (rows) {
     case 8:
-      launch_strip<S, 8>(stream, field_in, field_out, counts, clear, species, step, width, height);
+      launch_strip<S, 8, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height);
       break;
     case 32:
-      launch_strip<S, 32>(stream, field_in, field_out, counts, clear, species, step, width, height);
+      launch_strip<S, 32, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height);
       break;
     default:
-      launch_strip<S, 16>(stream, field_in, field_out, counts, clear, species, step, width, height);
+      launch_strip<S, 16, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height);
       break;
   }
 }
@@ -672,43 +588,33 @@ void launch_field(cudaStream_t stream, const float* field_in, float* field_out, 
                   uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width, int height,
                   int channels, int strip_rows) {
   if (width <= 0 || height <= 0) return;
-  if ((width * channel_stride(channels)) % 4 == 0) {
-    switch (channels) {
-      case 1:
-        launch_strip_rows<1>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                             strip_rows);
-        break;
-      case 2:
-        launch_strip_rows<2>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                             strip_rows);
-        break;
-      case 3:
-        launch_strip_rows<3>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                             strip_rows);
-        break;
-      default:
-        launch_strip_rows<4>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                             strip_rows);
-        break;
-    }
-    PHYS_CUDA_CHECK_LAUNCH();
-    return;
-  }
-  const dim3 grid(static_cast<unsigned>((width + kTileX - 1) / kTileX),
-                  static_cast<unsigned>((height + kTileY - 1) / kTileY));
-  const dim3 block(kTileX, kFieldRows);
+  const bool aligned = (width * channel_stride(channels)) % 4 == 0;
   switch (channels) {
     case 1:
-      field_kernel<1><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
+      if (aligned) {
+        launch_strip_rows<1, true>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                                   strip_rows);
+      } else {
+        launch_strip_rows<1, false>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                                    strip_rows);
+      }
       break;
     case 2:
-      field_kernel_vec<2><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
+      if (aligned) {
+        launch_strip_rows<2, true>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                                   strip_rows);
+      } else {
+        launch_strip_rows<2, false>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                                    strip_rows);
+      }
       break;
     case 3:
-      field_kernel_vec<3><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
+      launch_strip_rows<3, true>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                                 strip_rows);
       break;
     default:
-      field_kernel_vec<4><<<grid, block, 0, stream>>>(field_in, field_out, counts, clear, species, step);
+      launch_strip_rows<4, true>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                                 strip_rows);
       break;
   }
   PHYS_CUDA_CHECK_LAUNCH();

@@ -160,6 +160,12 @@ int default_threads() {
   return omp_get_max_threads();
 }
 
+void Backend::set_model(const ModelParams& m) {
+  SpeciesSet next = species_;
+  next.list[0].model = m;
+  set_species(next);
+}
+
 bool cuda_built() {
 #if defined(PHYSARUM_HAS_CUDA)
   return true;

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "backends.hpp"
-#include "cpu_avx2.hpp"
+#include "cpu_stages.hpp"
 #include "moving_average.hpp"
 #include "sim/elapsed.hpp"
 #include "sim/rule.hpp"
@@ -23,11 +23,8 @@ namespace physarum {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// The agent stage runs over blocks of kBlock agents, stage by stage: sensor cells of the whole block
-// (vectorised), their field reads (independent loads, in flight together), steer and move
-// (vectorised), then the counts.
-constexpr int64_t kBlock = 64;
+using cpu::AgentBlock;
+using cpu::kBlock;
 
 // Subnormal floats kept, as IEEE-754 says, on the thread that runs the model's arithmetic. FTZ/DAZ
 // are per-thread state that anyone can set (a library built with -ffast-math sets them at load
@@ -70,14 +67,6 @@ class IeeeSubnormals {
   IeeeSubnormals& operator=(const IeeeSubnormals&) = delete;
 };
 
-struct AgentBlock {
-  float* x;
-  float* y;
-  float* theta;
-  const uint32_t* id;
-  int count;  // <= kBlock
-};
-
 // Where a thread's deposits go (index = cell * S + channel). The thread owns the counters of a band
 // of rows, [lo, hi): only it writes them, so it adds there directly, without atomics (a locked add
 // stalls the loads of the next agents). A deposit outside the band (an agent that drifted across the
@@ -99,46 +88,27 @@ struct BandCounter {
   }
 };
 
-// With kSimpleNoJitter the rule (simple, no jitter) is a compile-time constant: the hash branches
-// vanish and the loop vectorises. Either way the arithmetic is rule.hpp's, so results are equal.
-template <bool kSimpleNoJitter>
-PHYS_HD void steer_and_move(const AgentBlock& b, const float* fc, const float* fl, const float* fr, int* cell,
-                            uint32_t step, const rule::StepParams& p) {
-  rule::StepParams q = p;
-  if constexpr (kSimpleNoJitter) {
-    q.turn_rule = rule::kTurnSimple;
-    q.jitter = 0.0f;
-  }
-  for (int j = 0; j < b.count; ++j) {
-    rule::Agent a{b.x[j], b.y[j], b.theta[j]};
-    cell[j] = rule::move(a, rule::steer(a.theta, fc[j], fl[j], fr[j], b.id[j], step, q), q);
-    b.x[j] = a.x;
-    b.y[j] = a.y;
-    b.theta[j] = a.theta;
-  }
-}
-
+// The plain stages over one block: the first `wide` agents by `sense_wide` and `steer_move_wide`
+// (lanes of agents), the rest one at a time, both instantiations of cpu_stages.hpp.
+template <class SenseWide, class SteerMoveWide>
 PHYS_HD void step_block_body(const AgentBlock& b, const float* field, const BandCounter& counter,
-                             uint32_t step, const rule::StepParams& p) {
-  int cc[kBlock], cl[kBlock], cr[kBlock], cell[kBlock];
-  float fc[kBlock], fl[kBlock], fr[kBlock];
+                             uint32_t step, const rule::StepParams& p, int wide, SenseWide&& sense_wide,
+                             SteerMoveWide&& steer_move_wide) {
+  cpu::BlockScratch s;
+  sense_wide(s);
+  cpu::sense_block<cpu::ScalarLanes>(b, wide, b.count, s, p);
   for (int j = 0; j < b.count; ++j) {
-    const rule::SensorCells s = rule::sensor_cells(rule::Agent{b.x[j], b.y[j], b.theta[j]}, p);
-    cc[j] = s.centre;
-    cl[j] = s.left;
-    cr[j] = s.right;
+    s.fc[j] = field[s.centre[j]];
+    s.fl[j] = field[s.left[j]];
+    s.fr[j] = field[s.right[j]];
   }
-  for (int j = 0; j < b.count; ++j) {
-    fc[j] = field[cc[j]];
-    fl[j] = field[cl[j]];
-    fr[j] = field[cr[j]];
-  }
+  steer_move_wide(s);
   if (p.turn_rule == rule::kTurnSimple && p.jitter == 0.0f) {
-    steer_and_move<true>(b, fc, fl, fr, cell, step, p);
+    cpu::steer_move_block<cpu::ScalarLanes, true>(b, wide, b.count, s, step, p);
   } else {
-    steer_and_move<false>(b, fc, fl, fr, cell, step, p);
+    cpu::steer_move_block<cpu::ScalarLanes, false>(b, wide, b.count, s, step, p);
   }
-  for (int j = 0; j < b.count; ++j) counter.add(static_cast<uint32_t>(cell[j]));
+  for (int j = 0; j < b.count; ++j) counter.add(static_cast<uint32_t>(s.cell[j]));
 }
 
 // Several species, or one with W != [[1]]: each agent reads the S interleaved channels of its
@@ -191,7 +161,8 @@ template <Isa I>
 struct Stages {
   static void step_block(const AgentBlock& b, const float* field, const BandCounter& c, uint32_t step,
                          const rule::StepParams& p) {
-    step_block_body(b, field, c, step, p);
+    const auto none = [](cpu::BlockScratch&) {};
+    step_block_body(b, field, c, step, p, 0, none, none);
   }
   template <int S>
   static void step_block_species(const AgentBlock& b, const float* field, const BandCounter& c, uint32_t step,
@@ -208,26 +179,14 @@ struct Stages {
 #if PHYSARUM_CPU_AVX2
 template <>
 struct Stages<Isa::Avx2> {
-  // The plain rule eight agents at a time (cpu_avx2.hpp), the block's last count % 8 and the other
-  // rules by the scalar code compiled for AVX2.
+  // The plain rule eight agents at a time (cpu_stages_avx2.cpp), the block's last count % 8 and
+  // the other rules by the scalar code compiled for AVX2.
   PHYSARUM_TARGET_AVX2 static void step_block(const AgentBlock& b, const float* field, const BandCounter& c,
                                               uint32_t step, const rule::StepParams& p) {
-    if (p.turn_rule != rule::kTurnSimple || p.jitter != 0.0f || b.count != kBlock) {
-      step_block_body(b, field, c, step, p);
-      return;
-    }
-    alignas(32) int cc[kBlock], cl[kBlock], cr[kBlock], cell[kBlock];
-    alignas(32) float fc[kBlock], fl[kBlock], fr[kBlock];
-    for (int j = 0; j < kBlock; j += 8)
-      avx2::sensor_cells(b.x + j, b.y + j, b.theta + j, cc + j, cl + j, cr + j, p);
-    for (int j = 0; j < kBlock; ++j) {
-      fc[j] = field[cc[j]];
-      fl[j] = field[cl[j]];
-      fr[j] = field[cr[j]];
-    }
-    for (int j = 0; j < kBlock; j += 8)
-      avx2::steer_and_move(b.x + j, b.y + j, b.theta + j, fc + j, fl + j, fr + j, cell + j, p);
-    for (int j = 0; j < kBlock; ++j) c.add(static_cast<uint32_t>(cell[j]));
+    const int wide = b.count - b.count % 8;
+    step_block_body(
+        b, field, c, step, p, wide, [&](cpu::BlockScratch& s) { cpu::sense_block_avx2(b, wide, s, p); },
+        [&](cpu::BlockScratch& s) { cpu::steer_move_block_avx2(b, wide, s, step, p); });
   }
   template <int S>
   PHYSARUM_TARGET_AVX2 static void step_block_species(const AgentBlock& b, const float* field,
@@ -303,12 +262,6 @@ class CpuBackend final : public Backend {
       window_.add(t);
       ++steps_;
     }
-  }
-
-  void set_model(const ModelParams& m) override {
-    SpeciesSet next = species_;
-    next.list[0].model = m;
-    set_species(next);
   }
 
   void set_species(const SpeciesSet& s) override {
@@ -627,7 +580,7 @@ class CpuBackend final : public Backend {
               next_.data() + static_cast<size_t>(y) * static_cast<size_t>(w) * S + static_cast<size_t>(c);
           for (int x = 0; x < w; ++x)
             out[static_cast<size_t>(x) * S] =
-                rule::field_update(g_centre[x], rule::sum9(rs[0][x], rs[1][x], rs[2][x]), p);
+                rule::stencil_cell(g_centre[x], rs[0][x], rs[1][x], rs[2][x], p);
           // Roll: the centre row's G comes from the row just summed.
           std::swap(rs[0], rs[1]);
           std::swap(rs[1], rs[2]);

@@ -100,7 +100,7 @@ class Backend {
   virtual void step(int n) = 0;
   // Live: takes effect at the next step, no reallocation. Throws Error on invalid params.
   // With several species it sets species 0's model (set_species sets them all).
-  virtual void set_model(const ModelParams& m) = 0;
+  void set_model(const ModelParams& m);
   // Live: every species' parameters, shares and the matrix. The number of species must stay the
   // same (another count needs a new backend). Throws Error and changes nothing otherwise.
   virtual void set_species(const SpeciesSet& s) = 0;

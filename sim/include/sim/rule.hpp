@@ -30,39 +30,82 @@
 
 namespace physarum::rule {
 
-// --- Correctly rounded operations. On the device the _rn intrinsics forbid FMA contraction even if
-// the file is compiled with -fmad=true; on the host -ffp-contract=off does the same.
-PHYS_HD float add(float a, float b) {
+// --- The primitive operations, each with one IEEE-754 result on every target. This is the one place
+// where the two compilers get different code: on the device the _rn intrinsics forbid FMA contraction
+// even under -fmad=true (the host has -ffp-contract=off) and floorf is one instruction, while the
+// host's floor is written with a truncating conversion so that the agent loops vectorise without
+// SSE4.1. Both floors are exact for |v| < 2^31 (every argument here is a bounded coordinate or
+// angle) and agree bit for bit on every argument they get (none is -0).
 #if defined(__CUDA_ARCH__)
+PHYS_HD float add(float a, float b) {
   return __fadd_rn(a, b);
-#else
-  return a + b;
-#endif
 }
 PHYS_HD float sub(float a, float b) {
-#if defined(__CUDA_ARCH__)
   return __fsub_rn(a, b);
-#else
-  return a - b;
-#endif
 }
 PHYS_HD float mul(float a, float b) {
-#if defined(__CUDA_ARCH__)
   return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
 }
-// floor for |v| < 2^31 (every argument here is a bounded coordinate or angle). On the host it is
-// written with a truncating conversion so the agent loop vectorises without SSE4.1; both forms are
-// exact, so they agree bit for bit.
 PHYS_HD float floor_f(float v) {
-#if defined(__CUDA_ARCH__)
   return floorf(v);
+}
 #else
+PHYS_HD float add(float a, float b) {
+  return a + b;
+}
+PHYS_HD float sub(float a, float b) {
+  return a - b;
+}
+PHYS_HD float mul(float a, float b) {
+  return a * b;
+}
+PHYS_HD float floor_f(float v) {
   const float t = static_cast<float>(static_cast<int>(v));
   return t > v ? t - 1.0f : t;
+}
 #endif
+
+// --- Lanes. The agent functions below (sin_cos, wrap, cell_of, the hash, sensor_cells, steer, move)
+// are written once over a lane type F: F = float is one agent (the GPU thread, the scalar CPU loop),
+// and the CPU's eight-wide type (sim/src/lanes8.hpp) is eight agents in one AVX2 register. A lane
+// type brings its masks, its int and uint32 lanes (LanesOf), and overloads of the operations used
+// here; each is one IEEE operation or an exact conversion, so every instantiation gives the bits of
+// the scalar one. Masks combine with & and |, never && and ||: both sides are evaluated in every lane.
+template <class F>
+struct LanesOf;
+template <>
+struct LanesOf<float> {
+  using Int = int;
+  using Uint = uint32_t;
+};
+template <class F>
+using IntOf = typename LanesOf<F>::Int;
+template <class F>
+using UintOf = typename LanesOf<F>::Uint;
+
+PHYS_HD float neg(float v) {
+  return -v;
+}
+PHYS_HD float select(bool m, float a, float b) {
+  return m ? a : b;
+}
+PHYS_HD int select(bool m, int a, int b) {
+  return m ? a : b;
+}
+PHYS_HD bool select(bool m, bool a, bool b) {
+  return m ? a : b;
+}
+PHYS_HD bool every(bool m) {
+  return m;
+}
+PHYS_HD int trunc_int(float v) {
+  return static_cast<int>(v);
+}
+PHYS_HD int min_int(int a, int b) {
+  return a < b ? a : b;
+}
+PHYS_HD float to_float(uint32_t v) {
+  return static_cast<float>(v);
 }
 
 constexpr float kPi = 3.14159265358979323846f;
@@ -72,42 +115,44 @@ constexpr float kInvTwoPi = 0.15915494309189533577f;
 // --- sin and cos. Reduce a by multiples of pi/2 (two-part Cody-Waite: the high part has 8
 // significant bits, so q * hi is exact for the small q we see), then Taylor polynomials on
 // [-pi/4, pi/4] (truncation error < 3e-9). Absolute error of the whole is ~1e-7 for |a| < 100.
-struct SinCos {
-  float s;
-  float c;
+template <class F>
+struct SinCosOf {
+  F s;
+  F c;
 };
-PHYS_HD SinCos sin_cos(float a) {
-  const float q = floor_f(add(mul(a, 0.63661977236758134308f), 0.5f));
-  const float r = sub(sub(a, mul(q, 1.5703125f)), mul(q, 4.8382679489661923e-4f));
-  const float r2 = mul(r, r);
-  float ps = add(mul(r2, 2.7557319e-6f), -1.9841270e-4f);
-  ps = add(mul(r2, ps), 8.3333333e-3f);
-  ps = add(mul(r2, ps), -1.6666667e-1f);
-  const float s = add(r, mul(mul(r, r2), ps));
-  float pc = add(mul(r2, -2.7557319e-7f), 2.4801587e-5f);
-  pc = add(mul(r2, pc), -1.3888889e-3f);
-  pc = add(mul(r2, pc), 4.1666667e-2f);
-  pc = add(mul(r2, pc), -0.5f);
-  const float c = add(1.0f, mul(r2, pc));
+using SinCos = SinCosOf<float>;
+template <class F>
+PHYS_HD SinCosOf<F> sin_cos(F a) {
+  using I = IntOf<F>;
+  const F q = floor_f(add(mul(a, F(0.63661977236758134308f)), F(0.5f)));
+  const F r = sub(sub(a, mul(q, F(1.5703125f))), mul(q, F(4.8382679489661923e-4f)));
+  const F r2 = mul(r, r);
+  F ps = add(mul(r2, F(2.7557319e-6f)), F(-1.9841270e-4f));
+  ps = add(mul(r2, ps), F(8.3333333e-3f));
+  ps = add(mul(r2, ps), F(-1.6666667e-1f));
+  const F s = add(r, mul(mul(r, r2), ps));
+  F pc = add(mul(r2, F(-2.7557319e-7f)), F(2.4801587e-5f));
+  pc = add(mul(r2, pc), F(-1.3888889e-3f));
+  pc = add(mul(r2, pc), F(4.1666667e-2f));
+  pc = add(mul(r2, pc), F(-0.5f));
+  const F c = add(F(1.0f), mul(r2, pc));
   // Quadrant k = q mod 4: (s, c), (c, -s), (-s, -c), (-c, s). Selected without branches (random
-  // headings would mispredict them); negation is exact (on the GPU a select with a negated operand).
-  const int k = static_cast<int>(q) & 3;
-  const float sin_a = (k & 1) ? c : s;
-  const float cos_a = (k & 1) ? -s : c;
-  return {(k & 2) ? -sin_a : sin_a, (k & 2) ? -cos_a : cos_a};
+  // headings would mispredict them); negation is exact.
+  const I k = trunc_int(q) & I(3);
+  const auto odd = (k & I(1)) != I(0);
+  const auto high = (k & I(2)) != I(0);
+  const F sin_a = select(odd, c, s);
+  const F cos_a = select(odd, neg(s), c);
+  return {select(high, neg(sin_a), sin_a), select(high, neg(cos_a), cos_a)};
 }
 
 // --- Wrapping. `below(v, n)` for n > 0: +0 <= v < n, in one unsigned comparison of the float bits
 // (non-negative floats order like their bits; -0, negative values and NaN have larger ones). It is
 // false for -0, where `v >= 0 && v < n` is true: callers that use it as a shortcut fall back on wrap().
 PHYS_HD uint32_t float_bits(float v) {
-#if defined(__CUDA_ARCH__)
-  return __float_as_uint(v);
-#else
   uint32_t b;
   std::memcpy(&b, &v, sizeof b);
   return b;
-#endif
 }
 PHYS_HD bool below(float v, float n) {
   return float_bits(v) < float_bits(n);
@@ -116,23 +161,29 @@ PHYS_HD bool below(float v, float n) {
 // v into [0, n); inv_n is 1/n rounded to float (computed once, on the host).
 // floor(v * inv_n) may be off by one near a boundary; the two corrections fix that, and the
 // last guard catches v + n rounding up to n for a tiny negative v.
-PHYS_HD float wrap(float v, float n, float inv_n) {
+template <class F>
+PHYS_HD F wrap(F v, F n, F inv_n) {
   // Almost every value is already inside: return it (the formula below would give v back too).
-  // The branch is taken the same way by nearly all agents, so it costs neither CPU nor GPU much.
-  if (v >= 0.0f && v < n) return v;
-  float r = sub(v, mul(floor_f(mul(v, inv_n)), n));
-  r = r < 0.0f ? add(r, n) : r;
-  r = r >= n ? sub(r, n) : r;
-  return (r >= n || r < 0.0f) ? 0.0f : r;
+  // The branch is taken the same way by nearly all agents (and lanes), so it costs little anywhere.
+  const auto inside = (v >= F(0.0f)) & (v < n);
+  if (every(inside)) return v;
+  F r = sub(v, mul(floor_f(mul(v, inv_n)), n));
+  r = select(r < F(0.0f), add(r, n), r);
+  r = select(r >= n, sub(r, n), r);
+  r = select((r >= n) | (r < F(0.0f)), F(0.0f), r);
+  return select(inside, v, r);
 }
 // The cell that holds a wrapped coordinate (clamped: a float in [0, n) truncates to [0, n-1]).
-PHYS_HD int cell_of(float wrapped, int n) {
-  const int i = static_cast<int>(wrapped);
-#if defined(__CUDA_ARCH__)
-  return min(i, n - 1);  // one instruction where the select takes two
-#else
-  return i < n ? i : n - 1;
-#endif
+template <class F>
+PHYS_HD IntOf<F> cell_of(F wrapped, int n) {
+  using I = IntOf<F>;
+  return min_int(trunc_int(wrapped), I(n - 1));
+}
+// The row-major cell of a wrapped position.
+template <class F>
+PHYS_HD IntOf<F> cell_at(F wrapped_x, F wrapped_y, int width, int height) {
+  using I = IntOf<F>;
+  return cell_of(wrapped_y, height) * I(width) + cell_of(wrapped_x, width);
 }
 // Integer wrap for neighbour indices.
 PHYS_HD int wrap_index(int i, int n) {
@@ -148,22 +199,34 @@ enum Stream : uint32_t {
   kStreamSpawnC = 5,
   kStreamWallTurn = 6  // the turn of an agent whose move a wall blocks (docs/MODEL.md, "Environment")
 };
+template <class U>
+PHYS_HD U mix_lanes(U h) {
+  h = h ^ (h >> 16);
+  h = h * U(0x7feb352dU);
+  h = h ^ (h >> 15);
+  h = h * U(0x846ca68bU);
+  return h ^ (h >> 16);
+}
+// The hash of each lane's id; seed, step and stream are the same for every lane.
+template <class U>
+PHYS_HD U hash_lanes(uint32_t seed, U id, uint32_t step, uint32_t stream) {
+  const U h = mix_lanes(U(mix_lanes<uint32_t>(seed + 0x9e3779b9U * stream)) ^ id);
+  return mix_lanes(h ^ U(step * 0x85ebca6bU + 0x632be5abU));
+}
 PHYS_HD uint32_t mix32(uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x7feb352dU;
-  h ^= h >> 15;
-  h *= 0x846ca68bU;
-  h ^= h >> 16;
-  return h;
+  return mix_lanes(h);
 }
 PHYS_HD uint32_t hash(uint32_t seed, uint32_t id, uint32_t step, uint32_t stream) {
-  uint32_t h = mix32(seed + 0x9e3779b9U * stream);
-  h = mix32(h ^ id);
-  return mix32(h ^ (step * 0x85ebca6bU + 0x632be5abU));
+  return hash_lanes(seed, id, step, stream);
 }
 // Uniform in [0, 1) with 24 random bits (exact in float).
+template <class U>
+PHYS_HD auto unit_lanes(U h) {
+  const auto v = to_float(h >> 8);
+  return mul(v, decltype(v)(1.0f / 16777216.0f));
+}
 PHYS_HD float unit(uint32_t h) {
-  return static_cast<float>(h >> 8) * (1.0f / 16777216.0f);
+  return unit_lanes(h);
 }
 
 // --- Everything a step needs, derived from the parameters once on the host (make_step_params).
@@ -197,92 +260,113 @@ struct Agent {
 };
 
 // One agent's step in three stages. step_agent() chains them; a backend may also run each stage
-// over a block of agents (the CPU backend does, so the field reads of many agents overlap).
+// over a block of agents (the CPU backend does, so the field reads of many agents overlap), and
+// over lanes of agents (sensor_cells_of, steer, move_to).
 
 // 1. Sense: the cells under the centre, left (+SA) and right (-SA) sensors. One sin/cos of the
 // heading; the side directions come from rotating it through +-SA.
-struct SensorCells {
-  int centre;
-  int left;
-  int right;
+template <class I>
+struct SensorCellsOf {
+  I centre;
+  I left;
+  I right;
 };
+using SensorCells = SensorCellsOf<int>;
 // Closed (boundary = walls): a sensor whose unwrapped position lies outside the field is cell -1,
-// which reads as wall. Closed = false is today's sensor, operation for operation.
-template <bool Closed = false>
-PHYS_HD SensorCells sensor_cells(const Agent& a, const StepParams& p) {
-  const SinCos h = sin_cos(a.theta);
-  const float cl = sub(mul(h.c, p.cos_sa), mul(h.s, p.sin_sa));
-  const float sl = add(mul(h.s, p.cos_sa), mul(h.c, p.sin_sa));
-  const float cr = add(mul(h.c, p.cos_sa), mul(h.s, p.sin_sa));
-  const float sr = sub(mul(h.s, p.cos_sa), mul(h.c, p.sin_sa));
-  const float d = p.sensor_distance;
-#if defined(__CUDA_ARCH__)
-  {
-    // Nearly always all three sensors lie inside the field, where wrap() returns each coordinate
-    // as it is: the GPU tests the six at once and skips the six wraps' branches. (The CPU keeps the
-    // plain form below, which its compiler vectorises.) The same cells either way.
-    const float ux[3] = {add(a.x, mul(d, h.c)), add(a.x, mul(d, cl)), add(a.x, mul(d, cr))};
-    const float uy[3] = {add(a.y, mul(d, h.s)), add(a.y, mul(d, sl)), add(a.y, mul(d, sr))};
-    bool inside = true;
-    for (int k = 0; k < 3; ++k) inside = inside & below(ux[k], p.fwidth) & below(uy[k], p.fheight);
-    if (inside) {
-      // A coordinate below n truncates to at most n - 1: cell_of's clamp has nothing to do.
-      int cell[3];
-      for (int k = 0; k < 3; ++k) cell[k] = static_cast<int>(uy[k]) * p.width + static_cast<int>(ux[k]);
-      return {cell[0], cell[1], cell[2]};
+// which reads as wall.
+template <bool Closed, class F>
+PHYS_HD SensorCellsOf<IntOf<F>> sensor_cells_of(F x, F y, F theta, const StepParams& p) {
+  using I = IntOf<F>;
+  const SinCosOf<F> h = sin_cos(theta);
+  const F cos_sa(p.cos_sa);
+  const F sin_sa(p.sin_sa);
+  const F cl = sub(mul(h.c, cos_sa), mul(h.s, sin_sa));
+  const F sl = add(mul(h.s, cos_sa), mul(h.c, sin_sa));
+  const F cr = add(mul(h.c, cos_sa), mul(h.s, sin_sa));
+  const F sr = sub(mul(h.s, cos_sa), mul(h.c, sin_sa));
+  const F d(p.sensor_distance);
+  const F fw(p.fwidth);
+  const F fh(p.fheight);
+  const F ux[3] = {add(x, mul(d, h.c)), add(x, mul(d, cl)), add(x, mul(d, cr))};
+  const F uy[3] = {add(y, mul(d, h.s)), add(y, mul(d, sl)), add(y, mul(d, sr))};
+  // Nearly always all three sensors lie inside the field, where wrap() returns each coordinate as it
+  // is: one test of the six skips the six wraps' branches. A coordinate below n truncates to at
+  // most n - 1, so cell_of's clamp has nothing to do either. The same cells either way.
+  auto inside = below(ux[0], fw) & below(uy[0], fh);
+  for (int k = 1; k < 3; ++k) inside = inside & below(ux[k], fw) & below(uy[k], fh);
+  I cell[3];
+  if (every(inside)) {
+    for (int k = 0; k < 3; ++k) cell[k] = trunc_int(uy[k]) * I(p.width) + trunc_int(ux[k]);
+    return {cell[0], cell[1], cell[2]};
+  }
+  const F iw(p.inv_width);
+  const F ih(p.inv_height);
+  for (int k = 0; k < 3; ++k) {
+    if constexpr (Closed) {
+      const auto in_field = (ux[k] >= F(0.0f)) & (ux[k] < fw) & (uy[k] >= F(0.0f)) & (uy[k] < fh);
+      if (every(!in_field)) {  // no lane needs the wraps
+        cell[k] = I(-1);
+        continue;
+      }
+      cell[k] = select(in_field, cell_at(wrap(ux[k], fw, iw), wrap(uy[k], fh, ih), p.width, p.height), I(-1));
+    } else {
+      cell[k] = cell_at(wrap(ux[k], fw, iw), wrap(uy[k], fh, ih), p.width, p.height);
     }
   }
-#endif
-  const auto cell = [&](float dc, float ds) {
-    const float ux = add(a.x, mul(d, dc));
-    const float uy = add(a.y, mul(d, ds));
-    if constexpr (Closed) {
-      if (!((ux >= 0.0f) & (ux < p.fwidth) & (uy >= 0.0f) & (uy < p.fheight))) return -1;
-    }
-    const float sx = wrap(ux, p.fwidth, p.inv_width);
-    const float sy = wrap(uy, p.fheight, p.inv_height);
-    return cell_of(sy, p.height) * p.width + cell_of(sx, p.width);
-  };
-  return {cell(h.c, h.s), cell(cl, sl), cell(cr, sr)};
+  return {cell[0], cell[1], cell[2]};
 }
 
 // 2. Steer: the new heading from the three readings, kept in [0, 2pi) so precision does not drain
-// away over long runs. Selects rather than branches where agents of one warp disagree; the rule
-// and jitter tests are the same for every agent.
-PHYS_HD float steer(float theta, float fc, float fl, float fr, uint32_t id, uint32_t step,
-                    const StepParams& p) {
+// away over long runs. Selects rather than branches where agents (lanes) disagree; the rule and
+// jitter tests are the same for every agent.
+template <class F>
+PHYS_HD F steer(F theta, F fc, F fl, F fr, UintOf<F> id, uint32_t step, const StepParams& p) {
+  using U = UintOf<F>;
   // Simple: left if Fl beats both others, right if Fr does (never both).
-  bool left = (fl > fc) & (fl > fr);
-  bool right = (fr > fc) & (fr > fl);
+  auto left = (fl > fc) & (fl > fr);
+  auto right = (fr > fc) & (fr > fl);
   if (p.turn_rule == kTurnJones) {
     // Straight on a peak; in a valley a random side; else towards the larger side (none on a tie).
-    const bool valley_left = (hash(p.seed, id, step, kStreamTurn) >> 31) != 0U;
-    const bool peak = (fc > fl) & (fc > fr);
-    const bool valley = (fc < fl) & (fc < fr);
-    left = !peak & (valley ? valley_left : fl > fr);
-    right = !peak & (valley ? !valley_left : fr > fl);
+    const auto valley_left = (hash_lanes(p.seed, id, step, kStreamTurn) >> 31) != U(0U);
+    const auto peak = (fc > fl) & (fc > fr);
+    const auto valley = (fc < fl) & (fc < fr);
+    left = (!peak) & select(valley, valley_left, fl > fr);
+    right = (!peak) & select(valley, !valley_left, fr > fl);
   }
-  float t = left ? add(theta, p.rotation) : (right ? sub(theta, p.rotation) : theta);
+  const F rotation(p.rotation);
+  F t = select(left, add(theta, rotation), select(right, sub(theta, rotation), theta));
   if (p.jitter != 0.0f) {
-    const float u = unit(hash(p.seed, id, step, kStreamJitter));
-    t = add(t, mul(p.jitter, sub(u, 0.5f)));
+    const F u = unit_lanes(hash_lanes(p.seed, id, step, kStreamJitter));
+    t = add(t, mul(F(p.jitter), sub(u, F(0.5f))));
   }
-  return wrap(t, kTwoPi, kInvTwoPi);
+  return wrap(t, F(kTwoPi), F(kInvTwoPi));
 }
 
-// 3. Move along the new heading and return the cell to deposit into.
-PHYS_HD int move(Agent& a, float theta, const StepParams& p) {
-  const SinCos m = sin_cos(theta);
-  float x = add(a.x, mul(p.step_size, m.c));
-  float y = add(a.y, mul(p.step_size, m.s));
-  if (!(below(x, p.fwidth) & below(y, p.fheight))) {  // one test for both, as in sensor_cells
-    x = wrap(x, p.fwidth, p.inv_width);
-    y = wrap(y, p.fheight, p.inv_height);
+// 3. Move (x, y) along the new heading and return the cell to deposit into.
+template <class F>
+PHYS_HD IntOf<F> move_to(F& x, F& y, F theta, const StepParams& p) {
+  const SinCosOf<F> m = sin_cos(theta);
+  const F fw(p.fwidth);
+  const F fh(p.fheight);
+  F nx = add(x, mul(F(p.step_size), m.c));
+  F ny = add(y, mul(F(p.step_size), m.s));
+  if (!every(below(nx, fw) & below(ny, fh))) {  // one test for both, as in sensor_cells_of
+    nx = wrap(nx, fw, F(p.inv_width));
+    ny = wrap(ny, fh, F(p.inv_height));
   }
-  a.x = x;
-  a.y = y;
+  x = nx;
+  y = ny;
+  return cell_at(nx, ny, p.width, p.height);
+}
+
+// The stages for one agent.
+template <bool Closed = false>
+PHYS_HD SensorCells sensor_cells(const Agent& a, const StepParams& p) {
+  return sensor_cells_of<Closed>(a.x, a.y, a.theta, p);
+}
+PHYS_HD int move(Agent& a, float theta, const StepParams& p) {
   a.theta = theta;
-  return cell_of(a.y, p.height) * p.width + cell_of(a.x, p.width);
+  return move_to(a.x, a.y, theta, p);
 }
 
 // The whole step of one agent, in place; returns the cell it deposits into. `field_at(cell)` reads
@@ -307,6 +391,12 @@ PHYS_HD float sum9(float row_above, float row_centre, float row_below) {
 }
 PHYS_HD float field_update(float g_centre, float sum9_of_g, const StepParams& p) {
   return mul(p.keep, add(mul(p.self_w, g_centre), mul(p.neighbour_w, sum9_of_g)));
+}
+// One cell of the new field from its G and the row sums of G above, at and below it: what every
+// stencil (the CPU's rolling rows, the GPU's register strips) computes per cell.
+PHYS_HD float stencil_cell(float g_centre, float rs_above, float rs_centre, float rs_below,
+                           const StepParams& p) {
+  return field_update(g_centre, sum9(rs_above, rs_centre, rs_below), p);
 }
 
 // --- Brush: cells whose integer offset (dx, dy) from the centre cell has dx^2 + dy^2 <= r^2 get
