@@ -642,7 +642,7 @@ class CudaBackend final : public Backend {
   uint32_t seed_;
   int channels_;   // S
   size_t stride_;  // floats per cell in the field and counts (S, or 4 for S = 3)
-  bool weighted_;  // false: one species with W = [[1]], today's agent kernel
+  bool weighted_;  // false: one species with W = [[1]], the single-species agent kernel
   bool reads_id_;  // false: that kernel without the id load (rule simple, no jitter)
   rule::SpeciesParams species_params_;
   int sort_every_ = 32;

@@ -87,11 +87,11 @@ __device__ __forceinline__ AgentLoad<WithId> load_agent(const AgentArrays& a, ui
   return {{__ldcs(a.x + i), __ldcs(a.y + i), __ldcs(a.theta + i)}, WithId ? __ldcs(a.id + i) : 0U};
 }
 
-// Weighted = false: one species, W = [[1]], today's rule with no multiply (the single-species
+// Weighted = false: one species, W = [[1]], the single-species rule with no multiply (the single-species
 // path). Otherwise each agent senses through its species' row of W and counts into its own channel
 // (rule.hpp, docs/MODEL.md, "Several species"). Walls (only with Weighted): kWallsNone, or walls read
 // from `walls` with the torus (kWallsMap) or the closed box (kWallsClosed) (docs/MODEL.md,
-// "Environment"); kWallsNone is today's kernel.
+// "Environment"); kWallsNone is the wall-less kernel.
 // ReadsId = false: the single-species rule is `simple` with no jitter, so no hash needs the id and
 // the kernel does not read it (4 of the 16 bytes per agent it would load).
 template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls>

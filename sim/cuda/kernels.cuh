@@ -29,9 +29,9 @@ __host__ __device__ constexpr int channel_stride(int channels) {
 // Sense, steer, move and count one deposit per agent (atomicAdd into `counts`, into the agent's
 // species' channel). The step index is read from *step on the device so that a captured graph
 // replays with advancing steps. `aggregate`: combine the atomics of lanes that hit the same cell
-// (helps once agents are sorted). `weighted` = false (only with one channel): W = [[1]], today's
+// (helps once agents are sorted). `weighted` = false (only with one channel): W = [[1]], the single-species
 // rule without a multiply.
-// Walls (docs/MODEL.md, "Environment"): kWallsNone (today's kernels), kWallsMap (walls on the torus)
+// Walls (docs/MODEL.md, "Environment"): kWallsNone (the wall-less kernels), kWallsMap (walls on the torus)
 // or kWallsClosed (the closed box); with walls, `walls` is W x H bytes (non-zero = wall) and every
 // species count takes the weighted kernel.
 enum WallsMode : int { kWallsNone = 0, kWallsMap = 1, kWallsClosed = 2 };

@@ -600,7 +600,7 @@ class CpuBackend final : public Backend {
   int threads_;
   uint32_t seed_;
   rule::SpeciesParams species_params_;
-  bool plain_;               // one species, W = [[1]]: today's agent path, no multiply by W
+  bool plain_;               // one species, W = [[1]]: the single-species agent path, no multiply by W
   int channels_;             // S: the field and the counts hold S interleaved channels
   rule::StepParams params_;  // species 0's (the plain path's)
   std::vector<float> field_;
