@@ -56,6 +56,9 @@ void run_window_frames(const std::string& backend, int frames) {
   core.backend().read_field(field);
   test::Fbo exact(s.width, s.height);
   core.view = render::View{};
+  // With interop the quantile levels come from a host copy made every host_copy_interval frames;
+  // compared with this field they must be this field's.
+  core.host_copy_interval = 1;
   for (const CaveMode cave : modes) {
     SCOPED_TRACE("cave mode " + std::to_string(static_cast<int>(cave)));
     core.preset.display.cave = cave;

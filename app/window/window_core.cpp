@@ -73,8 +73,9 @@ void WindowCore::render(int fb_w, int fb_h) {
   // With interop the field stays on the GPU; quantile levels need a host copy now and then, and
   // at once when there is none yet or the cave mode / levels changed (else they would be stale or
   // all zero: a flat image).
-  const bool need_host = quantile && (!renderer_.has_host_range_for(preset.display) ||
-                                      frame_ % static_cast<uint64_t>(host_copy_interval) == 1);
+  const bool need_host =
+      quantile && (!renderer_.has_host_range_for(preset.display) ||
+                   (frame_ - 1) % static_cast<uint64_t>(std::max(host_copy_interval, 1)) == 0);
   renderer_.update_field(run_.backend(), need_host);
   renderer_.draw(preset.display, view, fb_w, fb_h);
 }
