@@ -112,6 +112,23 @@ TEST(Sensitivity, ZeroPerturbationTwinOfAKeyframedPresetGrowsRunsField) {
   EXPECT_NE(std::memcmp(unkeyed.data(), expected.data.data(), expected.data.size() * sizeof(float)), 0);
 }
 
+TEST(Sensitivity, AKeyframedKeyIsNotPerturbedOrSweptSilently) {
+  run::Recipe o;
+  o.preset = "condense-shatter";  // keyframes model.decay among others
+  o.size = "48x40";
+  o.agents = "500";
+  o.backend = "cpu";
+  try {
+    (void)run_twins(o, parse_perturbation("model.decay:1e-3"), 4, 2);
+    ADD_FAILURE() << "a keyframed key was perturbed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is keyframed in this preset"), std::string::npos) << e.what();
+  }
+  Preset p = run::resolve(o);
+  EXPECT_THROW(set_parameter(p, "model.decay", 0.5), Error);
+  EXPECT_NO_THROW(set_parameter(p, "model.deposit", 1.5));  // not keyframed there
+}
+
 TEST(Sensitivity, DistancesMatchHandComputedCases) {
   // a = (3, 4) (norm 5), b = (0, 4): ||a - b|| = 3, max norm 5.
   EXPECT_DOUBLE_EQ(relative_l2({3, 4}, {0, 4}), 0.6);

@@ -1,5 +1,6 @@
 #include "sensitivity/parameters.hpp"
 
+#include "sim/keyframes.hpp"
 #include "sim/registry.hpp"
 
 namespace physarum::app::sensitivity {
@@ -30,6 +31,16 @@ double parameter_value(const Preset& p, const std::string& key) {
 
 void set_parameter(Preset& p, const std::string& key, double value) {
   const registry::Key k = number_key(p, key);
+  // A keyframed key takes its keyframes' values from step 0 on: a changed base value would never
+  // be used, and the twins or the sweep would silently measure nothing.
+  for (const Keyframe& f : p.keyframes) {
+    for (const KeyframeValue& v : f.values) {
+      if (v.key == k.name()) {
+        throw Error("'" + key + "' is keyframed in this preset (keyframe at step " + std::to_string(f.step) +
+                    "), so a changed value would be overwritten; perturb or sweep another key");
+      }
+    }
+  }
   try {
     registry::set(p, k, registry::float_of(value));
   } catch (const Error& e) {
