@@ -1,7 +1,6 @@
 #include "window/window_core.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 
 #include "sim/elapsed.hpp"
@@ -138,25 +137,26 @@ CommandResult WindowCore::apply_species(const SpeciesSet& s) {
 }
 
 void WindowCore::reallocate(const Preset& p) {
-  // The preset as it stands (the command line's overrides belonged to the old one): its run and
-  // spawn values as overrides on the defaults, its species as they are, its model set live.
-  run::Recipe o = run_.recipe();
-  o.preset.clear();
-  o.size = format_size(p.run.size);
-  o.agents = std::to_string(p.run.agents);
-  o.seed = p.run.seed;
-  char strength[32];
-  const auto end = std::to_chars(strength, strength + sizeof strength, p.spawn.field_strength).ptr;
-  o.sets = {"spawn.mode=" + std::string(to_string(p.spawn.mode)),
-            "spawn.field_strength=" + std::string(strength, end),
-            std::string("spawn.agents_from_image=") + (p.spawn.agents_from_image ? "true" : "false")};
-  o.species = p.species;
-  o.food.clear();
-  o.walls.clear();
   const Size before = run_.backend().size();
-  run_.rebuild(o, p);
+  run_.rebuild(recipe_of(p), p);
   twin.stop("the simulation was rebuilt, so the twin stopped");
   if (!(run_.backend().size() == before)) view.reset();
+}
+
+run::Recipe WindowCore::recipe_of(const Preset& p) const {
+  // The preset as it stands, typed (the command line's preset file and overrides belonged to the
+  // old one and are in it already); the backend, threads and seed image stay the run's.
+  run::Recipe o = run_.recipe();
+  o.preset.clear();
+  o.base = p;
+  o.size.clear();
+  o.agents.clear();
+  o.seed.reset();
+  o.sets.clear();
+  o.species = {};
+  o.food.clear();
+  o.walls.clear();
+  return o;
 }
 
 CommandResult WindowCore::apply_species_set(const SpeciesSet& s) {
@@ -187,17 +187,11 @@ CommandResult WindowCore::apply_species_set(const SpeciesSet& s) {
 }
 
 CommandResult WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn) {
-  run::Recipe o = run_.recipe();
-  o.size = format_size(run.size);
-  o.agents = std::to_string(run.agents);
-  o.seed = run.seed;
-  std::erase_if(o.sets, [](const std::string& s) { return s.rfind("spawn.mode=", 0) == 0; });
-  o.sets.push_back("spawn.mode=" + std::string(to_string(spawn.mode)));
   try {
     Preset live = preset;
     live.run = run;
     live.spawn.mode = spawn.mode;
-    run_.rebuild(o, live);
+    run_.rebuild(recipe_of(live), live);
     twin.stop("the simulation was rebuilt, so the twin stopped");
     notice_.clear();
     if (!(run.size == renderer_.field_size())) view.reset();

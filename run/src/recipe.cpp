@@ -46,7 +46,9 @@ void apply_size_and_agents(const Recipe& r, Preset& p) {
 Preset resolve(const Recipe& r) {
   // A missing or malformed preset file is a runtime error (the Error propagates as is).
   Preset p;
-  if (!r.preset.empty()) {
+  if (r.base) {
+    p = *r.base;
+  } else if (!r.preset.empty()) {
     const std::filesystem::path file = find_preset(r.preset);
     p = load_preset(file);
     locate_maps_beside(p, file);

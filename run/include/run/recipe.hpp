@@ -37,9 +37,10 @@ class InputError : public Error {
 };
 
 struct Recipe {
-  std::string preset;  // a preset's name or file; empty: the built-in defaults
-  std::string size;    // "WxH"; empty: the preset's
-  std::string agents;  // "1000", "250K", "4M"; empty: the preset's
+  std::string preset;          // a preset's name or file; empty: the built-in defaults
+  std::optional<Preset> base;  // a preset already in memory (the window's live one): wins over `preset`
+  std::string size;            // "WxH"; empty: the preset's
+  std::string agents;          // "1000", "250K", "4M"; empty: the preset's
   std::optional<uint32_t> seed;
   std::string image;                 // seed image file
   std::optional<LumaImage> picture;  // seed image in memory (Python's arrays); wins over `image`
