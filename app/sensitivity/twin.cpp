@@ -1,7 +1,6 @@
 #include "sensitivity/twin.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "run/run.hpp"
 #include "sensitivity/distance.hpp"
@@ -23,12 +22,10 @@ TwinResult run_twins(const run::Recipe& a_options, const Perturbation& p, int st
   TwinResult result;
   run::Recipe b_options = a_options;
   if (p.kind == Perturbation::Kind::Parameter) {
-    // B differs by one more --set, written so it reproduces the rounded value exactly.
+    // B is A's preset with the one value changed, typed.
     Preset b = run::resolve(a_options);
     result.delta = perturb_preset(p, b);
-    char text[64];
-    std::snprintf(text, sizeof text, "%.9g", parameter_value(b, p.key));
-    b_options.sets.push_back(p.key + "=" + text);
+    b_options = run::with_base(a_options, b);
   } else {
     result.delta = p.eps;
   }

@@ -138,25 +138,9 @@ CommandResult WindowCore::apply_species(const SpeciesSet& s) {
 
 void WindowCore::reallocate(const Preset& p) {
   const Size before = run_.backend().size();
-  run_.rebuild(recipe_of(p), p);
+  run_.rebuild(run::with_base(run_.recipe(), p), p);
   twin.stop("the simulation was rebuilt, so the twin stopped");
   if (!(run_.backend().size() == before)) view.reset();
-}
-
-run::Recipe WindowCore::recipe_of(const Preset& p) const {
-  // The preset as it stands, typed (the command line's preset file and overrides belonged to the
-  // old one and are in it already); the backend, threads and seed image stay the run's.
-  run::Recipe o = run_.recipe();
-  o.preset.clear();
-  o.base = p;
-  o.size.clear();
-  o.agents.clear();
-  o.seed.reset();
-  o.sets.clear();
-  o.species = {};
-  o.food.clear();
-  o.walls.clear();
-  return o;
 }
 
 CommandResult WindowCore::apply_species_set(const SpeciesSet& s) {
@@ -191,7 +175,7 @@ CommandResult WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn
     Preset live = preset;
     live.run = run;
     live.spawn.mode = spawn.mode;
-    run_.rebuild(recipe_of(live), live);
+    run_.rebuild(run::with_base(run_.recipe(), live), live);
     twin.stop("the simulation was rebuilt, so the twin stopped");
     notice_.clear();
     if (!(run.size == renderer_.field_size())) view.reset();

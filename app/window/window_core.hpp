@@ -119,8 +119,6 @@ class WindowCore {
   // A new backend for `p` (its run, spawn and species; the model set live), replacing the current
   // one. Throws, changing nothing, when it cannot be made.
   void reallocate(const Preset& p);
-  // A recipe that makes `p` as it is (a typed base preset), with the run's backend and seed image.
-  run::Recipe recipe_of(const Preset& p) const;
   CommandResult refuse(std::string why);
 
   std::string notice_;

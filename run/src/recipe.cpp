@@ -43,6 +43,19 @@ void apply_size_and_agents(const Recipe& r, Preset& p) {
 
 }  // namespace
 
+Recipe with_base(Recipe r, const Preset& p) {
+  r.preset.clear();
+  r.base = p;
+  r.size.clear();
+  r.agents.clear();
+  r.seed.reset();
+  r.sets.clear();
+  r.species = {};
+  r.food.clear();
+  r.walls.clear();
+  return r;
+}
+
 Preset resolve(const Recipe& r) {
   // A missing or malformed preset file is a runtime error (the Error propagates as is).
   Preset p;

@@ -62,6 +62,11 @@ Preset resolve(const Recipe& r);
 // not a path from wherever the program runs): relative map paths of `p` become relative to `file`.
 void locate_maps_beside(Preset& p, const std::filesystem::path& file);
 
+// `r` with `p` as the whole of its preset (the preset file, overrides, size, agents, seed, maps and
+// species are p's, typed), keeping r's backend, threads and seed image: a run rebuilt from a
+// preset in memory, or a twin that differs by a value.
+Recipe with_base(Recipe r, const Preset& p);
+
 // The recipe's backend kind and image fit; throw UsageError naming the value.
 BackendKind backend_kind(const Recipe& r);
 ImageFit image_fit(const Recipe& r);
