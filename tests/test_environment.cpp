@@ -3,12 +3,14 @@
 // refused inputs that change nothing. CPU vs CUDA is in test_cuda_environment.cpp.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <vector>
 
 #include "sim/backend.hpp"
 #include "sim/environment.hpp"
+#include "sim/rule.hpp"
 #include "sim/spawn.hpp"
 
 namespace physarum {
@@ -240,6 +242,72 @@ TEST(Environment, SpawnIsMovedOutOfWallsDeterministically) {
     at_centre += (so.x[i] == 31.5f && so.y[i] == 7.5f) ? 1 : 0;
   }
   EXPECT_GT(at_centre, so.size() * 9 / 10);
+}
+
+// The placement as docs/MODEL.md words it, one agent at a time: sixteen hashed tries, then the first
+// free cell at or after the last try in row-major order, wrapping.
+void place_by_scan(AgentState& a, size_t i, const std::vector<uint8_t>& walls, Size s, uint32_t seed) {
+  const auto fw = static_cast<float>(s.width);
+  const auto fh = static_cast<float>(s.height);
+  const auto at = [&](float x, float y) {
+    return static_cast<size_t>(rule::cell_of(y, s.height)) * s.width +
+           static_cast<size_t>(rule::cell_of(x, s.width));
+  };
+  if (walls[at(a.x[i], a.y[i])] == 0) return;
+  size_t last = 0;
+  for (uint32_t k = 0; k < 16; ++k) {
+    const float x = rule::wrap(
+        rule::mul(rule::unit(rule::hash(seed, a.id[i], 2 + k, rule::kStreamSpawnA)), fw), fw, 1.0f / fw);
+    const float y = rule::wrap(
+        rule::mul(rule::unit(rule::hash(seed, a.id[i], 2 + k, rule::kStreamSpawnB)), fh), fh, 1.0f / fh);
+    last = at(x, y);
+    if (walls[last] == 0) {
+      a.x[i] = x;
+      a.y[i] = y;
+      return;
+    }
+  }
+  for (size_t j = 0; j < walls.size(); ++j) {
+    const size_t c = (last + j) % walls.size();
+    if (walls[c] != 0) continue;
+    a.x[i] = static_cast<float>(c % s.width) + 0.5f;
+    a.y[i] = static_cast<float>(c / s.width) + 0.5f;
+    return;
+  }
+}
+
+TEST(Environment, MovingOutOfWallsPicksTheCellsOfTheScan) {
+  const Size s{61, 37};
+  for (const int free_cells : {1, 3, 40, 900}) {
+    std::vector<uint8_t> walls(cells(s), 1);
+    for (int k = 0; k < free_cells; ++k) walls[(static_cast<size_t>(k) * 7919u + 13u) % walls.size()] = 0;
+    const AgentState spawned = spawn_agents(SpawnMode::Random, s, 4000, 9);
+    AgentState fast = spawned;
+    AgentState slow = spawned;
+    const uint64_t moved = move_out_of_walls(fast, walls, s, 9);
+    uint64_t expected_moved = 0;
+    for (size_t i = 0; i < slow.size(); ++i) {
+      expected_moved += walls[cell_of(slow, i, s)] != 0 ? 1 : 0;
+      place_by_scan(slow, i, walls, s, 9);
+    }
+    EXPECT_EQ(moved, expected_moved) << free_cells << " free cells";
+    EXPECT_EQ(fast.x, slow.x) << free_cells << " free cells";
+    EXPECT_EQ(fast.y, slow.y) << free_cells << " free cells";
+  }
+}
+
+// A walls map with one free cell: every agent misses it with its hashed tries and falls back to the
+// scan. Scanning the field per agent took minutes here; a few seconds is a generous bound.
+TEST(Environment, MovingManyAgentsToOneFreeCellIsFast) {
+  const Size s{1024, 1024};
+  std::vector<uint8_t> walls(cells(s), 1);
+  walls[5] = 0;
+  AgentState a = spawn_agents(SpawnMode::Random, s, 20000, 3);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(move_out_of_walls(a, walls, s, 3), 20000u);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took.count(), 5.0);
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(cell_of(a, i, s), 5u) << "agent " << i;
 }
 
 TEST(Environment, NoEnvironmentAndAnEmptyOneGiveTheSameBits) {

@@ -1,5 +1,6 @@
 #include "sim/environment.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -95,7 +96,18 @@ uint64_t move_out_of_walls(AgentState& a, const std::vector<uint8_t>& walls, Siz
     return static_cast<size_t>(rule::cell_of(y, size.height)) * static_cast<size_t>(size.width) +
            static_cast<size_t>(rule::cell_of(x, size.width));
   };
-  const size_t cells = walls.size();
+  // The fallback takes the first free cell at or after the last try, wrapping; a sorted list of the
+  // free cells answers that by binary search, so a map with few free cells costs no scan per agent.
+  std::vector<size_t> free_cells;
+  const auto first_free_from = [&](size_t from) {
+    if (free_cells.empty()) {
+      for (size_t c = 0; c < walls.size(); ++c)
+        if (walls[c] == 0) free_cells.push_back(c);
+      if (free_cells.empty()) throw Error("environment: no free cell to move an agent out of the walls");
+    }
+    const auto it = std::lower_bound(free_cells.begin(), free_cells.end(), from);
+    return it == free_cells.end() ? free_cells.front() : *it;
+  };
   uint64_t moved = 0;
   for (size_t i = 0; i < a.size(); ++i) {
     if (walls[cell(a.x[i], a.y[i])] == 0) continue;
@@ -115,14 +127,11 @@ uint64_t move_out_of_walls(AgentState& a, const std::vector<uint8_t>& walls, Siz
         placed = true;
       }
     }
-    for (size_t j = 0; j < cells && !placed; ++j) {
-      const size_t c = (last + j) % cells;
-      if (walls[c] != 0) continue;
+    if (!placed) {
+      const size_t c = first_free_from(last);
       a.x[i] = static_cast<float>(c % static_cast<size_t>(size.width)) + 0.5f;
       a.y[i] = static_cast<float>(c / static_cast<size_t>(size.width)) + 0.5f;
-      placed = true;
     }
-    if (!placed) throw Error("environment: no free cell to move an agent out of the walls");
   }
   return moved;
 }
