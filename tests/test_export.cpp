@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "export/cave.hpp"
@@ -83,6 +84,31 @@ TEST(ExportCave, CorridorsJoinEveryRegionAndKeepThemAll) {
   EXPECT_EQ(m.at(10, 10), 1);
   EXPECT_EQ(m.at(50, 10), 1);
   EXPECT_EQ(m.at(27, 3), 1);
+}
+
+// A field of single-cell islands on a 3-cell grid (about 29,000 regions): searching the whole map once
+// per region took minutes; one search finishes in well under a second, so a few seconds is generous.
+TEST(ExportCave, CorridorsThroughAFieldOfIslandsAreFast) {
+  for (const int w : {1, 3}) {
+    Mask m = blank(512, 512);
+    for (int y = 1; y < 512; y += 3)
+      for (int x = 1; x < 512; x += 3) m.cells[static_cast<size_t>(y) * 512 + x] = 1;
+    const std::vector<uint8_t> before = m.cells;
+    const size_t islands = region_sizes(m.cells, 512, 512, 1).size();
+    ASSERT_GT(islands, 20000u);
+    const auto start = std::chrono::steady_clock::now();
+    const int carved = join_with_corridors(m, w);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    EXPECT_LT(took.count(), 5.0) << "width " << w;
+    EXPECT_EQ(region_sizes(m.cells, 512, 512, 1).size(), 1u) << "width " << w;
+    EXPECT_GE(carved, 1);
+    EXPECT_LE(static_cast<size_t>(carved), islands - 1);
+    for (size_t i = 0; i < before.size(); ++i) {
+      if (before[i]) {
+        ASSERT_EQ(m.cells[i], 1) << "floor cell " << i << " was lost";
+      }
+    }
+  }
 }
 
 TEST(ExportCave, LargestKeepsOnlyTheLargestRegion) {

@@ -155,47 +155,77 @@ void keep_largest_floor(Mask& m) {
   }
 }
 
-int join_with_corridors(Mask& m, int width) {
-  const int w = std::max(width, 1);
-  int carved = 0;
-  std::vector<int> labels;
-  std::vector<int64_t> sizes;
-  std::vector<int64_t> parent(m.cells.size());
-  while (label_regions(m, 1, labels, sizes) > 1) {
-    // Breadth-first search from the largest region through rock; the first floor cell of another
-    // region it reaches ends the shortest corridor (in 4-connected steps) between them.
-    const int main = largest_label(sizes);
-    std::fill(parent.begin(), parent.end(), -2);
-    std::deque<size_t> queue;
-    for (size_t i = 0; i < m.cells.size(); ++i) {
-      if (labels[i] == main) {
-        parent[i] = -1;
-        queue.push_back(i);
+namespace {
+
+// The joined part of the map grows as corridors reach other regions: cells become part of it by flood
+// from `seeds` over floor not yet in it, and each is queued as a source of the search through rock.
+void absorb(const Mask& m, std::vector<size_t>& seeds, std::vector<uint8_t>& joined,
+            std::vector<int64_t>& parent, std::deque<size_t>& queue) {
+  while (!seeds.empty()) {
+    const size_t i = seeds.back();
+    seeds.pop_back();
+    if (!m.cells[i] || joined[i]) continue;
+    joined[i] = 1;
+    parent[i] = -1;
+    queue.push_back(i);
+    each_neighbour(m, i, [&](size_t j) {
+      if (m.cells[j] && !joined[j]) seeds.push_back(j);
+      return false;
+    });
+  }
+}
+
+// Carves the corridor from `from` back along the search's parents to the joined part, as w x w boxes;
+// returns every carved cell, to be absorbed with the region the corridor reached.
+void carve(Mask& m, int64_t from, const std::vector<int64_t>& parent, const std::vector<uint8_t>& joined,
+           int w, std::vector<size_t>& carved) {
+  for (int64_t i = from; i >= 0 && !joined[static_cast<size_t>(i)]; i = parent[static_cast<size_t>(i)]) {
+    const int x0 = static_cast<int>(static_cast<size_t>(i) % static_cast<size_t>(m.width)) - (w - 1) / 2;
+    const int y0 = static_cast<int>(static_cast<size_t>(i) / static_cast<size_t>(m.width)) - (w - 1) / 2;
+    for (int y = std::max(y0, 0); y < std::min(y0 + w, m.height); ++y) {
+      for (int x = std::max(x0, 0); x < std::min(x0 + w, m.width); ++x) {
+        m.cells[index(m, x, y)] = 1;
+        carved.push_back(index(m, x, y));
       }
     }
-    int64_t reached = -1;
-    while (!queue.empty() && reached < 0) {
-      const size_t i = queue.front();
-      queue.pop_front();
-      each_neighbour(m, i, [&](size_t j) {
-        if (parent[j] != -2) return false;
-        parent[j] = static_cast<int64_t>(i);
-        if (m.cells[j]) {
-          reached = static_cast<int64_t>(j);
-          return true;
-        }
-        queue.push_back(j);
+  }
+}
+
+}  // namespace
+
+int join_with_corridors(Mask& m, int width) {
+  const int w = std::max(width, 1);
+  std::vector<int> labels;
+  std::vector<int64_t> sizes;
+  if (label_regions(m, 1, labels, sizes) <= 1) return 0;
+  // One breadth-first search through rock from the largest region, never restarted: the first floor
+  // cell of another region it reaches ends a corridor, and that region (with the corridor) joins the
+  // sources. Searching afresh per region made a map of many small islands quadratic in its size.
+  const int main = largest_label(sizes);
+  std::vector<int64_t> parent(m.cells.size(), -2);
+  std::vector<uint8_t> joined(m.cells.size(), 0);
+  std::deque<size_t> queue;
+  std::vector<size_t> seeds;
+  for (size_t i = 0; i < m.cells.size(); ++i)
+    if (labels[i] == main) seeds.push_back(i);
+  absorb(m, seeds, joined, parent, queue);
+  int carved = 0;
+  while (!queue.empty()) {
+    const size_t i = queue.front();
+    queue.pop_front();
+    each_neighbour(m, i, [&](size_t j) {
+      if (joined[j] || (parent[j] != -2 && !m.cells[j])) return false;
+      if (m.cells[j]) {
+        carve(m, static_cast<int64_t>(i), parent, joined, w, seeds);
+        seeds.push_back(j);
+        absorb(m, seeds, joined, parent, queue);
+        ++carved;
         return false;
-      });
-    }
-    if (reached < 0) break;  // cannot happen on a finite grid, but never loop forever
-    for (int64_t i = parent[static_cast<size_t>(reached)]; i >= 0 && labels[static_cast<size_t>(i)] != main;
-         i = parent[static_cast<size_t>(i)]) {
-      const int x = static_cast<int>(static_cast<size_t>(i) % static_cast<size_t>(m.width));
-      const int y = static_cast<int>(static_cast<size_t>(i) / static_cast<size_t>(m.width));
-      fill_box(m, x - (w - 1) / 2, y - (w - 1) / 2, w);
-    }
-    ++carved;
+      }
+      parent[j] = static_cast<int64_t>(i);
+      queue.push_back(j);
+      return false;
+    });
   }
   return carved;
 }
