@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -238,6 +239,142 @@ TEST(Network, MinimumSpanningTreeMatchesBruteForce) {
   EXPECT_EQ(mst_length({}), 0.0);
   EXPECT_EQ(mst_length({{3, 4}}), 0.0);
   EXPECT_DOUBLE_EQ(mst_length({{0, 0}, {3, 4}}), 5.0);
+}
+
+// Prim over all pairs: the plain definition, for point sets large enough to split the k-d tree.
+double prim_mst(const std::vector<Point>& p) {
+  std::vector<double> dist(p.size(), std::numeric_limits<double>::infinity());
+  std::vector<uint8_t> in(p.size(), 0);
+  double total = 0;
+  if (p.empty()) return 0;
+  dist[0] = 0;
+  for (size_t step = 0; step < p.size(); ++step) {
+    size_t u = p.size();
+    for (size_t i = 0; i < p.size(); ++i)
+      if (!in[i] && (u == p.size() || dist[i] < dist[u])) u = i;
+    in[u] = 1;
+    total += dist[u];
+    for (size_t i = 0; i < p.size(); ++i)
+      dist[i] = std::min(dist[i], std::hypot(p[i].x - p[u].x, p[i].y - p[u].y));
+  }
+  return total;
+}
+
+TEST(Network, MinimumSpanningTreeOfManyPointsMatchesPrim) {
+  uint32_t s = 777;
+  const auto next = [&] {
+    s = s * 1664525u + 1013904223u;
+    return static_cast<double>(s >> 8) / (1 << 24);
+  };
+  for (const int n : {9, 60, 500, 2000}) {
+    std::vector<Point> scattered, clustered, snapped;
+    for (int i = 0; i < n; ++i) {
+      scattered.push_back({next() * 300.0, next() * 200.0});
+      const double cx = (i % 5) * 1000.0;  // five far clusters
+      clustered.push_back({cx + next() * 10.0, next() * 10.0});
+      snapped.push_back({std::floor(next() * 20.0), std::floor(next() * 20.0)});  // ties and duplicates
+    }
+    for (const auto* p : {&scattered, &clustered, &snapped})
+      EXPECT_NEAR(mst_length(*p), prim_mst(*p), 1e-9 * prim_mst(*p)) << n << " points";
+  }
+}
+
+// Tens of thousands of towns (a dotted food map): all pairs took tens of seconds, so a few seconds is
+// generous. A lattice of unit spacing, shuffled, has n - 1 as its tree length and ties everywhere.
+TEST(Network, MinimumSpanningTreeOfSixtyThousandTownsIsFast) {
+  std::vector<Point> p;
+  for (int y = 0; y < 240; ++y)
+    for (int x = 0; x < 250; ++x) p.push_back({static_cast<double>(x), static_cast<double>(y)});
+  uint32_t s = 5;
+  for (size_t i = p.size() - 1; i > 0; --i) {
+    s = s * 1664525u + 1013904223u;
+    std::swap(p[i], p[s % (i + 1)]);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_DOUBLE_EQ(mst_length(p), 59999.0);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took.count(), 5.0);
+}
+
+// Zhang-Suen as usually written: every sub-iteration scans the whole image; then the staircase
+// corners are dropped in raster order.
+Mask thinned_by_full_scans(Mask s) {
+  const int dx[8] = {0, 1, 1, 1, 0, -1, -1, -1}, dy[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+  const auto ring = [&](int x, int y, int(&p)[8]) {
+    int b = 0;
+    for (int k = 0; k < 8; ++k) {
+      const int nx = x + dx[k], ny = y + dy[k];
+      p[k] = nx >= 0 && ny >= 0 && nx < s.width && ny < s.height &&
+             s.cells[static_cast<size_t>(ny) * s.width + nx];
+      b += p[k];
+    }
+    return b;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int pass = 0; pass < 2; ++pass) {
+      std::vector<size_t> clear;
+      for (int y = 0; y < s.height; ++y) {
+        for (int x = 0; x < s.width; ++x) {
+          int p[8];
+          if (!s.cells[static_cast<size_t>(y) * s.width + x]) continue;
+          const int b = ring(x, y, p);
+          int a = 0;
+          for (int k = 0; k < 8; ++k) a += !p[k] && p[(k + 1) % 8];
+          const bool ok = pass == 0 ? !(p[0] && p[2] && p[4]) && !(p[2] && p[4] && p[6])
+                                    : !(p[0] && p[2] && p[6]) && !(p[0] && p[4] && p[6]);
+          if (b >= 2 && b <= 6 && a == 1 && ok) clear.push_back(static_cast<size_t>(y) * s.width + x);
+        }
+      }
+      for (const size_t i : clear) s.cells[i] = 0;
+      changed |= !clear.empty();
+    }
+  }
+  for (int y = 0; y < s.height; ++y) {
+    for (int x = 0; x < s.width; ++x) {
+      int p[8];
+      if (!s.cells[static_cast<size_t>(y) * s.width + x] || ring(x, y, p) != 2) continue;
+      if ((p[0] && p[2]) || (p[2] && p[4]) || (p[4] && p[6]) || (p[6] && p[0]))
+        s.cells[static_cast<size_t>(y) * s.width + x] = 0;
+    }
+  }
+  return s;
+}
+
+TEST(Network, SkeletonMatchesThinningByFullScans) {
+  uint32_t seed = 99;
+  const auto next = [&](int n) {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<int>((seed >> 8) % static_cast<uint32_t>(n));
+  };
+  for (int trial = 0; trial < 12; ++trial) {
+    Mask m{90, 70, std::vector<uint8_t>(90 * 70, 0)};
+    for (int disc = 0; disc < 3 + trial; ++disc) {  // overlapping discs and bars: blobs, loops, holes
+      const int cx = next(90), cy = next(70), r = 1 + next(14), bar = next(3);
+      for (int y = 0; y < 70; ++y)
+        for (int x = 0; x < 90; ++x) {
+          const bool in =
+              bar == 0 ? std::abs(y - cy) <= r / 3 : (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r;
+          if (in) m.cells[static_cast<size_t>(y) * 90 + x] = trial % 4 == 3 ? 0 : 1;
+        }
+      if (trial % 4 == 3 && disc == 0) std::fill(m.cells.begin(), m.cells.end(), uint8_t{1});
+    }
+    for (int noise = 0; noise < trial * 20; ++noise) m.cells[static_cast<size_t>(next(90 * 70))] ^= 1;
+    EXPECT_EQ(skeleton(m).cells, thinned_by_full_scans(m).cells) << "trial " << trial;
+  }
+}
+
+// A constant field makes the network one solid square: thinning it by whole-image scans took time
+// cubic in its side (minutes); a few seconds is generous.
+TEST(Network, SkeletonOfASolidSquareIsFast) {
+  const Mask m{2000, 2000, std::vector<uint8_t>(2000 * 2000, 1)};
+  const auto start = std::chrono::steady_clock::now();
+  const Mask s = skeleton(m);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took.count(), 5.0);
+  const auto kept = std::count(s.cells.begin(), s.cells.end(), uint8_t{1});
+  EXPECT_GT(kept, 0);
+  EXPECT_LT(kept, 2000 * 8);  // a thin figure, not the square
 }
 
 TEST(Network, SkeletonIsOneCellWideInsideTheMaskAndMeasuresDiagonals) {

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <tuple>
 #include <unordered_set>
+#include <utility>
 
 namespace physarum::app::analysis {
 namespace {
@@ -214,37 +216,68 @@ int ring_of(const Mask& s, int x, int y, int (&p)[8]) {
   }
   return b;
 }
+
+// Zhang-Suen: two sub-iterations, each deciding on the image as it was at its start. A cell's decision
+// depends only on its 8 neighbours, so a sub-iteration need only look again at cells next to those
+// the last two cleared: the same decisions as scanning the whole image each time, which took time
+// cubic in the side of a solid region.
+void thin(Mask& s) {
+  const int w = s.width;
+  std::vector<size_t> candidates, to_clear, near_last, near_before;
+  const auto every_set_cell = [&] {
+    candidates.clear();
+    for (size_t i = 0; i < s.cells.size(); ++i)
+      if (s.cells[i]) candidates.push_back(i);
+  };
+  every_set_cell();
+  std::vector<int64_t> seen(s.cells.size(), -1);
+  bool cleared_last = true;
+  for (int64_t t = 0;; ++t) {
+    const int pass = static_cast<int>(t % 2);
+    to_clear.clear();
+    for (const size_t i : candidates) {
+      const int x = static_cast<int>(i % static_cast<size_t>(w)),
+                y = static_cast<int>(i / static_cast<size_t>(w));
+      int p[8];
+      const int b = ring_of(s, x, y, p);
+      if (b < 2 || b > 6) continue;
+      int a = 0;
+      for (int k = 0; k < 8; ++k) a += (p[k] == 0 && p[(k + 1) % 8] == 1) ? 1 : 0;
+      if (a != 1) continue;
+      // p[0] N (P2), p[2] E (P4), p[4] S (P6), p[6] W (P8).
+      const bool ok = pass == 0 ? (p[0] * p[2] * p[4] == 0 && p[2] * p[4] * p[6] == 0)
+                                : (p[0] * p[2] * p[6] == 0 && p[0] * p[4] * p[6] == 0);
+      if (ok) to_clear.push_back(i);
+    }
+    for (const size_t i : to_clear) s.cells[i] = 0;
+    if (to_clear.empty() && !cleared_last && t >= 1) return;
+    cleared_last = !to_clear.empty();
+    near_before.swap(near_last);
+    near_last.clear();
+    for (const size_t i : to_clear) {
+      const int x = static_cast<int>(i % static_cast<size_t>(w)),
+                y = static_cast<int>(i / static_cast<size_t>(w));
+      for (int k = 0; k < 8; ++k)
+        if (set_at(s, x + kDx[k], y + kDy[k])) near_last.push_back(index_of(w, x + kDx[k], y + kDy[k]));
+    }
+    candidates.clear();
+    for (const auto* list : {&near_before, &near_last}) {
+      for (const size_t i : *list) {
+        if (!s.cells[i] || seen[i] == t) continue;
+        seen[i] = t;
+        candidates.push_back(i);
+      }
+    }
+    if (t == 0) every_set_cell();  // the second sub-iteration has not looked at anything yet
+  }
+}
+
 }  // namespace
 
 Mask skeleton(const Mask& m) {
   Mask s = m;
   const int w = s.width, h = s.height;
-  std::vector<size_t> to_clear;
-  bool changed = true;
-  // Zhang-Suen: two sub-iterations, each deciding on the image as it was at its start.
-  while (changed) {
-    changed = false;
-    for (int pass = 0; pass < 2; ++pass) {
-      to_clear.clear();
-      for (int y = 0; y < h; ++y) {
-        for (int x = 0; x < w; ++x) {
-          if (!s.cells[index_of(w, x, y)]) continue;
-          int p[8];
-          const int b = ring_of(s, x, y, p);
-          if (b < 2 || b > 6) continue;
-          int a = 0;
-          for (int k = 0; k < 8; ++k) a += (p[k] == 0 && p[(k + 1) % 8] == 1) ? 1 : 0;
-          if (a != 1) continue;
-          // p[0] N (P2), p[2] E (P4), p[4] S (P6), p[6] W (P8).
-          const bool ok = pass == 0 ? (p[0] * p[2] * p[4] == 0 && p[2] * p[4] * p[6] == 0)
-                                    : (p[0] * p[2] * p[6] == 0 && p[0] * p[4] * p[6] == 0);
-          if (ok) to_clear.push_back(index_of(w, x, y));
-        }
-      }
-      for (size_t i : to_clear) s.cells[i] = 0;
-      changed |= !to_clear.empty();
-    }
-  }
+  thin(s);
   // Staircase corners: a cell with exactly two neighbours, orthogonal and at a right angle (their
   // shared corner cell empty), is dropped; the two stay joined diagonally. In raster order, each
   // decision on the current image, so a chain never breaks.
@@ -345,23 +378,116 @@ std::vector<Polyline> skeleton_polylines(const Mask& skel) {
   return lines;
 }
 
+namespace {
+
+// A k-d tree over the points for Boruvka's rounds: each node knows its box and whether all its
+// points belong to one component, so a search for the nearest point of another component skips it.
+struct KdTree {
+  struct Node {
+    size_t lo, hi;    // points order[lo, hi)
+    int left, right;  // children, -1 for a leaf
+    double x0, y0, x1, y1;
+    int64_t comp = -1;  // the component of all its points, -1 when mixed
+  };
+  const std::vector<Point>& p;
+  std::vector<size_t> order;
+  std::vector<Node> nodes;
+
+  explicit KdTree(const std::vector<Point>& points) : p(points), order(points.size()) {
+    std::iota(order.begin(), order.end(), size_t{0});
+    build(0, order.size(), 0);
+  }
+  int build(size_t lo, size_t hi, int depth) {
+    Node n{lo, hi, -1, -1, p[order[lo]].x, p[order[lo]].y, p[order[lo]].x, p[order[lo]].y};
+    for (size_t k = lo; k < hi; ++k) {
+      n.x0 = std::min(n.x0, p[order[k]].x), n.y0 = std::min(n.y0, p[order[k]].y);
+      n.x1 = std::max(n.x1, p[order[k]].x), n.y1 = std::max(n.y1, p[order[k]].y);
+    }
+    const int id = static_cast<int>(nodes.size());
+    nodes.push_back(n);
+    if (hi - lo <= 8) return id;
+    const size_t mid = lo + (hi - lo) / 2;
+    const bool by_x = depth % 2 == 0;
+    std::nth_element(order.begin() + static_cast<std::ptrdiff_t>(lo),
+                     order.begin() + static_cast<std::ptrdiff_t>(mid),
+                     order.begin() + static_cast<std::ptrdiff_t>(hi),
+                     [&](size_t a, size_t b) { return by_x ? p[a].x < p[b].x : p[a].y < p[b].y; });
+    const int l = build(lo, mid, depth + 1);
+    const int r = build(mid, hi, depth + 1);
+    nodes[static_cast<size_t>(id)].left = l;
+    nodes[static_cast<size_t>(id)].right = r;
+    return id;
+  }
+  int64_t mark(int id, const std::vector<int64_t>& comp) {
+    Node& n = nodes[static_cast<size_t>(id)];
+    if (n.left < 0) {
+      n.comp = comp[order[n.lo]];
+      for (size_t k = n.lo; k < n.hi; ++k) n.comp = comp[order[k]] == n.comp ? n.comp : -1;
+    } else {
+      const int64_t a = mark(n.left, comp);
+      const int64_t b = mark(n.right, comp);
+      n.comp = a == b ? a : -1;
+    }
+    return n.comp;
+  }
+  // Lowers `best` (squared length, lower index, higher index: ties go to the lower indices, an order
+  // every component agrees on, as Boruvka needs) to the shortest edge from q to another component.
+  // Starting from the best edge of q's component so far prunes all but a little of the tree.
+  void nearest(int id, size_t q, int64_t c, const std::vector<int64_t>& comp,
+               std::tuple<double, size_t, size_t>& best) const {
+    const Node& n = nodes[static_cast<size_t>(id)];
+    if (n.comp == c) return;
+    const double dx = std::max({n.x0 - p[q].x, 0.0, p[q].x - n.x1});
+    const double dy = std::max({n.y0 - p[q].y, 0.0, p[q].y - n.y1});
+    if (dx * dx + dy * dy > std::get<0>(best)) return;
+    if (n.left < 0) {
+      for (size_t k = n.lo; k < n.hi; ++k) {
+        const size_t j = order[k];
+        if (comp[j] == c) continue;
+        const double ex = p[j].x - p[q].x, ey = p[j].y - p[q].y;
+        best = std::min(best, std::tuple{ex * ex + ey * ey, std::min(q, j), std::max(q, j)});
+      }
+      return;
+    }
+    nearest(n.left, q, c, comp, best);
+    nearest(n.right, q, c, comp, best);
+  }
+};
+
+int64_t root_of(std::vector<int64_t>& up, int64_t i) {
+  while (up[static_cast<size_t>(i)] != i)
+    i = up[static_cast<size_t>(i)] = up[static_cast<size_t>(up[static_cast<size_t>(i)])];
+  return i;
+}
+
+}  // namespace
+
+// Boruvka: every round joins each component to its nearest other component, so there are at most
+// log2(n) rounds of n nearest-neighbour searches. Prim over all pairs took minutes for the tens of
+// thousands of towns a dotted food map makes.
 double mst_length(const std::vector<Point>& points) {
   const size_t n = points.size();
   if (n < 2) return 0;
-  std::vector<double> dist(n, std::numeric_limits<double>::infinity());
-  std::vector<uint8_t> in(n, 0);
-  dist[0] = 0;
+  KdTree tree(points);
+  std::vector<int64_t> up(n);
+  std::iota(up.begin(), up.end(), int64_t{0});
+  std::vector<int64_t> comp(n);
+  using Edge = std::tuple<double, size_t, size_t>;  // squared length, lower index, higher index
   double total = 0;
-  for (size_t step = 0; step < n; ++step) {
-    size_t u = n;
-    for (size_t i = 0; i < n; ++i) {
-      if (!in[i] && (u == n || dist[i] < dist[u])) u = i;
-    }
-    in[u] = 1;
-    total += dist[u];
-    for (size_t i = 0; i < n; ++i) {
-      if (!in[i])
-        dist[i] = std::min(dist[i], std::hypot(points[i].x - points[u].x, points[i].y - points[u].y));
+  for (size_t joined = 1; joined < n;) {
+    for (size_t i = 0; i < n; ++i) comp[i] = root_of(up, static_cast<int64_t>(i));
+    tree.mark(0, comp);
+    std::vector<Edge> cheapest(n, Edge{std::numeric_limits<double>::infinity(), n, n});
+    for (const size_t i : tree.order)
+      tree.nearest(0, i, comp[i], comp, cheapest[static_cast<size_t>(comp[i])]);
+    for (const auto& [d2, a, b] : cheapest) {
+      if (a == n) continue;
+      const int64_t ra = root_of(up, static_cast<int64_t>(a));
+      const int64_t rb = root_of(up, static_cast<int64_t>(b));
+      if (ra == rb) continue;
+      up[static_cast<size_t>(ra)] = rb;
+      total += std::hypot(points[a].x - points[b].x, points[a].y - points[b].y);
+      ++joined;
     }
   }
   return total;

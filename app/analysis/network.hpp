@@ -64,7 +64,8 @@ double skeleton_length(const Mask& skel);
 // closed loops. Every point is a skeleton cell's centre.
 std::vector<Polyline> skeleton_polylines(const Mask& skel);
 
-// The Euclidean minimum spanning tree of the points (Prim, O(n^2), double precision).
+// The length of the Euclidean minimum spanning tree of the points (Boruvka over a k-d tree, about
+// n log^2 n; double precision).
 double mst_length(const std::vector<Point>& points);
 
 struct NetworkOptions {
