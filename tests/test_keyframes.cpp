@@ -3,6 +3,7 @@
 // keyframed runs that repeat bit for bit (CPU twice; CUDA against CPU where there is a device).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -332,4 +333,53 @@ TEST(Keyframes, RunCommandFollowsKeyframesAndRepeats) {
   EXPECT_EQ(std::memcmp(a.data() + a.size() - want.size() * sizeof(float), want.data(),
                         want.size() * sizeof(float)),
             0);
+}
+
+namespace {
+
+float busy_decay(uint64_t s) {
+  return 0.01f + 0.001f * static_cast<float>(s % 7);
+}
+
+}  // namespace
+
+// The most keyframes a preset may hold, each naming every keyframable key and holding its values for
+// eight steps, stepped one step per call (as the window and Python may) and then in one call (as
+// render does): the segments were found by scanning every value of every keyframe for each key at
+// every step (a minute or more here); a few seconds is generous.
+TEST(Keyframes, SteppingThousandsOfKeyframesCostsLittlePerStep) {
+  constexpr uint64_t kEvery = 8;
+  constexpr uint64_t kSteps = kMaxKeyframes * kEvery;
+  Preset p;
+  p.run.size = {16, 12};
+  p.run.agents = 50;
+  p.run.seed = 3;
+  Preset at = p;
+  for (uint64_t k = 0; k < kMaxKeyframes; ++k) {
+    at.model.decay = busy_decay(k);
+    p.keyframes.push_back(capture_keyframe(at, k * kEvery, Ease::Hold));
+  }
+  validate_keyframes(p);
+  ASSERT_GT(p.keyframes.front().values.size(), 10u);
+  auto keyed = create_backend(BackendKind::Cpu, config_from(p, 1));
+  Preset live = p;
+  const auto start = std::chrono::steady_clock::now();
+  // A call costs one pass over the values; each step in it a binary search per key.
+  for (uint64_t s = 0; s < 64; ++s) step_with_keyframes(*keyed, live, 1);
+  step_with_keyframes(*keyed, live, kSteps - 64);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took.count(), 5.0);
+  // The same run by hand: each keyframe holds its value for its eight steps.
+  auto by_hand = create_backend(BackendKind::Cpu, config_from(p, 1));
+  for (uint64_t s = 0; s < kSteps; ++s) {
+    ModelParams m = p.model;
+    m.decay = busy_decay(s / kEvery);
+    by_hand->set_model(m);
+    by_hand->step(1);
+  }
+  std::vector<float> a, b;
+  keyed->read_field(a);
+  by_hand->read_field(b);
+  EXPECT_TRUE(same_bits(a, b));
+  EXPECT_EQ(live.model.decay, busy_decay(kMaxKeyframes - 1));
 }

@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <map>
+#include <tuple>
+#include <utility>
 
 #include "sim/backend.hpp"
 #include "sim/preset.hpp"
@@ -55,22 +59,55 @@ struct Segment {
   const Value* vb = nullptr;
 };
 
-// Every keyed key's segment at `step`, in the order the keys first appear: one pass over the values.
-std::vector<Segment> segments_at(const std::vector<Keyframe>& ks, uint64_t step) {
-  std::vector<Segment> out;
+// Every keyframe value of one key, in increasing steps, so the segment around a step is a binary
+// search: scanning every value of every keyframe per step made a preset of thousands of keyframes
+// slow to step.
+struct Track {
+  std::string_view key;
+  std::vector<std::pair<const Keyframe*, const Value*>> points;
+};
+
+// One pass over the values (keys in the order they first appear); keyframes come in increasing steps.
+// Keyframes mostly name the keys of the one before in the same order: that is tried before the map.
+std::vector<Track> tracks_of(const std::vector<Keyframe>& ks) {
+  std::vector<Track> out;
+  std::map<std::string_view, size_t> where;
+  std::vector<size_t> before, now;
+  const Keyframe* previous = nullptr;
   for (const Keyframe& k : ks) {
-    for (const KeyframeValue& v : k.values) {
-      auto it = std::find_if(out.begin(), out.end(), [&](const Segment& s) { return s.key == v.key; });
-      if (it == out.end()) it = out.insert(out.end(), Segment{v.key});
-      if (k.step <= step) {
-        it->at = &k;
-        it->va = &v.value;
-      } else if (it->next == nullptr) {
-        it->next = &k;
-        it->vb = &v.value;
+    now.clear();
+    for (size_t i = 0; i < k.values.size(); ++i) {
+      const KeyframeValue& v = k.values[i];
+      size_t t = 0;
+      if (previous != nullptr && i < before.size() && previous->values[i].key == v.key) {
+        t = before[i];
+      } else {
+        const auto [it, added] = where.try_emplace(v.key, out.size());
+        if (added) out.push_back(Track{v.key, {}});
+        t = it->second;
       }
+      out[t].points.emplace_back(&k, &v.value);
+      now.push_back(t);
     }
+    before.swap(now);
+    previous = &k;
   }
+  return out;
+}
+
+Segment segment_at(const Track& t, uint64_t step) {
+  const auto after = std::upper_bound(t.points.begin(), t.points.end(), step,
+                                      [](uint64_t s, const auto& point) { return s < point.first->step; });
+  Segment out{t.key};
+  if (after != t.points.begin()) std::tie(out.at, out.va) = *std::prev(after);
+  if (after != t.points.end()) std::tie(out.next, out.vb) = *after;
+  return out;
+}
+
+std::vector<Segment> segments_at(const std::vector<Track>& tracks, uint64_t step) {
+  std::vector<Segment> out;
+  out.reserve(tracks.size());
+  for (const Track& t : tracks) out.push_back(segment_at(t, step));
   return out;
 }
 
@@ -89,12 +126,35 @@ bool changes_the_model(const registry::Key& k) {
          k.param->section == Section::Interaction;
 }
 
+void apply_segments(Preset& p, const std::vector<Segment>& segments, uint64_t step) {
+  for (const Segment& s : segments) registry::set(p, registry::resolve(p, s.key), value_at(s, step));
+}
+
+// How many of the next `most` steps from `step` share the model parameters of `step`: the run ends
+// where a keyframe of a model key is reached or a model key's value changes (display keys may change).
+uint64_t steps_sharing_the_model(const Preset& live, const std::vector<Segment>& segments, uint64_t step,
+                                 uint64_t most) {
+  std::vector<std::pair<const Segment*, Value>> model;
+  uint64_t end = step + most;
+  for (const Segment& seg : segments) {
+    const registry::Key k = registry::resolve(live, seg.key);
+    if (!changes_the_model(k)) continue;
+    model.emplace_back(&seg, registry::get(live, k));
+    if (seg.next != nullptr) end = std::min(end, seg.next->step);
+  }
+  uint64_t run = 1;
+  while (step + run < end) {
+    for (const auto& [seg, now] : model)
+      if (!(value_at(*seg, step + run) == now)) return run;
+    ++run;
+  }
+  return std::max<uint64_t>(run, 1);
+}
+
 }  // namespace
 
 void apply_keyframes_at(Preset& p, uint64_t step) {
-  for (const Segment& s : segments_at(p.keyframes, step)) {
-    registry::set(p, registry::resolve(p, s.key), value_at(s, step));
-  }
+  apply_segments(p, segments_at(tracks_of(p.keyframes), step), step);
 }
 
 Preset preset_at(const Preset& p, uint64_t step) {
@@ -167,27 +227,20 @@ void step_with_keyframes(Backend& b, Preset& live, uint64_t n) {
     if (n > 0) b.step(static_cast<int>(n));
     return;
   }
+  const std::vector<Track> tracks = tracks_of(live.keyframes);
   uint64_t left = n;
   while (left > 0) {
     const uint64_t s = b.steps_done();
-    apply_keyframes_at(live, s);
+    const std::vector<Segment> segments = segments_at(tracks, s);
+    apply_segments(live, segments, s);
     set_live_parameters(b, live);
     // The steps that share these parameters run as one call (a hold, or the time between keyframes
     // of display keys only), up to 64 so a caller's progress stays responsive.
-    uint64_t run = 1;
-    while (run < left && run < 64) {
-      bool same = true;
-      for (const Segment& seg : segments_at(live.keyframes, s + run)) {
-        const registry::Key k = registry::resolve(live, seg.key);
-        if (changes_the_model(k) && !(value_at(seg, s + run) == registry::get(live, k))) same = false;
-      }
-      if (!same) break;
-      ++run;
-    }
+    const uint64_t run = steps_sharing_the_model(live, segments, s, std::min<uint64_t>(left, 64));
     b.step(static_cast<int>(run));
     left -= run;
   }
-  apply_keyframes_at(live, b.steps_done());  // what the next step will use, for whoever draws now
+  apply_segments(live, segments_at(tracks, b.steps_done()), b.steps_done());  // for whoever draws now
 }
 
 }  // namespace physarum
