@@ -377,6 +377,32 @@ TEST(Network, SkeletonOfASolidSquareIsFast) {
   EXPECT_LT(kept, 2000 * 8);  // a thin figure, not the square
 }
 
+// The stop hook is polled between the phases: asked at its nth poll, the analysis throws Stopped;
+// never asked, the report is the one without a hook.
+TEST(Network, AStopRequestEndsTheAnalysisAtItsNextPoll) {
+  Grid field = blank(100, 100), food = blank(100, 100);
+  thick_segment(field, 10, 50, 90, 50, 2.0, 1.0f);
+  thick_segment(field, 50, 10, 50, 90, 2.0, 1.0f);
+  for (const auto& [x, y] : {std::pair{10, 50}, std::pair{90, 50}, std::pair{50, 10}, std::pair{50, 90}})
+    food.values[static_cast<size_t>(y) * 100 + x] = 1.0f;
+  NetworkOptions o;
+  o.threshold = 0.5f;
+  const NetworkReport plain = analyse_network(field, &food, nullptr, o);
+  ASSERT_GT(plain.cuts, 0);
+  int polls = 0;
+  o.stop = [&] { return ++polls < 0; };
+  const NetworkReport hooked = analyse_network(field, &food, nullptr, o);
+  EXPECT_EQ(network_json(hooked, ""), network_json(plain, ""));
+  const int all = polls;
+  ASSERT_GT(all, 4);  // the phases and every cut
+  for (const int n : {1, 3, all}) {
+    polls = 0;
+    o.stop = [&] { return ++polls >= n; };
+    EXPECT_THROW(analyse_network(field, &food, nullptr, o), Stopped) << "stop at poll " << n;
+    EXPECT_EQ(polls, n);
+  }
+}
+
 TEST(Network, SkeletonIsOneCellWideInsideTheMaskAndMeasuresDiagonals) {
   Grid field = blank(80, 80);
   thick_segment(field, 10, 10, 70, 70, 2.5, 1.0f);  // a 45 degree bar about five cells wide

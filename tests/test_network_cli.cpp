@@ -2,6 +2,7 @@
 // back with python3's XML parser and mapped back onto the mask), `render --report` writes the
 // network numbers as JSON (read back with python3's json).
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <stb_image_write.h>
 
 #include <algorithm>
@@ -10,10 +11,12 @@
 #include <sstream>
 
 #include "analysis/network.hpp"
+#include "cli/render_report.hpp"
 #include "export/svg.hpp"
 #include "export_support.hpp"
 #include "sim/npy.hpp"
 #include "test_support.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::test {
 namespace {
@@ -198,6 +201,35 @@ print(r["towns"], r["food"], r["walls"], r["network_cells"])
   EXPECT_EQ(towns, 3);
   EXPECT_EQ(fs::path(food), (dir / "p" / "towns.png").lexically_normal());
   EXPECT_EQ(walls, "None");
+}
+
+}  // namespace
+}  // namespace physarum::test
+
+namespace physarum::test {
+namespace {
+
+// Ctrl-C or SIGTERM that arrives while the report is measured ends it: nothing is written and the
+// caller learns it (render then exits with 128 + the signal). Without a signal the same call writes.
+TEST(RenderReport, AStopRequestDuringTheReportWritesNothing) {
+  SimConfig c;
+  c.size = {64, 48};
+  c.agents = 2000;
+  c.threads = 1;
+  auto b = create_backend(BackendKind::Cpu, c);
+  b->step(30);
+  std::vector<float> field;
+  b->read_field(field);
+  const fs::path dir = temp_dir();
+  app::ReportOptions r;
+  r.file = (dir / "net.json").string();
+  app::request_stop(SIGTERM);
+  const bool written = app::write_render_report(r, *b, EnvironmentParams{}, field, 30, "recipe");
+  app::clear_stop_request();
+  EXPECT_FALSE(written);
+  EXPECT_FALSE(fs::exists(r.file));
+  EXPECT_TRUE(app::write_render_report(r, *b, EnvironmentParams{}, field, 30, "recipe"));
+  EXPECT_TRUE(fs::exists(r.file));
 }
 
 }  // namespace

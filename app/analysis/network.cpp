@@ -565,11 +565,17 @@ void sample_cuts(std::vector<Cut>& candidates, int max_cuts, uint64_t seed) {
 }
 
 // The share of cuts after which every town is still linked to every other.
-double share_surviving(const Mask& net, const std::vector<Town>& towns, const std::vector<Cut>& cuts) {
+void check_stop(const NetworkOptions& o) {
+  if (o.stop && o.stop()) throw Stopped();
+}
+
+double share_surviving(const Mask& net, const std::vector<Town>& towns, const std::vector<Cut>& cuts,
+                       const NetworkOptions& o) {
   int kept = 0;
   Mask cut = net;
   std::vector<int> cut_labels;
   for (const Cut& c : cuts) {
+    check_stop(o);
     std::vector<size_t> removed;
     for_disc(net.width, net.height, c, [&](size_t i) {
       if (cut.cells[i]) {
@@ -595,12 +601,15 @@ NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* w
   r.network_cells = std::count(net.cells.begin(), net.cells.end(), uint8_t{1});
   std::vector<int> labels;
   r.components = label_components(net, labels);
+  check_stop(o);
 
   const std::vector<Town> towns = food ? find_towns(*food, o.town_reach) : std::vector<Town>{};
   r.towns = static_cast<int>(towns.size());
   r.towns_connected = towns_linked(towns, labels, r.components, &r.towns_on_network);
 
+  check_stop(o);
   const Mask skel = skeleton(net);
+  check_stop(o);
   const Mask served = served_skeleton(skel, labels, r.components, towns);
   r.network_length_all = skeleton_length(skel);
   r.network_length = skeleton_length(served);
@@ -608,6 +617,7 @@ NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* w
   std::vector<Point> centres;
   for (const Town& t : towns) centres.push_back({t.x, t.y});
   r.mst_length = mst_length(centres);
+  check_stop(o);
   if (towns.size() < 2) return r;
   if (r.mst_length > 0) r.ratio = r.network_length / r.mst_length;
   if (!r.towns_connected) {
@@ -618,7 +628,7 @@ NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* w
   r.cut_candidates = static_cast<int>(cuts.size());
   sample_cuts(cuts, o.max_cuts, o.seed);
   r.cuts = static_cast<int>(cuts.size());
-  r.fault_tolerance = cuts.empty() ? 1.0 : share_surviving(net, towns, cuts);
+  r.fault_tolerance = cuts.empty() ? 1.0 : share_surviving(net, towns, cuts, o);
   return r;
 }
 

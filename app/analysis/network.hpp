@@ -12,7 +12,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -74,6 +76,14 @@ struct NetworkOptions {
   int town_reach = 2;              // a town's zone reaches this many cells past its blob
   int max_cuts = 256;              // fault tolerance: at most this many cuts (all when fewer)
   uint64_t seed = 1;               // which cuts, when sampled
+  // Polled between phases and between cuts: when it returns true, analyse_network throws Stopped,
+  // so Ctrl-C during a long report ends the program instead of being swallowed.
+  std::function<bool()> stop;
+};
+
+// Thrown by analyse_network when NetworkOptions::stop asked it to end.
+struct Stopped : std::runtime_error {
+  Stopped() : std::runtime_error("network analysis stopped") {}
 };
 
 struct NetworkReport {

@@ -376,9 +376,13 @@ int run_render(const RenderOptions& o) {
   for (const auto& f : outs.npys)
     write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
   say_written(o, b, done, frames);
-  if (!o.report.file.empty()) {
-    write_render_report(o.report, b, sim.preset().environment, field, done,
-                        "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()));
+  if (!o.report.file.empty() &&
+      !write_render_report(o.report, b, sim.preset().environment, field, done,
+                           "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()))) {
+    const int sig = stop_signal();
+    std::fprintf(stderr, "physarum render: stopped by signal %d during the network report; %s not written\n",
+                 sig, o.report.file.c_str());
+    return exit_code_for_signal(sig);
   }
   return kExitOk;
 }

@@ -5,6 +5,7 @@
 #include "analysis/environment_maps.hpp"
 #include "analysis/network.hpp"
 #include "sim/atomic_file.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {
@@ -28,7 +29,7 @@ std::string json_string(const std::string& s) {
 
 }  // namespace
 
-void write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
+bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
                          const std::vector<float>& field, uint64_t steps, const std::string& recipe) {
   const Size size = backend.size();
   const size_t n = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
@@ -45,8 +46,14 @@ void write_render_report(const ReportOptions& r, const Backend& backend, const E
   analysis::NetworkOptions o;
   o.threshold = r.threshold;
   o.fraction = r.fraction;
-  const analysis::NetworkReport report =
-      analysis::analyse_network(g, maps.food ? &*maps.food : nullptr, maps.walls ? &*maps.walls : nullptr, o);
+  o.stop = [] { return stop_requested(); };
+  analysis::NetworkReport report;
+  try {
+    report = analysis::analyse_network(g, maps.food ? &*maps.food : nullptr,
+                                       maps.walls ? &*maps.walls : nullptr, o);
+  } catch (const analysis::Stopped&) {
+    return false;
+  }
 
   std::string extra = "  \"steps\": " + std::to_string(steps) + ",\n";
   extra += "  \"recipe\": " + json_string(recipe) + ",\n";
@@ -66,6 +73,7 @@ void write_render_report(const ReportOptions& r, const Backend& backend, const E
   if (report.ratio) std::printf(" = %.2f x the towns' spanning tree", *report.ratio);
   if (report.fault_tolerance) std::printf(", fault tolerance %.2f", *report.fault_tolerance);
   std::printf("\n");
+  return true;
 }
 
 }  // namespace physarum::app

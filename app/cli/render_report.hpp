@@ -22,8 +22,9 @@ struct ReportOptions {
 // `field` is what the run read back: S planes of the field's size, summed here. The food and walls
 // measured against are the run's own (Backend::read_food, read_walls), so --food/--walls and the
 // preset's [environment] are reported as the run used them; `env` names their files in the JSON.
-// `recipe` is the command that makes the same run.
-void write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
+// `recipe` is the command that makes the same run. Returns false, writing nothing, when Ctrl-C or
+// SIGTERM arrived before or during the measuring (video/signals.hpp).
+bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
                          const std::vector<float>& field, uint64_t steps, const std::string& recipe);
 
 }  // namespace physarum::app
