@@ -1,14 +1,18 @@
 // The network as the program writes it: `export --skeleton` draws the skeleton into the SVG (read
 // back with python3's XML parser and mapped back onto the mask), `render --report` writes the
 // network numbers as JSON (read back with python3's json).
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stb_image_write.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "analysis/network.hpp"
 #include "cli/render_report.hpp"
@@ -16,6 +20,7 @@
 #include "export_support.hpp"
 #include "sim/npy.hpp"
 #include "test_support.hpp"
+#include "video/process.hpp"
 #include "video/signals.hpp"
 
 namespace physarum::test {
@@ -230,6 +235,39 @@ TEST(RenderReport, AStopRequestDuringTheReportWritesNothing) {
   EXPECT_FALSE(fs::exists(r.file));
   EXPECT_TRUE(app::write_render_report(r, *b, EnvironmentParams{}, field, 30, "recipe"));
   EXPECT_TRUE(fs::exists(r.file));
+}
+
+}  // namespace
+}  // namespace physarum::test
+
+namespace physarum::test {
+namespace {
+
+// SIGTERM while render measures a large network (every cell of a 4096 x 4096 field is network with
+// threshold 0): the report is not written and the exit code is 128 + 15, not 0. The field's .npy is
+// written just before the report starts, so its appearance says when to send the signal.
+TEST(NetworkCli, SigtermDuringTheReportExits143AndWritesNoReport) {
+  using app::describe_wait_status, app::spawn_process, app::SpawnFds, app::wait_process;
+  const fs::path dir = temp_dir();
+  const fs::path npy = dir / "field.npy";
+  const fs::path report = dir / "net.json";
+  const int err_fd = ::open((dir / "stderr.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ASSERT_GE(err_fd, 0);
+  const pid_t pid = spawn_process(
+      {PHYSARUM_EXE, "render", "--backend", "cpu", "--size", "4096x4096", "--agents", "1K", "--steps", "1",
+       "--out", npy.string(), "--report", report.string(), "--report-threshold", "0", "-q"},
+      SpawnFds{-1, -1, err_fd}, false);
+  ::close(err_fd);
+  using namespace std::chrono_literals;
+  for (int i = 0; i < 1200 && !fs::exists(npy); ++i) std::this_thread::sleep_for(25ms);
+  ASSERT_EQ(::kill(pid, SIGTERM), 0);
+  const int status = wait_process(pid);
+  const std::string err = read_file(dir / "stderr.txt");
+  ASSERT_TRUE(fs::exists(npy)) << err;
+  ASSERT_TRUE(WIFEXITED(status)) << describe_wait_status(status) << "\n" << err;
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << err;
+  EXPECT_FALSE(fs::exists(report));
+  EXPECT_NE(err.find("during the network report"), std::string::npos) << err;
 }
 
 }  // namespace
