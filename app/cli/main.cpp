@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "sim/backend.hpp"
 #include "sim/params.hpp"
+#include "sim/text.hpp"
 
 namespace {
 
@@ -19,6 +20,21 @@ std::string version_text() {
     v += " (CPU only: built without CUDA)";
   }
   return v;
+}
+
+// A first word that is not an option names a command; CLI11 would take an unknown one as a stray
+// argument and, given --help too, print the main help and succeed.
+bool refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-' || argv[1][0] == '\0') return false;
+  std::string names;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_name() == argv[1]) return false;
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  std::fprintf(stderr,
+               "physarum: there is no command '%s' (the commands are %s)\nRun 'physarum --help' for usage.\n",
+               physarum::printable(argv[1]).c_str(), names.c_str());
+  return true;
 }
 
 }  // namespace
@@ -41,6 +57,7 @@ int main(int argc, char** argv) {
   const CommandFn sensitivity = add_sensitivity_command(app);
   const CommandFn window = add_window_options(app);
 
+  if (refuse_unknown_command(app, argc, argv)) return kExitUsage;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -50,7 +67,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "physarum: %s\nRun 'physarum --help' for usage.\n", e.what());
+    std::fprintf(stderr, "physarum: %s\nRun 'physarum --help' for usage.\n",
+                 physarum::printable(e.what()).c_str());
     return kExitUsage;
   }
 
@@ -64,10 +82,11 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("sensitivity")) return sensitivity();
     return window();
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "physarum: %s\n", e.what());
+    std::fprintf(stderr, "physarum: %s\n", physarum::printable(e.what()).c_str());
     return kExitUsage;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "physarum: error: %s\n", e.what());
+    // Messages quote names, paths and values from the command line and from files.
+    std::fprintf(stderr, "physarum: error: %s\n", physarum::printable(e.what()).c_str());
     return kExitRuntime;
   }
 }
