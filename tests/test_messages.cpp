@@ -3,9 +3,11 @@
 // with the value as written.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "cli/export_plan.hpp"
+#include "cli/help_format.hpp"
 #include "export/svg.hpp"
 #include "run/recipe.hpp"
 #include "sim/params.hpp"
@@ -152,6 +154,50 @@ TEST(MessagesCli, AnUnknownCommandIsAUsageErrorEvenWithHelp) {
   const auto help = test::run_physarum({"run", "--help"}, dir);
   EXPECT_EQ(help.exit_code, 0) << help.err;
   EXPECT_NE(help.out.find("--steps"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace physarum
+
+namespace physarum {
+namespace {
+
+// Every command's --help in one style: grouped, within 80 columns off a terminal (help2man's
+// case), values in plain words with no CLI11 type clutter.
+TEST(MessagesCli, EveryHelpIsGroupedWrappedAndPlain) {
+  const fs::path dir = test::temp_dir();
+  for (const char* sub : {"", "run", "bench", "render", "presets", "params", "export", "sensitivity"}) {
+    std::vector<std::string> args;
+    if (*sub) args.push_back(sub);
+    args.push_back("--help");
+    const auto r = test::run_physarum(args, dir);
+    EXPECT_EQ(r.exit_code, 0) << sub << ": " << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    while (std::getline(lines, line)) {
+      EXPECT_LE(line.size(), 80u) << sub << ": " << line;
+      for (const char* clutter : {":INT", ":UINT", "TEXT:", ":{", "{false}", " in [", "=auto", "=500"}) {
+        EXPECT_EQ(line.find(clutter), std::string::npos) << sub << ": " << line;
+      }
+    }
+    EXPECT_NE(r.out.find("Command options:"), std::string::npos) << sub;
+  }
+  const auto window = test::run_physarum({"--help"}, dir);
+  EXPECT_NE(window.out.find("\nSimulation:\n"), std::string::npos) << window.out;
+  EXPECT_NE(window.out.find("\nWindow:\n"), std::string::npos) << window.out;
+  EXPECT_NE(window.out.find("--record-fps INT"), std::string::npos) << window.out;
+  EXPECT_NE(window.out.find("[1 to 240, default 60]"), std::string::npos) << window.out;
+  EXPECT_NE(window.out.find("--backend auto|cpu|cuda"), std::string::npos) << window.out;
+  const auto run = test::run_physarum({"run", "--help"}, dir);
+  EXPECT_NE(run.out.find("\nSimulation:\n"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("\nWindow:\n"), std::string::npos) << run.out;
+}
+
+TEST(HelpFormat, WrapTextBreaksAtSpacesWithinTheWidth) {
+  EXPECT_EQ(app::wrap_text("one two three four five six seven", 20), "one two three four\nfive six seven");
+  EXPECT_EQ(app::wrap_text("a\nb c", 80), "a\nb c");
+  EXPECT_EQ(app::wrap_text("a-very-long-word x", 20), "a-very-long-word x");
+  EXPECT_EQ(app::wrap_text("a-word-longer-than-twenty-chars y", 20), "a-word-longer-than-twenty-chars\ny");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/help_format.hpp"
 #include "sim/backend.hpp"
 #include "sim/params.hpp"
 #include "sim/text.hpp"
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
       "physarum: grows a Physarum (slime-mould) transport network on the GPU.\n"
       "With no subcommand it opens the interactive window.",
       "physarum"};
+  app.formatter(plain_help_formatter());
   app.set_version_flag("--version", version_text);
   app.require_subcommand(0, 1);
 
