@@ -32,6 +32,10 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for lib in libglfw3 libegl1 libgl1 libc6 libstdc++6; do
   grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
 done
+recommends=$(dpkg-deb -f "$deb" Recommends)
+for pkg in python3 python3-numpy; do
+  grep -qE -- "(^|, )$pkg( |,|$)" <<<"$recommends" || fail "Recommends lacks $pkg (the Python module): $recommends"
+done
 dpkg-deb -c "$deb" | awk '{print $6}' >"$tmp/contents"
 for f in ./usr/bin/physarum ./usr/share/physarum/shaders/field_colour.comp ./usr/share/physarum/presets/coral.toml \
          ./usr/share/man/man1/physarum.1 ./usr/share/applications/physarum.desktop \

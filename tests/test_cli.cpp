@@ -145,6 +145,8 @@ TEST(Cli, BadArgumentsExitTwoNamingTheValue) {
       {{"--threads", "1025", "--out", "o.npy"}, "1025"},  // beyond kMaxThreads, as the backend says
       {{"--steps", "0", "--out", "o.npy"}, "--steps"},
       {{"--bogus", "--out", "o.npy"}, "--bogus"},
+      {{"--preset", "no-such-preset", "--out", "o.npy"}, "no-such-preset"},
+      {{"--size", "99999999999x5", "--out", "o.npy"}, "out of range"},
       {{}, "--out"},
   };
   for (const UsageCase& c : cases) {

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "run/preset_library.hpp"
+#include "run/recipe.hpp"
 #include "sim/data_dir.hpp"
 #include "sim/params.hpp"
 #include "test_support.hpp"
@@ -103,11 +104,42 @@ TEST(PresetByName, UserPresetsShadowShippedOnesAndPathsAreTakenAsGiven) {
   try {
     run::find_preset("corl");
     FAIL() << "expected an Error";
-  } catch (const Error& e) {
+  } catch (const run::UsageError& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("no preset named 'corl'"), std::string::npos) << m;
-    EXPECT_NE(m.find("coral, veins"), std::string::npos) << m;
+    EXPECT_NE(m.find("did you mean coral? ('physarum presets' lists all 3)"), std::string::npos) << m;
+    EXPECT_EQ(m.find("veins"), std::string::npos) << m;  // not close to "corl"
   }
+}
+
+// A large user folder: the message names a few close presets, nearest first, never the folder.
+TEST(PresetByName, AnUnknownNameNamesAFewCloseOnesNotTheWholeFolder) {
+  const fs::path root = test::temp_dir();
+  const fs::path user = root / "config" / "physarum" / "presets";
+  fs::create_directories(user);
+  for (int i = 0; i < 3000; ++i) write(user / ("my-preset-number-" + std::to_string(i) + ".toml"), "");
+  for (const char* name : {"coral", "corals", "coal", "moral", "cor"})
+    write(root / "shipped" / (std::string(name) + ".toml"), "");
+  ScopedEnv shipped("PHYSARUM_PRESET_DIR", (root / "shipped").string());
+  ScopedEnv config("XDG_CONFIG_HOME", (root / "config").string());
+  const auto message = [](const std::string& name) {
+    try {
+      run::find_preset(name);
+    } catch (const run::UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(found)");
+  };
+  const std::string m = message("corl");
+  EXPECT_LT(m.size(), 500u) << m;
+  // Distances: coral 1, coal 1, cor 1, corals 2, moral 2: the three at 1, by name.
+  EXPECT_NE(m.find("did you mean coal, cor, coral? ('physarum presets' lists all 3005)"), std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("my-preset"), std::string::npos) << m;
+  const std::string none = message("zzzzzzzzzzzzzzzzzzzzzzz");
+  EXPECT_EQ(none.find("did you mean"), std::string::npos) << none;
+  EXPECT_NE(none.find("'physarum presets' lists all 3005"), std::string::npos) << none;
+  EXPECT_LT(message(std::string(100000, 'q')).size(), 100000u + 500u);
 }
 
 TEST(PresetByName, SummaryIsTheFirstSentenceOfTheLeadingComment) {
@@ -130,7 +162,7 @@ TEST(PresetByName, CommandLineTakesAShippedPresetByName) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const auto bad = test::run_physarum(
       {"run", "--preset", "no-such-preset", "--steps", "1", "--out", (dir / "g.npy").string()}, dir, {}, {});
-  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;  // a name is a value of the command line: a usage error
   EXPECT_NE(bad.err.find("physarum presets"), std::string::npos) << bad.err;
 }
 

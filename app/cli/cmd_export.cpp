@@ -20,6 +20,7 @@
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
+#include "sim/text.hpp"
 
 namespace physarum::app {
 namespace {
@@ -119,7 +120,8 @@ void print_summary(const ExportPlan& plan, const ExportInputs& in) {
   } else {
     std::printf("export %dx%d (field %dx%d)\n", w, h, f.width, f.height);
   }
-  for (const ExportOutput& out : plan.outputs) std::printf("wrote %s\n", out.path.c_str());
+  for (const ExportOutput& out : plan.outputs)
+    std::printf("wrote %s\n", printable(out.path.string()).c_str());
   std::fflush(stdout);
 }
 

@@ -10,22 +10,25 @@
 #include "run/preset_library.hpp"
 #include "sim/params.hpp"
 #include "sim/registry.hpp"
+#include "sim/text.hpp"
 
 namespace physarum::app {
 namespace {
 
 void print_group(const char* title, const std::filesystem::path& dir,
                  const std::vector<run::PresetEntry>& all, bool user) {
-  std::printf("%s (%s):\n", title, dir.string().c_str());
+  // Names, summaries and folders come from the file system: printed escaped.
+  std::printf("%s (%s):\n", title, printable(dir.string()).c_str());
   size_t width = 0;
   for (const auto& e : all) {
-    if (e.user == user) width = std::max(width, e.name.size());
+    if (e.user == user) width = std::max(width, printable(e.name).size());
   }
   bool any = false;
   for (const auto& e : all) {
     if (e.user != user) continue;
     any = true;
-    std::printf("  %-*s  %s\n", static_cast<int>(width), e.name.c_str(), run::preset_summary(e.file).c_str());
+    std::printf("  %-*s  %s\n", static_cast<int>(width), printable(e.name).c_str(),
+                printable(run::preset_summary(e.file)).c_str());
   }
   if (!any) std::printf("  (none yet%s)\n", user ? ": the window's Presets section saves them here" : "");
 }

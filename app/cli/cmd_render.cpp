@@ -29,6 +29,7 @@
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
+#include "sim/text.hpp"
 #include "video/async_readback.hpp"
 #include "video/frame_sink.hpp"
 #include "video/process.hpp"
@@ -327,10 +328,10 @@ uint64_t run_steps(const RenderOptions& o, run::Run& sim, HeadlessRender& out, u
 void say_written(const RenderOptions& o, const Backend& b, uint64_t done, uint64_t frames) {
   for (const auto& f : o.outs) {
     if (out_kind(f) == OutKind::Video) {
-      std::printf("physarum render: wrote %s (%llu frames at %d fps)\n", f.c_str(),
+      std::printf("physarum render: wrote %s (%llu frames at %d fps)\n", printable(f).c_str(),
                   static_cast<unsigned long long>(frames), o.fps);
     } else {
-      std::printf("physarum render: wrote %s\n", f.c_str());
+      std::printf("physarum render: wrote %s\n", printable(f).c_str());
     }
   }
   std::printf("physarum render: %llu steps of %s agents on %dx%d with %s\n",

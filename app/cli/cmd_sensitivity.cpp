@@ -16,6 +16,7 @@
 #include "sensitivity/plot.hpp"
 #include "sensitivity/report.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/text.hpp"
 #include "video/process.hpp"
 
 namespace physarum::app {
@@ -108,11 +109,11 @@ int report(const CsvFile& data, const SensitivityOptions& o, const std::string& 
   std::fputs(summary_text(data.header, data.runs, a).c_str(), stdout);
   if (!csv_path.empty()) {
     write_file_atomically(csv_path, csv_text(data.header, data.runs), "write CSV");
-    std::printf("wrote %s\n", csv_path.c_str());
+    std::printf("wrote %s\n", printable(csv_path).c_str());
   }
   if (!o.json.empty()) {
     write_file_atomically(o.json, json_text(data.header, data.runs, a), "write JSON");
-    std::printf("wrote %s\n", o.json.c_str());
+    std::printf("wrote %s\n", printable(o.json).c_str());
   }
   if (!o.plot.empty()) {
     const Size size = parse_plot_size(o.plot_size);
@@ -122,7 +123,7 @@ int report(const CsvFile& data, const SensitivityOptions& o, const std::string& 
                    "the CSV and JSON hold the same data\n");
     } else {
       plot_png(o.plot, data.header, data.runs, a, size.width, size.height);
-      std::printf("wrote %s\n", o.plot.c_str());
+      std::printf("wrote %s\n", printable(o.plot).c_str());
     }
   }
   std::fflush(stdout);

@@ -4,6 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
+#include "cli/help_format.hpp"
 #include "cli/sim_options.hpp"
 #include "window/window.hpp"
 
@@ -38,6 +39,11 @@ CommandFn add_window_options(CLI::App& app) {
   app.add_flag("--record-every-frame", o->record_every_frame,
                "One video frame per window frame (default: real time, the video lasts as long as it ran)");
 
+  for (const char* name :
+       {"--frames", "--screenshot", "--window", "--no-vsync", "--fullscreen", "--hide-panel", "--record",
+        "--record-window", "--record-fps", "--twin", "--record-every-frame"}) {
+    app.get_option(name)->group(kWindowGroup);
+  }
   return [o] { return run_window(*o); };
 }
 

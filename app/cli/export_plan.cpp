@@ -3,7 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
+#include <limits>
 #include <regex>
 
 #include "cli/commands.hpp"
@@ -109,17 +111,32 @@ Size export_resolution(const std::string& s, Size field) {
   std::smatch m;
   int w = 0, h = 0;
   if (std::regex_match(s, m, scale)) {
-    const double f = std::stod(m[1].str());
-    w = static_cast<int>(std::lround(field.width * f));
-    h = static_cast<int>(std::lround(field.height * f));
-  } else {
+    const std::string digits = m[1].str();
+    double f = 0;
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), f).ec != std::errc()) {
+      // Too many digits for a double: far too large, unless the whole part is zero (far too small).
+      f = digits.substr(0, digits.find('.')).find_first_not_of('0') == std::string::npos
+              ? 0
+              : std::numeric_limits<double>::infinity();
+    }
+    // Checked in doubles: a large scale must not wrap an int into a negative size.
+    const double wd = std::round(field.width * f), hd = std::round(field.height * f);
+    if (wd > kMaxSide || hd > kMaxSide) {
+      throw UsageError("--resolution " + s + ": gives more than " + std::to_string(kMaxSide) +
+                       " on a side, expected sides 2.." + std::to_string(kMaxSide));
+    }
+    w = static_cast<int>(wd);
+    h = static_cast<int>(hd);
+  } else if (s.find_first_not_of("0123456789xX") == std::string::npos) {
     try {
       const Size size = parse_size(s);
       w = size.width;
       h = size.height;
-    } catch (const Error&) {
-      throw UsageError("--resolution " + s + ": expected WxH (e.g. 2048x1024) or a scale Nx (e.g. 4x)");
+    } catch (const Error& e) {
+      throw UsageError("--resolution " + s + ": " + e.what());
     }
+  } else {
+    throw UsageError("--resolution " + s + ": expected WxH (e.g. 2048x1024) or a scale Nx (e.g. 4x)");
   }
   const std::string gives = "--resolution " + s + ": gives " + std::to_string(w) + "x" + std::to_string(h);
   if (w < 2 || h < 2 || w > kMaxSide || h > kMaxSide) {

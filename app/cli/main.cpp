@@ -5,8 +5,10 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/help_format.hpp"
 #include "sim/backend.hpp"
 #include "sim/params.hpp"
+#include "sim/text.hpp"
 
 namespace {
 
@@ -21,6 +23,21 @@ std::string version_text() {
   return v;
 }
 
+// A first word that is not an option names a command; CLI11 would take an unknown one as a stray
+// argument and, given --help too, print the main help and succeed.
+bool refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-' || argv[1][0] == '\0') return false;
+  std::string names;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_name() == argv[1]) return false;
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  std::fprintf(stderr,
+               "physarum: there is no command '%s' (the commands are %s)\nRun 'physarum --help' for usage.\n",
+               physarum::printable(argv[1]).c_str(), names.c_str());
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -29,6 +46,7 @@ int main(int argc, char** argv) {
       "physarum: grows a Physarum (slime-mould) transport network on the GPU.\n"
       "With no subcommand it opens the interactive window.",
       "physarum"};
+  app.formatter(plain_help_formatter());
   app.set_version_flag("--version", version_text);
   app.require_subcommand(0, 1);
 
@@ -41,6 +59,7 @@ int main(int argc, char** argv) {
   const CommandFn sensitivity = add_sensitivity_command(app);
   const CommandFn window = add_window_options(app);
 
+  if (refuse_unknown_command(app, argc, argv)) return kExitUsage;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -50,7 +69,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "physarum: %s\nRun 'physarum --help' for usage.\n", e.what());
+    std::fprintf(stderr, "physarum: %s\nRun 'physarum --help' for usage.\n",
+                 physarum::printable(e.what()).c_str());
     return kExitUsage;
   }
 
@@ -64,10 +84,11 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("sensitivity")) return sensitivity();
     return window();
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "physarum: %s\n", e.what());
+    std::fprintf(stderr, "physarum: %s\n", physarum::printable(e.what()).c_str());
     return kExitUsage;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "physarum: error: %s\n", e.what());
+    // Messages quote names, paths and values from the command line and from files.
+    std::fprintf(stderr, "physarum: error: %s\n", physarum::printable(e.what()).c_str());
     return kExitRuntime;
   }
 }

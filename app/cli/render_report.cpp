@@ -5,6 +5,7 @@
 #include "analysis/environment_maps.hpp"
 #include "analysis/network.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/text.hpp"
 #include "video/signals.hpp"
 
 namespace physarum::app {
@@ -67,7 +68,8 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
   extra += "  \"walls\": " + file_or_null(env.walls) + ",\n";
   write_file_atomically(r.file, analysis::network_json(report, extra));
 
-  std::printf("physarum render: network report %s: %d towns%s, length %.1f", r.file.c_str(), report.towns,
+  std::printf("physarum render: network report %s: %d towns%s, length %.1f", printable(r.file).c_str(),
+              report.towns,
               report.towns == 0 ? "" : (report.towns_connected ? " (all linked)" : " (not all linked)"),
               report.network_length);
   if (report.ratio) std::printf(" = %.2f x the towns' spanning tree", *report.ratio);

@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
+#include "cli/help_format.hpp"
 #include "sim/backend.hpp"
 
 namespace physarum::app {
@@ -68,6 +69,10 @@ void add_sim_options(CLI::App& cmd, run::Recipe& o) {
   for (const char* name : {"--preset", "--size", "--agents", "--seed", "--image", "--image-fit", "--food",
                            "--walls", "--backend", "--threads"}) {
     cmd.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+  for (const char* name : {"--preset", "--size", "--agents", "--seed", "--image", "--image-fit", "--food",
+                           "--walls", "--backend", "--threads", "--set"}) {
+    cmd.get_option(name)->group(kSimulationGroup);
   }
 }
 

@@ -1,6 +1,7 @@
 #include "export/svg.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <regex>
 
@@ -46,11 +47,21 @@ Paper parse_paper(const std::string& s) {
   if (s == "a3" || s == "A3") return {297, 420};
   static const std::regex custom(R"(([0-9]+(\.[0-9]+)?)x([0-9]+(\.[0-9]+)?)mm)");
   std::smatch m;
-  if (std::regex_match(s, m, custom)) {
-    const double w = std::stod(m[1].str()), h = std::stod(m[3].str());
-    if (w >= 10 && h >= 10 && w <= 10000 && h <= 10000) return {w, h};
+  if (!std::regex_match(s, m, custom)) {
+    throw Error("--paper " + s + ": expected a4, a3 or WxHmm with sides 10..10000 mm (e.g. 300x200mm)");
   }
-  throw Error("--paper " + s + ": expected a4, a3 or WxHmm with sides 10..10000 mm (e.g. 300x200mm)");
+  for (const int side : {1, 3}) {
+    const std::string digits = m[side].str();
+    double mm = 0;
+    const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), mm);
+    // Too many digits for a double is far out of range, like any side beyond the limits.
+    if (r.ec != std::errc() || mm < 10 || mm > 10000) {
+      throw Error("--paper " + s + ": a side of " +
+                  (digits.size() > 16 ? digits.substr(0, 16) + "..." : digits) +
+                  " mm is outside 10..10000 mm");
+    }
+  }
+  return {std::stod(m[1].str()), std::stod(m[3].str())};
 }
 
 Placement place_on_paper(int grid_width, int grid_height, Paper paper, double margin_mm) {

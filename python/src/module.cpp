@@ -38,11 +38,12 @@ struct FieldView {
   py::object sim;  // keeps the Sim (and so the memory) alive while the view lives
   FieldStorage storage;
   FieldLayout layout;
+  uint64_t step = 0;  // the step it shows; once the Sim has stepped on, its memory holds another
 };
 
 FieldView make_view(py::object sim_obj) {
   Sim& s = sim_obj.cast<Sim&>();
-  FieldView v{sim_obj, s.storage(), {}};
+  FieldView v{sim_obj, s.storage(), {}, s.steps_done()};
   if (v.storage.data == nullptr) throw py::type_error("this backend does not expose its field");
   v.layout = field_layout(s.size(), s.species_count(), v.storage.cell_stride);
   return v;
@@ -94,10 +95,11 @@ memory; numpy.from_dlpack(view) on the CPU backend an array on its host memory. 
 species, (S, H, W) for several; the channels are interleaved in memory, so the strides are
 (W*C, C) and (1, W*C, C) floats with C = S (4 for three species on CUDA).
 
-The view is of the field as it was when field_view() was called, and the memory stays valid while
-any tensor made from it lives (it holds the Sim). The backends alternate between two buffers, so
-after step() that memory holds another step's field: call field_view() again after stepping (it
-costs nothing), or clone the tensor to keep a copy. Writing into it changes the simulation.)")
+A view is of the step it was taken at: once the Sim has stepped, handing it to a consumer raises
+BufferError (call field_view() again; it costs nothing). A tensor made from it shares the
+simulation's memory, which stays valid while the tensor lives (it holds the Sim) but is reused: the
+backends alternate two buffers, so after step() the tensor shows another step's field (the current
+one after every second step). Clone the tensor to keep a step. Writing into it changes the simulation.)")
       .def(
           "__dlpack__",
           [](const FieldView& v, py::object stream, py::object max_version, py::object dl_device,
@@ -110,6 +112,13 @@ costs nothing), or clone the tensor to keep a copy. Writing into it changes the 
             if (!dl_device.is_none() && !dl_device.cast<py::tuple>().equal(dlpack_device(v.storage))) {
               throw py::buffer_error(
                   "field_view() lives on its backend's device; use Sim.field for a host copy");
+            }
+            // The backends alternate two buffers: after a step this memory holds another step's field.
+            const uint64_t now = v.sim.cast<Sim&>().steps_done();
+            if (now != v.step) {
+              throw py::buffer_error("this field_view() shows step " + std::to_string(v.step) +
+                                     " and the simulation is at step " + std::to_string(now) +
+                                     ": call field_view() again");
             }
             return make_dlpack_capsule(v.storage, v.layout, v.sim);
           },
@@ -154,11 +163,16 @@ std::unique_ptr<Sim> make_sim(py::object size, py::object agents, py::object pre
   if (!preset.is_none()) a.preset = py::str(preset).cast<std::string>();  // str or PathLike
   a.backend = backend;
   if (!seed.is_none()) {
-    const auto s = seed.cast<long long>();
-    if (s < 0 || s > 4294967295LL) {
-      throw py::value_error("seed " + std::to_string(s) + " is not an integer in [0, 4294967295]");
-    }
-    a.seed = static_cast<uint32_t>(s);
+    // The command line's message; a value of another type is a TypeError, not a failed cast.
+    const auto refused = [&](const py::object& shown) {
+      return std::string("seed ") + py::str(shown).cast<std::string>() +
+             " is not an integer in [0, 4294967295]";
+    };
+    if (py::isinstance<py::bool_>(seed) || !py::hasattr(seed, "__index__"))
+      throw py::type_error(refused(py::repr(seed)));
+    const py::int_ s(seed);
+    if (s < py::int_(0) || s > py::int_(4294967295LL)) throw py::value_error(refused(s));
+    a.seed = s.cast<uint32_t>();
   }
   a.threads = threads;
   a.sets = assignments(overrides);
@@ -196,7 +210,13 @@ void bind_sim_state(py::class_<Sim>& cls) {
             } else if (py::isinstance<py::str>(image) || py::hasattr(image, "__fspath__")) {
               s.seed_image_file(py::str(image).cast<std::string>(), fit);
             } else {
-              s.seed_image_array(py::array::ensure(image), fit);
+              const py::array a = py::array::ensure(image);
+              if (!a || a.ndim() == 0) {
+                throw py::type_error(
+                    "seed_image: expected a PNG or JPEG file or an (H, W) or (H, W, 3) array, not " +
+                    py::repr(image).cast<std::string>().substr(0, 80));
+              }
+              s.seed_image_array(a, fit);
             }
           },
           "image"_a, "fit"_a = "fill",

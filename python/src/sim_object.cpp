@@ -114,16 +114,18 @@ void Sim::seed_image_array(const py::array& image, const std::string& fit) {
   // Brightness in [0, 1]: floats as they are, 8-bit and 16-bit integers scaled by their maximum.
   const int nd = static_cast<int>(image.ndim());
   if (nd != 2 && !(nd == 3 && image.shape(2) == 3)) {
-    throw py::value_error(
-        "seed_image: an array must be (H, W) brightness or (H, W, 3) RGB, not " +
-        py::str(py::tuple(py::cast(std::vector<py::ssize_t>(image.shape(), image.shape() + nd))))
-            .cast<std::string>());
+    std::string shape;
+    for (int i = 0; i < nd; ++i) shape += (i ? ", " : "") + std::to_string(image.shape(i));
+    throw py::value_error("seed_image: an array must be (H, W) brightness or (H, W, 3) RGB, not (" + shape +
+                          (nd == 1 ? ",)" : ")"));
   }
   float scale = 1.0f;
   if (image.dtype().is(py::dtype::of<uint8_t>())) scale = 1.0f / 255.0f;
   if (image.dtype().is(py::dtype::of<uint16_t>())) scale = 1.0f / 65535.0f;
   const auto values = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(image);
-  if (!values) throw py::value_error("seed_image: the array must hold numbers");
+  if (!values)
+    throw py::type_error("seed_image: the array must hold numbers, not " +
+                         py::str(image.dtype()).cast<std::string>());
   LumaImage img;
   img.height = static_cast<int>(image.shape(0));
   img.width = static_cast<int>(image.shape(1));

@@ -74,3 +74,44 @@ def test_bad_calls_raise_value_error_and_change_nothing(physarum):
     sim.step(5)
     twin.step(5)
     assert sim.field.tobytes() == twin.field.tobytes()
+
+
+@pytest.mark.parametrize("seed", ["abc", 1.5, True, [1]])
+def test_a_seed_of_another_type_is_a_type_error_with_the_command_lines_words(physarum, seed):
+    with pytest.raises(TypeError) as e:
+        physarum.Sim(size=(16, 16), agents=10, backend="cpu", seed=seed)
+    assert str(e.value) == f"seed {seed!r} is not an integer in [0, 4294967295]"
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32, 2**70])
+def test_a_seed_out_of_range_is_a_value_error_naming_it(physarum, seed):
+    with pytest.raises(ValueError) as e:
+        physarum.Sim(size=(16, 16), agents=10, backend="cpu", seed=seed)
+    assert str(e.value) == f"seed {seed} is not an integer in [0, 4294967295]"
+
+
+def test_a_seed_of_numpys_integer_types_is_taken(physarum):
+    a = physarum.Sim(size=(16, 16), agents=10, backend="cpu", seed=np.uint32(7))
+    b = physarum.Sim(size=(16, 16), agents=10, backend="cpu", seed=7)
+    a.step(2)
+    b.step(2)
+    assert a.field.tobytes() == b.field.tobytes()
+
+
+@pytest.mark.parametrize(
+    "image, error, text",
+    [
+        (np.zeros((2, 3, 4)), ValueError, "not (2, 3, 4)"),
+        (np.zeros(5), ValueError, "not (5,)"),
+        (np.array([["a", "b"], ["c", "d"]]), TypeError, "the array must hold numbers"),
+        (123, TypeError, "expected a PNG or JPEG file or an (H, W) or (H, W, 3) array, not 123"),
+        (None, TypeError, "not None"),
+    ],
+)
+def test_a_seed_image_of_the_wrong_shape_or_type_says_which(physarum, image, error, text):
+    sim = physarum.Sim(size=(16, 16), agents=10, backend="cpu")
+    before = sim.field.tobytes()
+    with pytest.raises(error) as e:
+        sim.seed_image(image)
+    assert text in str(e.value)
+    assert sim.field.tobytes() == before

@@ -73,3 +73,16 @@ def test_cuda_view_in_torch_equals_the_copy_without_copying(physarum, preset):
     gc.collect()
     assert torch.equal(t.cpu(), torch.from_numpy(copy))
     assert float(t.sum()) == pytest.approx(float(copy.astype(np.float64).sum()), rel=1e-5)
+
+
+def test_a_view_taken_before_a_step_refuses_to_be_read_after_it(physarum):
+    sim = physarum.Sim(size=(48, 32), agents=800, backend="cpu")
+    sim.step(3)
+    view = sim.field_view()
+    sim.step(1)  # the field is now in the other buffer: the view's memory holds step 2's field
+    with pytest.raises(BufferError, match="shows step 3 and the simulation is at step 4"):
+        host_view(view)
+    sim.step(1)  # back in the view's buffer, but a later step: still refused
+    with pytest.raises(BufferError, match="shows step 3 and the simulation is at step 5"):
+        host_view(view)
+    assert np.array_equal(host_view(sim.field_view()), sim.field)

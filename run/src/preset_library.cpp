@@ -5,8 +5,10 @@
 #include <fstream>
 #include <system_error>
 
+#include "run/recipe.hpp"
 #include "sim/data_dir.hpp"
 #include "sim/preset.hpp"
+#include "sim/text.hpp"
 
 namespace physarum::run {
 
@@ -33,6 +35,26 @@ void add_dir(const std::filesystem::path& dir, bool user, std::vector<PresetEntr
   }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   out.insert(out.end(), found.begin(), found.end());
+}
+
+// At most a few names near `wanted`, never the whole folder: a user's folder may hold thousands.
+std::string close_presets(const std::vector<PresetEntry>& entries, const std::string& wanted) {
+  if (entries.empty()) return "there are none";
+  constexpr size_t kShown = 3;
+  const size_t within = std::max<size_t>(2, wanted.size() / 3);
+  std::vector<std::pair<size_t, std::string>> near;
+  for (const auto& e : entries) {
+    // Lengths further apart than `within` cannot be near; this also bounds the work for a long name.
+    if (e.name.size() > wanted.size() + within || wanted.size() > e.name.size() + within) continue;
+    const size_t d = edit_distance(wanted, e.name);
+    if (d <= within) near.emplace_back(d, e.name);
+  }
+  std::sort(near.begin(), near.end());
+  near.erase(std::unique(near.begin(), near.end()), near.end());
+  std::string names;
+  for (size_t i = 0; i < std::min(near.size(), kShown); ++i) names += (i ? ", " : "") + near[i].second;
+  const std::string all = "'physarum presets' lists all " + std::to_string(entries.size());
+  return names.empty() ? all : "did you mean " + names + "? (" + all + ")";
 }
 
 }  // namespace
@@ -62,16 +84,10 @@ std::filesystem::path find_preset(const std::string& name_or_file) {
       if (e.user == want_user && e.name == name_or_file) return e.file;
     }
   }
-  std::string names;
-  for (const auto& e : entries) {
-    if (!names.empty()) names += ", ";
-    names += e.name;
-  }
-  throw Error("no preset named '" + name_or_file + "' in " + user.string() +
-              (shipped.empty() ? std::string() : " or " + shipped.string()) +
-              (names.empty() ? std::string(" (none there)")
-                             : "; there are: " + names + " ('physarum presets' describes them)") +
-              ". Give a file path (with a '/' or ending in .toml) to load a file.");
+  throw UsageError("no preset named '" + name_or_file + "' in " + user.string() +
+                   (shipped.empty() ? std::string() : " or " + shipped.string()) + "; " +
+                   close_presets(entries, name_or_file) +
+                   ". Give a file path (with a '/' or ending in .toml) to load a file.");
 }
 
 std::string preset_summary(const std::filesystem::path& file, size_t width) {

@@ -234,10 +234,14 @@ Size parse_size(std::string_view s) {
     throw Error("size '" + std::string(s) + "' is not WIDTHxHEIGHT (e.g. 1920x1080)");
   const auto w = std::from_chars(s.data(), s.data() + x, out.width);
   const auto h = std::from_chars(s.data() + x + 1, s.data() + s.size(), out.height);
-  if (w.ec != std::errc() || w.ptr != s.data() + x || h.ec != std::errc() || h.ptr != s.data() + s.size()) {
+  if (w.ptr != s.data() + x || h.ptr != s.data() + s.size() ||
+      (w.ec != std::errc() && w.ec != std::errc::result_out_of_range) ||
+      (h.ec != std::errc() && h.ec != std::errc::result_out_of_range)) {
     throw Error("size '" + std::string(s) + "' is not WIDTHxHEIGHT (e.g. 1920x1080)");
   }
-  if (out.width < 1 || out.height < 1 || out.width > kMaxSide || out.height > kMaxSide) {
+  // Digits too many for an int are a size far out of range, not a malformed one.
+  if (w.ec != std::errc() || h.ec != std::errc() || out.width < 1 || out.height < 1 || out.width > kMaxSide ||
+      out.height > kMaxSide) {
     throw Error("size '" + std::string(s) + "' is out of range: each side 1 to " + std::to_string(kMaxSide));
   }
   return out;

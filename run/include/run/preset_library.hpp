@@ -26,8 +26,8 @@ std::vector<PresetEntry> list_presets(const std::filesystem::path& shipped,
                                       const std::filesystem::path& user);
 
 // What --preset takes: a file (anything with a '/' or ending in .toml, used as given) or the name of
-// a user or shipped preset (the user's own first, as on a PATH). Throws Error naming the folders it
-// looked in and the names there.
+// a user or shipped preset (the user's own first, as on a PATH). An unknown name throws UsageError
+// naming the folders it looked in and at most a few close names.
 std::filesystem::path find_preset(const std::string& name_or_file);
 
 // The first sentence of a preset's leading comment, cut to about `width` characters: what

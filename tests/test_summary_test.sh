@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# scripts/test-summary against a made-up ctest log: the count of skipped tests and the reasons it
+# lists must agree, parameterised tests (Prefix/Suite.Name/0) included.
+set -euo pipefail
+summary=$1/scripts/test-summary
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/Testing/Temporary"
+{
+  for name in Cuda.Fill Gpu/Matching.Step/0 Gpu/Matching.Step/1 Species/Blend.OnCuda/three_species; do
+    printf '[ RUN      ] %s\n/src/tests/test_cuda.cpp:12: Skipped\nno CUDA device\n\n' "$name"
+    printf '[  SKIPPED ] %s (0 ms)\n' "$name"
+  done
+  printf '[ RUN      ] Window.Opens\n/src/tests/test_window.cpp:9: Skipped\nno display\n\n[  SKIPPED ] Window.Opens (3 ms)\n'
+  printf '[ RUN      ] Cli.Runs\n[       OK ] Cli.Runs (20 ms)\n'
+  printf '[  SKIPPED ] 5 tests, listed below:\n[  SKIPPED ] Cuda.Fill\n[  SKIPPED ] Gpu/Matching.Step/0\n'
+} >"$work/Testing/Temporary/LastTest.log"
+out=$("$summary" "$work")
+echo "$out"
+grep -qx 'Skipped 5 test(s), and why:' <<<"$out" || { echo "FAIL: expected a count of 5"; exit 1; }
+grep -qx '  4 no CUDA device' <<<"$out" || { echo "FAIL: expected 4 CUDA reasons"; exit 1; }
+grep -qx '  1 no display' <<<"$out" || { echo "FAIL: expected 1 display reason"; exit 1; }
+listed=$(grep -E '^  [0-9]+ ' <<<"$out" | awk '{n += $1} END {print n}')
+[ "$listed" -eq 5 ] || { echo "FAIL: reasons add up to $listed, not 5"; exit 1; }
+echo "test-summary: count and reasons agree"
