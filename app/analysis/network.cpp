@@ -123,6 +123,21 @@ double distance_to_background(const Mask& m, int x, int y) {
   return best;
 }
 
+// Removes the blobs of fewer than `min_cells` cells and numbers the rest 0, 1, ... in their old
+// order; returns how many are left.
+int drop_small_blobs(std::vector<int>& labels, int n, int64_t min_cells) {
+  std::vector<int64_t> size(static_cast<size_t>(n), 0);
+  for (int l : labels)
+    if (l >= 0) ++size[static_cast<size_t>(l)];
+  std::vector<int> renumber(static_cast<size_t>(n), -1);
+  int kept = 0;
+  for (int l = 0; l < n; ++l)
+    if (size[static_cast<size_t>(l)] >= min_cells) renumber[static_cast<size_t>(l)] = kept++;
+  for (int& l : labels)
+    if (l >= 0) l = renumber[static_cast<size_t>(l)];
+  return kept;
+}
+
 uint64_t splitmix64(uint64_t& state) {
   uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -132,11 +147,17 @@ uint64_t splitmix64(uint64_t& state) {
 
 }  // namespace
 
-std::vector<Town> find_towns(const Grid& food, int reach) {
+std::vector<Town> find_towns(const Grid& food, int reach, const TownRule& rule) {
   const int w = food.width, h = food.height;
+  if (food.values.empty()) return {};
+  const auto [lo_it, hi_it] = std::minmax_element(food.values.begin(), food.values.end());
+  const double lo = *lo_it, hi = *hi_it;
+  if (!(hi > lo)) return {};
+  const double level = lo + rule.level * (hi - lo);
   std::vector<int> labels;
-  const int n = label8(
-      w, h, [&](size_t i) { return food.values[i] > 0; }, labels);
+  int n = label8(
+      w, h, [&](size_t i) { return food.values[i] > 0 && food.values[i] >= level; }, labels);
+  n = drop_small_blobs(labels, n, rule.min_cells);
   std::vector<Town> towns(static_cast<size_t>(n));
   std::vector<double> weight(static_cast<size_t>(n), 0.0), sx(static_cast<size_t>(n), 0.0),
       sy(static_cast<size_t>(n), 0.0);
@@ -603,7 +624,7 @@ NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* w
   r.components = label_components(net, labels);
   check_stop(o);
 
-  const std::vector<Town> towns = food ? find_towns(*food, o.town_reach) : std::vector<Town>{};
+  const std::vector<Town> towns = food ? find_towns(*food, o.town_reach, o.towns) : std::vector<Town>{};
   r.towns = static_cast<int>(towns.size());
   r.towns_connected = towns_linked(towns, labels, r.components, &r.towns_on_network);
 

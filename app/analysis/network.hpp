@@ -36,9 +36,18 @@ struct Town {
   std::vector<int64_t> zone;  // the blob dilated by NetworkOptions::town_reach (cell indices)
 };
 
-// Towns are the 8-connected blobs of cells with food > 0, numbered in raster order of their first
-// cell. Each gets its zone: the cells within Euclidean distance `reach` of a blob cell.
-std::vector<Town> find_towns(const Grid& food, int reach);
+// How towns are told from the food map's noise (a JPEG's ringing, a black that is not quite black):
+// a town cell holds food at least `level` of the way from the map's least food to its most, and a
+// town is an 8-connected blob of at least `min_cells` such cells.
+struct TownRule {
+  double level = 0.25;
+  int64_t min_cells = 2;
+};
+
+// Towns by that rule, numbered in raster order of their first cell. Each gets its zone: the cells
+// within Euclidean distance `reach` of a blob cell. A map with one food level everywhere (no range)
+// has no towns.
+std::vector<Town> find_towns(const Grid& food, int reach, const TownRule& rule = {});
 
 // Labels the 8-connected components of the mask's 1-cells (0, 1, ... in raster order of their
 // first cell; -1 elsewhere) and returns how many there are.
@@ -74,6 +83,7 @@ struct NetworkOptions {
   std::optional<float> threshold;  // absolute; else `fraction`
   double fraction = 0.15;          // the share of open cells that is network
   int town_reach = 2;              // a town's zone reaches this many cells past its blob
+  TownRule towns;                  // which food blobs are towns
   int max_cuts = 256;              // fault tolerance: at most this many cuts (all when fewer)
   uint64_t seed = 1;               // which cuts, when sampled
   // Polled between phases and between cuts: when it returns true, analyse_network throws Stopped,
