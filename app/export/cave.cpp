@@ -1,9 +1,10 @@
 #include "export/cave.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <deque>
+
+#include "sim/json_text.hpp"
 
 namespace physarum::app::exporter {
 namespace {
@@ -257,17 +258,13 @@ Mask make_cave(const Grid& g, const CaveOptions& o, CaveReport& report) {
 }
 
 std::string report_json(const CaveReport& r) {
-  // JSON has no NaN or infinity: a threshold without a value is null.
-  char threshold[32] = "null";
-  if (std::isfinite(r.threshold))
-    std::snprintf(threshold, sizeof threshold, "%.9g", static_cast<double>(r.threshold));
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "{\n  \"threshold\": %s,\n  \"floor_fraction\": %.6f,\n  \"regions_before\": %d,\n"
                 "  \"regions_after\": %d,\n  \"largest_region_share\": %.6f,\n  \"narrowest_passage\": %d,\n"
                 "  \"corridors\": %d\n}\n",
-                threshold, r.floor_fraction, r.regions_before, r.regions_after, r.largest_share,
-                r.narrowest_passage, r.corridors);
+                json_number(r.threshold, 9).c_str(), r.floor_fraction, r.regions_before, r.regions_after,
+                r.largest_share, r.narrowest_passage, r.corridors);
   return buf;
 }
 
