@@ -150,6 +150,40 @@ TEST(CheckWritableTarget, RefusesAMissingFolderAndWhatIsNotARegularFile) {
   EXPECT_FALSE(std::filesystem::exists(dir / "new.png"));  // a check only: nothing is created
 }
 
+// A folder the writer may not write to: even an existing file in it is replaced through a
+// temporary file made beside it, so both are refused before any work. Root writes everywhere, so
+// the check runs in a child that has given up root.
+TEST(CheckWritableTarget, RefusesAFolderItCannotWriteTo) {
+  const auto dir = temp_dir() / "read-only";
+  std::filesystem::create_directory(dir);
+  write_file_atomically(dir / "existing", "x");
+  std::filesystem::permissions(dir,
+                               std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec |
+                                   std::filesystem::perms::group_read | std::filesystem::perms::group_exec |
+                                   std::filesystem::perms::others_read | std::filesystem::perms::others_exec);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
+    int refused = 0;
+    for (const char* name : {"new.png", "existing"}) {
+      try {
+        check_writable_target(dir / name);
+      } catch (const Error& e) {
+        const std::string want = "the folder '" + dir.string() + "' is not writable";
+        if (std::string(e.what()).find(want) != std::string::npos) ++refused;
+      }
+    }
+    ::_exit(refused == 2 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_NE(WEXITSTATUS(status), 3) << "could not give up root";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "a folder it cannot write to was let through";
+}
+
 TEST(AtomicWrite, RefusesAnExistingPathThatIsNotARegularFile) {
   const auto dir = temp_dir();
   ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);

@@ -191,7 +191,7 @@ TEST(Cli, BadFilesExitOneNamingTheFile) {
   }
   const auto r = run_physarum(
       {"run", "--steps", "1", "--size", "8x8", "--agents", "10", "--out", "no/such/dir/o.npy"}, dir);
-  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // an output that cannot be written is a usage error, found first
   EXPECT_NE(r.err.find("no/such/dir"), std::string::npos) << r.err;
 }
 

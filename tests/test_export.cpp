@@ -11,6 +11,7 @@
 #include "export/grid.hpp"
 #include "export/height.hpp"
 #include "export_support.hpp"
+#include "sim/json_text.hpp"
 
 namespace physarum::app::exporter {
 namespace {
@@ -251,6 +252,20 @@ TEST(ExportHeight, SpansTheFull16BitRangeMonotonically) {
   }
   const std::string raw = r16_bytes({0x1234, 0xfffe});
   EXPECT_EQ(raw, std::string("\x34\x12\xfe\xff", 4));
+}
+
+// JSON has no NaN or infinity: a value without one is null, and strings escape what would end them.
+TEST(JsonText, NonFiniteNumbersAreNullAndStringsAreEscaped) {
+  EXPECT_EQ(json_number(std::nan("")), "null");
+  EXPECT_EQ(json_number(-HUGE_VAL), "null");
+  EXPECT_EQ(json_number(0.25, 9), "0.25");
+  EXPECT_EQ(json_number(1.0 / 3.0, 9), "0.333333333");
+  EXPECT_EQ(json_string("a\"b\\c\n\x1b"), "\"a\\\"b\\\\c\\u000a\\u001b\"");
+  CaveReport r;
+  r.threshold = std::nanf("");
+  const std::string json = report_json(r);
+  EXPECT_NE(json.find("\"threshold\": null,"), std::string::npos) << json;
+  EXPECT_EQ(json.find("nan"), std::string::npos) << json;
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // `physarum export` end to end: the real program writes files that are read back here with
 // libpng, python3's json and xml parsers, and the Tiled program when it is installed.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <regex>
 
 #include "export/grid.hpp"
@@ -506,6 +508,55 @@ TEST(ExportCli, BadOptionsAreRefusedWithAMessageAndWriteNothing) {
     const std::string name = e.path().filename().string();
     EXPECT_TRUE(name == "stdout.txt" || name == "stderr.txt") << "left behind: " << name;
   }
+}
+
+// Two outputs that are one file, including the Tiled map's tileset that is written without being
+// named, an output that cannot be written, or a number that is not finite: refused before the run,
+// naming both, and nothing is written.
+TEST(ExportCli, CollidingUnwritableOrNonFiniteOutputsAreRefusedBeforeTheRun) {
+  const fs::path dir = temp_dir();
+  ASSERT_EQ(::mkfifo((dir / "pipe.json").c_str(), 0600), 0);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--out", "x.png", "--report", "x.png"}, "--report x.png: the same file as --out x.png"},
+      {{"--out", "map.tmj", "--out", "map_tiles.png"}, "the same file as the tileset of --out map.tmj"},
+      {{"--out", "map_tiles.png", "--out", "map.tmj"}, "the tileset of --out map.tmj"},
+      {{"--out", "x.csv", "--out", "./x.csv"}, "the same file as --out x.csv"},
+      {{"--out", "x.png", "--report", "pipe.json"}, "a FIFO"},
+      {{"--format", "mask", "--out", "/dev/null"}, "a device"},
+      {{"--out", "x.png", "--threshold", "nan"}, "'nan' is not a finite number"},
+      {{"--out", "x.png", "--threshold", "1e39"}, "'1e39' is not a finite number"},
+      {{"--out", "x.svg", "--contour-at", "inf"}, "'inf' is not a finite number"},
+      {{"--out", "x.png", "--floor-fraction", "nan"}, "not a finite number"},
+      {{"--out", "x.svg", "--margin", "nan"}, "not a finite number"},
+      {{"--out", "x.svg", "--tolerance", "-nan"}, "not a finite number"},
+  };
+  for (const auto& [more, expect] : cases) {
+    const ProcessResult r = run_physarum(with(kSmallRun, more), dir);
+    EXPECT_EQ(r.exit_code, 2) << more.back() << ": " << r.err;
+    EXPECT_NE(r.err.find(expect), std::string::npos) << r.err;
+  }
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    EXPECT_TRUE(name == "stdout.txt" || name == "stderr.txt" || name == "pipe.json")
+        << "left behind: " << name;
+  }
+}
+
+// A NaN or infinity would take over every range and blank the map: refused, naming how many.
+TEST(ExportCli, AFieldWithNonFiniteCellsIsRefusedNamingHowMany) {
+  const fs::path dir = temp_dir();
+  std::vector<float> f(16 * 8);
+  for (size_t i = 0; i < f.size(); ++i) f[i] = static_cast<float>(i % 7);
+  f[3] = std::nanf("");
+  f[50] = std::numeric_limits<float>::infinity();
+  f[99] = -std::numeric_limits<float>::infinity();
+  write_npy(dir / "f.npy", f.data(), 8, 16);
+  const ProcessResult r =
+      run_physarum({"export", "--field", "f.npy", "--out", "h.r16", "--out", "m.png"}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--field f.npy: 3 of 128 cells are not finite"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "h.r16"));
+  EXPECT_FALSE(fs::exists(dir / "m.png"));
 }
 
 }  // namespace

@@ -105,7 +105,10 @@ TEST(ExportNpy, ABadOutputOrChannelIsRefusedBeforeTheFieldIsGrown) {
   const ProcessResult r =
       run_physarum(command("export", huge, {"--out", "field.npy", "--out", "missing/cave.png"}), dir);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--out missing/cave.png: the directory 'missing' does not exist"), std::string::npos)
+  EXPECT_NE(
+      r.err.find(
+          "--out missing/cave.png: cannot write 'missing/cave.png': the folder 'missing' does not exist"),
+      std::string::npos)
       << r.err;
   const ProcessResult c =
       run_physarum(command("export", huge,

@@ -383,3 +383,20 @@ TEST(Keyframes, SteppingThousandsOfKeyframesCostsLittlePerStep) {
   EXPECT_TRUE(same_bits(a, b));
   EXPECT_EQ(live.model.decay, busy_decay(kMaxKeyframes - 1));
 }
+
+// A value that is fine alone but breaks the rest of the preset is refused when the preset loads,
+// not when its step is reached mid-run.
+TEST(Keyframes, AValueThatBreaksThePresetIsRefusedWhenItLoads) {
+  const std::string one_species =
+      "[model]\ndecay = 0.1\n[[keyframe]]\nstep = 500\ndisplay.cave_channel = 2\n";
+  EXPECT_EQ(error_of(one_species)
+                .rfind("keyframe.0.display.cave_channel: display.cave_channel must be -1 (the sum) "
+                       "or a species' channel, 0 to 0 (got 2)",
+                       0),
+            0u)
+      << error_of(one_species);
+  const std::string two_species =
+      "[[species]]\nname = \"a\"\n[[species]]\nname = \"b\"\n[[keyframe]]\nstep = 9\ndisplay.cave_channel = "
+      "1\n";
+  EXPECT_EQ(error_of(two_species), "");
+}

@@ -3,6 +3,7 @@
 // reference), and stills larger than the field sampled bicubically (a double-precision
 // Catmull-Rom reference, and no pixel stairs along edges).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <cstring>
@@ -159,9 +160,10 @@ TEST(RenderOutputs, BadFramePatternsAndFoldersAreRefusedBeforeAnyWork) {
     std::string out, says;
     int exit;
   };
-  for (const Case& c : {Case{"f/%d%d.png", "one frame number", 2}, Case{"f/%5s.png", "one frame number", 2},
-                        Case{"f%d/x%d.png", "only the file name", 2},
-                        Case{"plain/%05d.png", "not a folder", 1}, Case{"x.avi", "extension must be", 2}}) {
+  for (const Case& c :
+       {Case{"f/%d%d.png", "one frame number", 2}, Case{"f/%05d%5s.png", "one frame number", 2},
+        Case{"f%d/x%d.png", "only the file name", 2}, Case{"plain/%05d.png", "not a folder", 1},
+        Case{"x.avi", "extension must be", 2}}) {
     const auto r = test::run_physarum(
         small_render({"--size", "32x24", "--steps", "5", "--out", "x.npy", "--out", c.out}), dir, kEgl);
     EXPECT_EQ(r.exit_code, c.exit) << c.out << ": " << r.err;
@@ -169,6 +171,61 @@ TEST(RenderOutputs, BadFramePatternsAndFoldersAreRefusedBeforeAnyWork) {
     EXPECT_FALSE(fs::exists(dir / "x.npy")) << c.out;
     EXPECT_FALSE(fs::exists(dir / "f")) << c.out;
   }
+}
+
+// Only a number field (%d, %0Nd) makes a sequence; any other '%' is part of a still's name.
+TEST(RenderOutputs, StillsWhoseNamesHoldAPercentSignAreWrittenUnderThatName) {
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum(
+      small_render({"--size", "32x24", "--steps", "5", "--out", "50%.png", "--out", "a%%b.png"}), dir, kEgl);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : {"50%.png", "a%%b.png"}) {
+    const Image im = load_rgba_png(dir / name);
+    EXPECT_EQ(im.w, 32) << name;
+    EXPECT_EQ(im.h, 24) << name;
+  }
+  EXPECT_EQ(video_format_of("50%.png"), std::nullopt);
+  EXPECT_EQ(video_format_of("a%%b.png"), std::nullopt);
+  EXPECT_EQ(video_format_of("a%%_%03d.png"), VideoFormat::PngSequence);
+}
+
+TEST(RenderOutputs, OneFileNamedTwiceOrUnwritableOrANonFiniteNumberIsRefusedBeforeAnyWork) {
+  const auto dir = test::temp_dir();
+  ASSERT_EQ(::mkfifo((dir / "pipe.json").c_str(), 0600), 0);
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"--out", "x.png", "--report", "x.png"}, "the same file as --out x.png"},
+      {{"--out", "x.png", "--out", "./x.png"}, "the same file as --out x.png"},
+      {{"--out", "x.png", "--report", "pipe.json"}, "a FIFO"},
+      {{"--out", "x.png", "--report", "r.json", "--report-threshold", "nan"}, "not a finite number"},
+      {{"--out", "x.png", "--report", "r.json", "--report-fraction", "nan"}, "not a finite number"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> a = {"--size", "32x24", "--steps", "5"};
+    a.insert(a.end(), c.args.begin(), c.args.end());
+    const auto r = test::run_physarum(small_render(a), dir, kEgl);
+    EXPECT_EQ(r.exit_code, 2) << c.says << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "x.png")) << c.says;
+    EXPECT_FALSE(fs::exists(dir / "r.json")) << c.says;
+  }
+}
+
+// A palette is checked where it is used: a keyframe naming one that is not installed ends the
+// render before the first step, not when its step comes with part of a video written.
+TEST(RenderOutputs, AKeyframedPaletteThatIsNotInstalledIsRefusedBeforeAnyWork) {
+  const auto dir = test::temp_dir();
+  test::write_file(dir / "p.toml",
+                   "[model]\ndecay = 0.1\n[[keyframe]]\nstep = 40\ndisplay.palette = \"nosuch\"\n");
+  const auto r = test::run_physarum(small_render({"--preset", "p.toml", "--size", "32x24", "--steps", "60",
+                                                  "--every", "1", "--out", "v.gif"}),
+                                    dir, kEgl);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("keyframe.0.display.palette: no palette named 'nosuch'"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "v.gif"));
 }
 
 TEST(RecordingName, FollowsTheChosenFormat) {

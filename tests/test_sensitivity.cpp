@@ -3,6 +3,7 @@
 // with hand-computed cases; the Lyapunov fit recovers a known exponent from a synthetic series.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "sensitivity/fit.hpp"
 #include "sensitivity/parameters.hpp"
 #include "sensitivity/perturbation.hpp"
+#include "sensitivity/runs.hpp"
 #include "sensitivity/summary.hpp"
 #include "sensitivity/twin.hpp"
 #include "sim/backend.hpp"
@@ -227,6 +229,86 @@ TEST(Sensitivity, BadPerturbationSpecsAreRefusedWithAMessage) {
   EXPECT_THROW(run_twins(small_sim(), parse_perturbation("field:48,0:1e-4"), 10, 5), Error);
   EXPECT_THROW(run_twins(small_sim(), parse_perturbation("species.3.decay:1e-4"), 10, 5), Error);
   EXPECT_THROW(run_twins(small_sim(), parse_perturbation("model.decay:1e6"), 10, 5), Error);  // out of range
+}
+
+}  // namespace
+}  // namespace physarum::app::sensitivity
+
+namespace physarum::app::sensitivity {
+namespace {
+
+// One run's CSV as the program writes it: 1 point, 2 repeats, 3 records each.
+CsvHeader two_repeats(const std::string& recipe) {
+  return {recipe, Mode::Single, 1, 2, 0.3};
+}
+
+std::vector<RunData> two_runs() {
+  std::vector<RunData> runs;
+  for (int r = 0; r < 2; ++r) {
+    RunData d{0, "field", 0.0, 1e-3, r, static_cast<uint32_t>(7 + r), {}};
+    for (int s = 1; s <= 3; ++s) d.records.push_back({4 * s, 1e-3 * s * (r + 1), 0.01 * s});
+    runs.push_back(d);
+  }
+  return runs;
+}
+
+std::string merge_error(const std::string& text) {
+  const auto file = test::temp_dir() / "shard.csv";
+  test::write_file(file, text);
+  try {
+    (void)merge_csv({file});
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string replaced(std::string s, const std::string& from, const std::string& to) {
+  const size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? s : s.replace(at, from.size(), to);
+}
+
+TEST(SensitivityCsv, ARecipeWithControlCharactersStaysOnItsLineAndReadsBack) {
+  const std::string recipe = "physarum sensitivity --set 'a=1\n# mode: sweep\r\x1b[2J\\x41'";
+  const std::string text = csv_text(two_repeats(recipe), two_runs());
+  // Four header lines, then 2 runs x 3 records: the recipe forged no line.
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4 + 6);
+  for (char c : text.substr(0, text.find("point,"))) {
+    EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20) << static_cast<int>(c);
+  }
+  const auto file = test::temp_dir() / "one.csv";
+  test::write_file(file, text);
+  const CsvFile back = merge_csv({file});
+  EXPECT_EQ(back.header.recipe, recipe);
+  EXPECT_EQ(csv_text(back.header, back.runs), text);  // a merge writes the same bytes
+}
+
+TEST(SensitivityCsv, TamperedHeadersRowsAndNumbersAreRefusedNamingTheLine) {
+  const std::string good = csv_text(two_repeats("physarum sensitivity"), two_runs());
+  ASSERT_EQ(merge_error(good), "");
+  const std::string first_row = "0,field,0,0.001,0,7,4,";
+  ASSERT_NE(good.find(first_row), std::string::npos) << good;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {replaced(good, "fit_below: 0.3", "fit_below: nan"), ":3: 'nan' is not a finite number"},
+      {replaced(good, "fit_below: 0.3", "fit_below: 7"), ":3: fit_below 7.000000 is outside"},
+      {replaced(good, "fit_below: 0.3", "fit_below: 0"), "is outside"},
+      // A row twice: the step does not grow.
+      {replaced(good, first_row, first_row + "0.001,0.01\n" + first_row),
+       ":6: step 4 does not follow step 4"},
+      {replaced(good, "0,field,0,0.001,0,7,8,0.002", "0,field,0,0.001,0,7,8,nan"),
+       ":6: 'nan' is not a finite number"},
+      {replaced(good, "0,field,0,0.001,0,7,8,0.002", "0,field,0,0.001,0,7,8,inf"), "not a finite number"},
+      {replaced(good, "0,field,0,0.001,0,7,8,", "0,field,0,0.001,0,9,8,"), ":6: the parameter, value"},
+      {good + "0,field,0,0.001,0,7,20,0.1,0.1\n", ":11: point 0 repeat 0 again (its rows began at line 5)"},
+      {good + "3,field,0,0.001,0,7,20,0.1,0.1\n", ":11: point 3 repeat 0 is outside"},
+      {replaced(good, "# recipe: physarum", "# recipe: \\q physarum"), ":2: the recipe holds a '\\'"},
+  };
+  for (const auto& [text, says] : cases) {
+    const std::string e = merge_error(text);
+    EXPECT_NE(e.find(says), std::string::npos) << says << "\n got: " << e;
+    EXPECT_NE(e.find("shard.csv"), std::string::npos) << e;
+  }
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // The algorithms live in app/export/; the plan and the writers in cli/export_plan.hpp and
 // cli/export_writers.hpp; this file reads the options and runs plan, field and writers in turn.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -54,6 +56,13 @@ FieldPlanes grow_field(const run::Recipe& recipe, int steps) {
 
 FieldPlanes read_field(const ExportOptions& o) {
   NpyArray a = read_npy_planes(o.field);
+  // A NaN or infinity would take over every range (min, max, quantiles) and blank the whole map.
+  const auto bad = std::ranges::count_if(a.data, [](float v) { return !std::isfinite(v); });
+  if (bad > 0) {
+    throw UsageError("--field " + o.field + ": " + std::to_string(bad) + " of " +
+                     std::to_string(a.data.size()) +
+                     " cells are not finite numbers (NaN or infinity); a field has finite values only");
+  }
   if (o.channel >= a.planes) {
     throw UsageError("--channel " + std::to_string(o.channel) + ": '" + o.field + "' has " +
                      std::to_string(a.planes) + " plane(s)");
@@ -173,9 +182,12 @@ void add_output_options(CLI::App& cmd, ExportOptions& o) {
 }
 
 void add_cave_options(CLI::App& cmd, ExportOptions& o) {
-  cmd.add_option("--threshold", o.threshold, "Floor where the (interpolated) field >= V")->type_name("V");
+  cmd.add_option("--threshold", o.threshold, "Floor where the (interpolated) field >= V")
+      ->type_name("V")
+      ->check(finite_number());
   cmd.add_option("--floor-fraction", o.floor_fraction,
                  "Share of the map that is floor before clean-up (0.45)")
+      ->check(finite_number())
       ->type_name("F")
       ->check(CLI::Range(0.01, 0.99));
   cmd.add_option("--smooth", o.smoothing, "Passes of 3x3 majority smoothing")
@@ -219,6 +231,7 @@ void add_svg_options(CLI::App& cmd, ExportOptions& o) {
   cmd.add_option("--paper", o.paper, "SVG: a4, a3 or WxHmm (turned to the field's orientation)")
       ->capture_default_str();
   cmd.add_option("--margin", o.margin_mm, "SVG: margin in mm")
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 1000.0))
       ->capture_default_str();
   cmd.add_option("--contours", o.contours,
@@ -226,16 +239,20 @@ void add_svg_options(CLI::App& cmd, ExportOptions& o) {
       ->transform(decimal_integer())
       ->check(CLI::Range(1, 256));
   cmd.add_option("--contour-at", o.contour_at, "SVG: a contour at this field value (repeatable)")
+      ->check(finite_number())
       ->type_name("V")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_option("--tolerance", o.tolerance_mm, "SVG: simplification tolerance in mm (0 keeps every point)")
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
   cmd.add_option("--min-length", o.min_length_mm, "SVG: leave out lines shorter than this many mm")
+      ->check(finite_number())
       ->check(CLI::Range(0.0, 1000.0))
       ->capture_default_str();
   cmd.add_option("--stroke", o.stroke_mm, "SVG: pen width in mm")
+      ->check(finite_number())
       ->check(CLI::Range(0.01, 10.0))
       ->capture_default_str();
   cmd.add_flag("--skeleton", o.skeleton,

@@ -13,11 +13,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/offscreen.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/output_size.hpp"
 #include "cli/render_report.hpp"
 #include "cli/sim_options.hpp"
@@ -28,6 +30,7 @@
 #include "render/png.hpp"
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
 #include "sim/text.hpp"
 #include "video/async_readback.hpp"
@@ -104,14 +107,30 @@ std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t ever
   return c;
 }
 
+// A palette is a file beside the program, not a preset value the preset reader can check: a
+// keyframe naming one that is not there would end the run at its step, a partial video left behind.
+void check_keyframed_palettes(const Preset& p, const render::PaletteSet& palettes) {
+  for (size_t i = 0; i < p.keyframes.size(); ++i) {
+    for (const KeyframeValue& v : p.keyframes[i].values) {
+      if (v.key != "display.palette") continue;
+      try {
+        (void)palette_named(palettes, std::get<std::string>(v.value));
+      } catch (const Error& e) {
+        throw Error("keyframe." + std::to_string(i) + "." + v.key + ": " + e.what());
+      }
+    }
+  }
+}
+
 struct Outputs {
   std::vector<std::string> pngs, npys, videos;
 };
 
 // Every output checked before any work is done (a PNG sequence's folder is made by plan_output,
 // once everything else is known to be good).
-Outputs sorted_outputs(const std::vector<std::string>& outs) {
+Outputs sorted_outputs(const std::vector<std::string>& outs, const std::string& report) {
   Outputs r;
+  OutputPaths paths;
   for (const auto& f : outs) {
     switch (out_kind(f)) {
       case OutKind::Png: r.pngs.push_back(f); break;
@@ -125,9 +144,10 @@ Outputs sorted_outputs(const std::vector<std::string>& outs) {
         throw UsageError(std::string("--out ") + e.what());
       }
     } else {
-      check_writable_target(f);
+      paths.add("--out", f);
     }
   }
+  if (!report.empty()) paths.add("--report", report);
   return r;
 }
 
@@ -223,6 +243,7 @@ class HeadlessRender {
       : o_(o), sim_(sim), b_(sim.backend()), out_(out), egl_(b_.can_publish()) {
     std::fprintf(stderr, "physarum render: %s; %s\n", b_.name().c_str(), egl_.description().c_str());
     palettes_ = render::load_palettes(render::palette_dir());
+    check_keyframed_palettes(sim.preset(), palettes_);
     renderer_.set_palette(palette_named(palettes_, sim.preset().display.palette));
     palette_ = sim.preset().display.palette;
     renderer_.set_bicubic(true);  // only where a cell covers more than one pixel (--resolution 4x)
@@ -340,8 +361,7 @@ void say_written(const RenderOptions& o, const Backend& b, uint64_t done, uint64
 }
 
 int run_render(const RenderOptions& o) {
-  const Outputs outs = sorted_outputs(o.outs);
-  if (!o.report.file.empty()) check_writable_target(o.report.file);
+  const Outputs outs = sorted_outputs(o.outs, o.report.file);
   OutputPlan plan = plan_output(o, outs.videos);
   install_signal_handlers();
 
@@ -430,9 +450,11 @@ CommandFn add_render_command(CLI::App& app) {
                   "mst_length, fault_tolerance (towns are the food map's blobs; none without one)")
       ->type_name("FILE.json");
   cmd->add_option("--report-threshold", o->report.threshold, "Report: network cells have trail >= V")
+      ->check(finite_number())
       ->type_name("V");
   cmd->add_option("--report-fraction", o->report.fraction,
                   "Report: without --report-threshold, this share of the open cells is network")
+      ->check(finite_number())
       ->type_name("F")
       ->check(CLI::Range(0.001, 1.0))
       ->capture_default_str();

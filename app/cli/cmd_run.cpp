@@ -13,6 +13,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/sim_options.hpp"
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
@@ -29,7 +30,7 @@ struct RunOptions {
 
 int run(const RunOptions& r) {
   // Refuse an output path that cannot work before spending time on the run.
-  check_writable_target(r.out);
+  OutputPaths().add("--out", r.out);
 
   run::Run sim(r.sim);
   Backend& b = sim.backend();

@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/sim_options.hpp"
 #include "sensitivity/plot.hpp"
 #include "sensitivity/report.hpp"
@@ -130,11 +131,18 @@ int report(const CsvFile& data, const SensitivityOptions& o, const std::string& 
   return kExitOk;
 }
 
+void check_outputs(const SensitivityOptions& o) {
+  OutputPaths paths;
+  const std::pair<const char*, const std::string*> named[] = {
+      {"--out", &o.out}, {"--csv", &o.csv}, {"--json", &o.json}, {"--plot", &o.plot}};
+  for (const auto& [what, file] : named) {
+    if (!file->empty()) paths.add(what, *file);
+  }
+}
+
 int merge(const SensitivityOptions& o) {
   if (o.out.empty() && o.csv.empty()) throw UsageError("--merge needs --out FILE.csv for the joined CSV");
-  for (const std::string& f : {o.out, o.csv, o.json, o.plot}) {
-    if (!f.empty()) check_writable_target(f);
-  }
+  check_outputs(o);
   CsvFile merged;
   try {
     merged = merge_csv({o.merge.begin(), o.merge.end()});
@@ -157,9 +165,7 @@ int run(SensitivityOptions o) {
   if (o.sim.agents.empty()) o.sim.agents = kDefaultAgents;
   if (o.eps == 0 || !std::isfinite(o.eps)) throw UsageError("--eps must be a finite number other than 0");
   if (!o.plot.empty()) parse_plot_size(o.plot_size);
-  for (const std::string& f : {o.csv, o.json, o.plot}) {
-    if (!f.empty()) check_writable_target(f);
-  }
+  check_outputs(o);
 
   const Preset base = run::resolve(o.sim);
   Perturbation perturbation;
@@ -246,6 +252,7 @@ void add_twin_options(CLI::App& cmd, SensitivityOptions& o) {
                "finite-difference "
                "derivative norm at the last step, ranked; their sum");
   cmd.add_option("--eps", o.eps, "--average: the relative change of each parameter (absolute for one at 0)")
+      ->check(finite_number())
       ->type_name("REL")
       ->multi_option_policy(last)
       ->capture_default_str();
@@ -257,8 +264,9 @@ void add_twin_options(CLI::App& cmd, SensitivityOptions& o) {
       ->capture_default_str();
   cmd.add_option("--fit-below", o.fit_below,
                  "The exponential phase ends where the distance passes this fraction of its saturation level")
+      ->check(finite_number())
       ->type_name("F")
-      ->check(CLI::Range(1e-6, 0.95))
+      ->check(CLI::Range(kMinFitBelow, kMaxFitBelow))
       ->multi_option_policy(last)
       ->capture_default_str();
 }

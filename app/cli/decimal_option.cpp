@@ -1,5 +1,8 @@
 #include "cli/decimal_option.hpp"
 
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <string>
 
 namespace physarum::app {
@@ -15,6 +18,20 @@ CLI::Validator decimal_integer() {
         return "";
       },
       "", "DECIMAL");
+}
+
+CLI::Validator finite_number() {
+  return CLI::Validator(
+      [](const std::string& s) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (end == s.c_str()) return "";  // not a number at all: the option's own conversion says so
+        // Thresholds are floats: a finite double beyond the float range would become infinite.
+        if (!std::isfinite(v) || std::fabs(v) > std::numeric_limits<float>::max())
+          return "'" + s + "' is not a finite number";
+        return "";
+      },
+      "", "FINITE");
 }
 
 }  // namespace physarum::app

@@ -10,4 +10,9 @@ namespace physarum::app {
 // Use as option->transform(decimal_integer()).
 CLI::Validator decimal_integer();
 
+// Real-valued options are finite: CLI11 reads "nan", "inf" and "1e999" as numbers, and a NaN passes
+// CLI::Range (every comparison with it is false), so it reached thresholds and JSON unchecked. Use
+// as option->check(finite_number()) before any Range.
+CLI::Validator finite_number();
+
 }  // namespace physarum::app

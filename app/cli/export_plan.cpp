@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/export_writers.hpp"
+#include "cli/output_paths.hpp"
 
 namespace physarum::app {
 namespace {
@@ -26,16 +27,6 @@ const FormatWriter& writer_of(const std::string& out, const std::string& forced)
   if (const FormatWriter* w = format_writer_for_extension(ext)) return *w;
   throw UsageError("--out " + out + ": cannot tell the format from the extension '" + ext + "' (use " +
                    format_writer_extensions() + " or --format)");
-}
-
-void check_out_path(const std::string& out) {
-  const fs::path p(out);
-  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    throw UsageError("--out " + out + ": the directory '" + dir.string() + "' does not exist");
-  }
-  if (fs::is_directory(p, ec)) throw UsageError("--out " + out + ": is a directory");
 }
 
 // Options that contradict each other, or ask for a field both to be grown and read.
@@ -59,11 +50,13 @@ void check_option_pairs(const ExportOptions& o, const CLI::App& cmd) {
 
 std::vector<ExportOutput> checked_outputs(const ExportOptions& o) {
   std::vector<ExportOutput> outputs;
+  OutputPaths paths;
   for (const std::string& out : o.outs) {
     outputs.push_back({out, &writer_of(out, o.format)});
-    check_out_path(out);
+    paths.add("--out", out);
+    if (outputs.back().writer->name == "tiled") paths.add("the tileset of --out " + out, tileset_path(out));
   }
-  if (!o.report.empty()) check_out_path(o.report);
+  if (!o.report.empty()) paths.add("--report", o.report);
   const bool svg =
       std::ranges::any_of(outputs, [](const ExportOutput& e) { return e.writer->name == "svg"; });
   if (o.skeleton && !svg)

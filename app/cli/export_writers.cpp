@@ -40,12 +40,13 @@ void write_r16(const fs::path& out, const ExportInputs& in) {
 // The map and its tileset beside it, FILE_tiles.png, which the map names.
 void write_tiled(const fs::path& out, const ExportInputs& in) {
   const int tile = in.options.tile_size;
-  const std::string tiles = out.stem().string() + "_tiles.png";
+  const fs::path tileset = tileset_path(out);
+  const std::string tiles = tileset.filename().string();
   if (in.banded) {
-    write_file_atomically(out.parent_path() / tiles, ex::band_tileset_png(tile, in.bands.levels));
+    write_file_atomically(tileset, ex::band_tileset_png(tile, in.bands.levels));
     write_file_atomically(out, ex::tiled_bands_json(in.bands, in.band_mode, tile, tiles, in.recipe));
   } else {
-    write_file_atomically(out.parent_path() / tiles, ex::tileset_png(tile));
+    write_file_atomically(tileset, ex::tileset_png(tile));
     write_file_atomically(out, ex::tiled_json(in.mask, tile, tiles, in.recipe));
   }
 }
@@ -125,6 +126,10 @@ constexpr FormatWriter kWriters[] = {
 };
 
 }  // namespace
+
+std::filesystem::path tileset_path(const std::filesystem::path& map) {
+  return map.parent_path() / (map.stem().string() + "_tiles.png");
+}
 
 std::span<const FormatWriter> format_writers() {
   return kWriters;

@@ -49,6 +49,10 @@ struct FormatWriter {
 };
 
 std::span<const FormatWriter> format_writers();
+
+// The Tiled map's tileset, FILE_tiles.png beside FILE.tmj: the map names it, and the export plan
+// checks it like every output.
+std::filesystem::path tileset_path(const std::filesystem::path& map);
 const FormatWriter* format_writer_named(std::string_view name);  // nullptr when none
 const FormatWriter* format_writer_for_extension(std::string_view lower_extension);
 

@@ -5,30 +5,11 @@
 #include "analysis/environment_maps.hpp"
 #include "analysis/network.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/json_text.hpp"
 #include "sim/text.hpp"
 #include "video/signals.hpp"
 
 namespace physarum::app {
-namespace {
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
                          const std::vector<float>& field, uint64_t steps, const std::string& recipe) {

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <deque>
 
+#include "sim/json_text.hpp"
+
 namespace physarum::app::exporter {
 namespace {
 
@@ -288,10 +290,10 @@ Mask make_cave(const Grid& g, const CaveOptions& o, CaveReport& report) {
 std::string report_json(const CaveReport& r) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "{\n  \"threshold\": %.9g,\n  \"floor_fraction\": %.6f,\n  \"regions_before\": %d,\n"
+                "{\n  \"threshold\": %s,\n  \"floor_fraction\": %.6f,\n  \"regions_before\": %d,\n"
                 "  \"regions_after\": %d,\n  \"largest_region_share\": %.6f,\n  \"narrowest_passage\": %d,\n"
                 "  \"corridors\": %d\n}\n",
-                static_cast<double>(r.threshold), r.floor_fraction, r.regions_before, r.regions_after,
+                json_number(r.threshold, 9).c_str(), r.floor_fraction, r.regions_before, r.regions_after,
                 r.largest_share, r.narrowest_passage, r.corridors);
   return buf;
 }

@@ -26,6 +26,9 @@
 namespace physarum::app::sensitivity {
 
 inline constexpr double kDefaultFitBelow = 0.3;
+// --fit-below and a CSV's fit_below: a phase that ends nearer saturation is no longer exponential.
+inline constexpr double kMinFitBelow = 1e-6;
+inline constexpr double kMaxFitBelow = 0.95;
 inline constexpr double kSaturationReached = 0.9;
 
 struct LyapunovFit {

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "sim/json_text.hpp"
+
 namespace physarum::app::sensitivity {
 namespace {
 
@@ -19,30 +21,6 @@ std::string pm(const MeanCi& m, const char* format) {
   std::string s = fmt(format, m.mean);
   if (std::isfinite(m.half)) s += " +- " + fmt(format, m.half);
   return s;
-}
-
-std::string json_number(double v) {
-  if (!std::isfinite(v)) return "null";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\u%04x", c);
-      out += esc;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
 
 std::string json_mean(const MeanCi& m) {

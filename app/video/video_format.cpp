@@ -15,9 +15,13 @@ std::string lower_extension(const std::filesystem::path& file) {
   return ext;
 }
 
-// The number fields (%d, %0Nd) in `name`, or -1 when a '%' starts anything else.
-int number_fields(const std::string& name) {
-  int fields = 0;
+struct FieldCount {
+  int fields = 0;      // well formed: %d, %0Nd
+  bool other = false;  // a '%' that starts anything else ("%%" is a literal '%')
+};
+
+FieldCount number_fields(const std::string& name) {
+  FieldCount n;
   for (size_t i = 0; i < name.size(); ++i) {
     if (name[i] != '%') continue;
     if (i + 1 < name.size() && name[i + 1] == '%') {
@@ -29,11 +33,14 @@ int number_fields(const std::string& name) {
       ++j;
       if (j < name.size() && name[j] >= '1' && name[j] <= '9') ++j;
     }
-    if (j >= name.size() || name[j] != 'd') return -1;
-    ++fields;
+    if (j >= name.size() || name[j] != 'd') {
+      n.other = true;
+      continue;
+    }
+    ++n.fields;
     i = j;
   }
-  return fields;
+  return n;
 }
 
 }  // namespace
@@ -59,7 +66,8 @@ std::string_view format_extension(VideoFormat f) {
 }
 
 bool is_frame_pattern(const std::filesystem::path& file) {
-  return file.filename().string().find('%') != std::string::npos;
+  // Any other '%' belongs to a still's name ("50%.png"): only a number field makes a sequence.
+  return number_fields(file.filename().string()).fields > 0;
 }
 
 std::optional<VideoFormat> video_format_of(const std::filesystem::path& file) {
@@ -76,8 +84,8 @@ void check_frame_pattern(const std::filesystem::path& pattern) {
   if (pattern.parent_path().string().find('%') != std::string::npos) {
     throw Error("frame pattern " + shown + ": only the file name may hold the frame number (%05d)");
   }
-  const int fields = number_fields(pattern.filename().string());
-  if (fields != 1) {
+  const FieldCount n = number_fields(pattern.filename().string());
+  if (n.fields != 1 || n.other) {
     throw Error("frame pattern " + shown +
                 ": the file name must hold one frame number, %d or %0Nd (e.g. frames/%05d.png); " +
                 "write a literal % as %%");

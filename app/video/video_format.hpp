@@ -21,7 +21,7 @@ std::string_view format_label(VideoFormat f);
 std::string_view format_extension(VideoFormat f);
 
 // True for a file name whose last part holds a printf number field (%d, %05d), i.e. a name
-// ffmpeg numbers frame by frame. Says nothing of whether the field is well formed.
+// ffmpeg numbers frame by frame. Any other '%' ("50%.png", "a%%b.png") is part of a plain name.
 bool is_frame_pattern(const std::filesystem::path& file);
 
 // The format a name asks for: .mp4, .webm, .gif, or a frame pattern ending in .png (a plain .png

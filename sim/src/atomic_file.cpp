@@ -50,9 +50,8 @@ void check_writable_target(const std::filesystem::path& target, const std::strin
   if (::stat(target.c_str(), &st) == 0) {
     const bool device_ok = kind == WritableTarget::RegularFileOrDevice && S_ISCHR(st.st_mode);
     if (!S_ISREG(st.st_mode) && !device_ok) throw Error(not_regular_message(action, shown, st.st_mode));
-    return;
-  }
-  if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    if (device_ok) return;  // a stream into the device: no file is made beside it
+  } else if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
     throw Error("cannot " + action + " '" + shown + "': it is a symbolic link to nothing");
   }
   const std::filesystem::path dir =
@@ -60,6 +59,11 @@ void check_writable_target(const std::filesystem::path& target, const std::strin
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
     throw Error("cannot " + action + " '" + shown + "': the folder '" + dir.string() + "' does not exist");
+  }
+  // Even an existing file is replaced through a temporary file made in its folder.
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw Error("cannot " + action + " '" + shown + "': the folder '" + dir.string() + "' is not writable (" +
+                std::strerror(errno) + ")");
   }
 }
 

@@ -191,6 +191,10 @@ void validate_keyframes(const Preset& p) {
   if (p.keyframes.size() > kMaxKeyframes) {
     throw Error("keyframe: at most " + std::to_string(kMaxKeyframes) + " keyframes");
   }
+  // Each value stored in turn as the run will hold it, so what it breaks elsewhere in the preset (a
+  // cave channel beyond the species) is found here, not when its step is reached.
+  Preset held = p;
+  held.keyframes.clear();
   for (size_t i = 0; i < p.keyframes.size(); ++i) {
     const Keyframe& k = p.keyframes[i];
     const std::string prefix = "keyframe." + std::to_string(i);
@@ -206,6 +210,7 @@ void validate_keyframes(const Preset& p) {
         const registry::Key key = registry::resolve(p, v.key);
         if (!key.param->keyframable) throw Error("cannot be keyframed: it needs new agents or a new field");
         registry::check(*key.param, v.value, key.name(), p.species.list.size());
+        registry::set(held, key, v.value);
       } catch (const Error& e) {
         throw Error(prefix + "." + v.key + ": " + e.what());
       }

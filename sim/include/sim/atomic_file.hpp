@@ -50,9 +50,9 @@ enum class WritableTarget {
   RegularFileOrDevice,  // a stream (the recorder's ffmpeg): /dev/null will do
 };
 
-// Refuses, before any work is done, a target that cannot be written: its folder does not exist, or
-// it exists and is not a regular file (a directory, a FIFO, a device unless `kind` allows one; a
-// link is followed). The subcommands' --out files and the recorder's output go through it. Throws
+// Refuses, before any work is done, a target that cannot be written: its folder does not exist or
+// is not writable, or it exists and is not a regular file (a directory, a FIFO, a device unless `kind` allows
+// one; a link is followed). The subcommands' --out files and the recorder's output go through it. Throws
 // Error "cannot <action> '<target>': <why>".
 void check_writable_target(const std::filesystem::path& target, const std::string& action = "write",
                            WritableTarget kind = WritableTarget::RegularFile);
