@@ -385,8 +385,10 @@ TEST(Network, AStopRequestEndsTheAnalysisAtItsNextPoll) {
   Grid field = blank(100, 100), food = blank(100, 100);
   thick_segment(field, 10, 50, 90, 50, 2.0, 1.0f);
   thick_segment(field, 50, 10, 50, 90, 2.0, 1.0f);
-  for (const auto& [x, y] : {std::pair{10, 50}, std::pair{90, 50}, std::pair{50, 10}, std::pair{50, 90}})
-    food.values[static_cast<size_t>(y) * 100 + x] = 1.0f;
+  for (const auto& [x, y] : {std::pair{10, 50}, std::pair{90, 50}, std::pair{50, 10}, std::pair{50, 90}}) {
+    food.values[static_cast<size_t>(y) * 100 + x] = 1.0f;  // towns of two cells (TownRule)
+    food.values[static_cast<size_t>(y) * 100 + x + 1] = 1.0f;
+  }
   NetworkOptions o;
   o.threshold = 0.5f;
   const NetworkReport plain = analyse_network(field, &food, nullptr, o);
