@@ -52,7 +52,12 @@ FieldPlanes grow_field(const run::Recipe& recipe, int steps) {
 }
 
 FieldPlanes read_field(const ExportOptions& o) {
-  NpyArray a = read_npy_planes(o.field);
+  NpyArray a;
+  try {
+    a = read_npy_planes(o.field);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--field: ") + e.what());  // a usage error (exit 2), as --merge
+  }
   if (o.channel >= a.planes) {
     throw UsageError("--channel " + std::to_string(o.channel) + ": '" + o.field + "' has " +
                      std::to_string(a.planes) + " plane(s)");
