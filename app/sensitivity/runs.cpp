@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
+
+#include "sim/input_file.hpp"
 
 namespace physarum::app::sensitivity {
 namespace {
@@ -87,6 +88,11 @@ void parse_mode_line(const std::string& line, CsvHeader& h, const std::string& w
       throw Error(where + ": unknown key '" + key + "'");
   }
   if (h.points < 1 || h.repeats < 1) throw Error(where + ": points and repeats must be at least 1");
+  if (static_cast<uint64_t>(h.points) * static_cast<uint64_t>(h.repeats) > kMaxRuns) {
+    throw Error(where + ": points x repeats is " +
+                std::to_string(static_cast<uint64_t>(h.points) * h.repeats) + ", more than the " +
+                std::to_string(kMaxRuns) + " runs of any plan");
+  }
 }
 
 }  // namespace
@@ -105,16 +111,12 @@ std::string csv_text(const CsvHeader& h, const std::vector<RunData>& runs) {
   return out;
 }
 
-CsvFile read_csv(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot read '" + file.string() + "'");
+CsvFile parse_csv(std::string_view text, const std::string& name) {
+  std::istringstream in{std::string(text)};
   CsvFile csv;
   std::string line;
   std::vector<std::string> head;
   for (int i = 0; i < 4 && std::getline(in, line); ++i) head.push_back(line);
-  std::string name = "'";
-  name += file.string();
-  name += '\'';
   if (head.size() != 4 || head[0] != kTitle || head[1].rfind("# recipe: ", 0) != 0 ||
       head[2].rfind("# mode: ", 0) != 0 || head[3] != kColumns) {
     throw Error(name + " is not a CSV written by physarum sensitivity (its first four lines differ)");
@@ -140,6 +142,13 @@ CsvFile read_csv(const std::filesystem::path& file) {
         {number<int64_t>(f[6], where), number<double>(f[7], where), number<double>(f[8], where)});
   }
   return csv;
+}
+
+CsvFile read_csv(const std::filesystem::path& file) {
+  std::string name = "'";
+  name += file.string();
+  name += '\'';
+  return parse_csv(read_input_file(file, "sensitivity CSV", kMaxCsvBytes), name);
 }
 
 CsvFile merge_csv(const std::vector<std::filesystem::path>& files) {
