@@ -234,5 +234,26 @@ TEST(Readers, ShardClaimingMoreRunsThanAnyPlanIsRefused) {
   EXPECT_NE(msg.find("'x.csv':3"), std::string::npos) << msg;
 }
 
+// A shader folder (PHYSARUM_SHADER_DIR) is any folder a user names: a FIFO there is refused, not
+// waited on. The other shaders are the shipped ones.
+TEST(HeadlessRender, AShaderFolderWithAFifoIsRefused) {
+  const auto dir = test::temp_dir();
+  const std::filesystem::path shaders = std::filesystem::path(PHYSARUM_SOURCE_DIR) / "shaders";
+  std::filesystem::create_directory(dir / "shaders");
+  for (const auto& e : std::filesystem::directory_iterator(shaders)) {
+    if (e.path().filename() != "field_colour.comp") {
+      std::filesystem::create_symlink(e.path(), dir / "shaders" / e.path().filename());
+    }
+  }
+  const FeedingFifo fifo(dir / "shaders/field_colour.comp", test::read_file(shaders / "field_colour.comp"));
+  ASSERT_TRUE(fifo.ok());
+  const auto r = test::run_physarum(
+      {"render", "--steps", "1", "--backend", "cpu", "--size", "64x64", "--agents", "1000", "--out", "x.png"},
+      dir, {{"EGL_PLATFORM", "surfaceless"}, {"PHYSARUM_SHADER_DIR", (dir / "shaders").string()}});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("field_colour.comp' is a FIFO"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));
+}
+
 }  // namespace
 }  // namespace physarum
