@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "sensitivity/runs.hpp"
 #include "sim/image.hpp"
+#include "sim/keyframes.hpp"
+#include "sim/npy.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
 
@@ -60,6 +63,55 @@ TEST(FuzzRegressions, SetInputsGiveACleanAnswer) {
     } catch (const Error&) {
       EXPECT_EQ(p, Preset{}) << f;  // a refused override changes nothing
       continue;
+    }
+    EXPECT_EQ(parse_preset(preset_to_toml(p)), p) << f;
+  }
+}
+
+TEST(FuzzRegressions, NpyInputsGiveACleanAnswer) {
+  const auto files = inputs("npy");
+  ASSERT_FALSE(files.empty());
+  for (const auto& f : files) {
+    try {
+      const NpyArray a = read_npy_planes(f);
+      EXPECT_EQ(a.data.size(),
+                static_cast<size_t>(a.planes) * static_cast<size_t>(a.height) * static_cast<size_t>(a.width))
+          << f;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(f.filename().string()), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Through the merge of one shard: a header the reader accepts is then counted through.
+TEST(FuzzRegressions, CsvInputsGiveACleanAnswer) {
+  const auto files = inputs("csv");
+  ASSERT_FALSE(files.empty());
+  for (const auto& f : files) {
+    try {
+      const app::sensitivity::CsvFile csv = app::sensitivity::merge_csv({f});
+      EXPECT_EQ(app::sensitivity::csv_text(csv.header, csv.runs), test::read_file(f)) << f;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(f.filename().string()), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(FuzzRegressions, KeyframeInputsGiveACleanAnswer) {
+  const auto files = inputs("keyframe");
+  ASSERT_FALSE(files.empty());
+  for (const auto& f : files) {
+    Preset p;
+    try {
+      p = parse_preset(test::read_file(f), f.filename().string());
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(f.filename().string() + ":", 0), 0u) << e.what();
+      continue;
+    }
+    for (const Keyframe& k : p.keyframes) {
+      for (const uint64_t step : {k.step == 0 ? 0 : k.step - 1, k.step, k.step + 1}) {
+        EXPECT_NO_THROW(validate(preset_at(p, step))) << f << " at step " << step;
+      }
     }
     EXPECT_EQ(parse_preset(preset_to_toml(p)), p) << f;
   }

@@ -55,7 +55,12 @@ FieldPlanes grow_field(const run::Recipe& recipe, int steps) {
 }
 
 FieldPlanes read_field(const ExportOptions& o) {
-  NpyArray a = read_npy_planes(o.field);
+  NpyArray a;
+  try {
+    a = read_npy_planes(o.field);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--field: ") + e.what());  // a usage error (exit 2), as --merge
+  }
   // A NaN or infinity would take over every range (min, max, quantiles) and blank the whole map.
   const auto bad = std::ranges::count_if(a.data, [](float v) { return !std::isfinite(v); });
   if (bad > 0) {

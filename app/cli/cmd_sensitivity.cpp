@@ -184,16 +184,16 @@ int run(SensitivityOptions o) {
 
   CsvFile data;
   data.header = {recipe(o, base), plan.mode, plan.points, plan.repeats, o.fit_below};
+  const uint64_t total = plan.job_count();
   int mine = 0;
-  for (size_t j = 0; j < plan.jobs.size(); ++j) mine += in_shard(static_cast<int>(j), shard);
-  std::fprintf(
-      stderr, "physarum sensitivity: %d twin runs%s of %d steps, recording every %d\n", mine,
-      o.shard.empty() ? "" : (" (shard " + o.shard + " of " + std::to_string(plan.jobs.size()) + ")").c_str(),
-      o.steps, o.every);
+  for (uint64_t j = 0; j < total; ++j) mine += in_shard(j, shard);
+  std::fprintf(stderr, "physarum sensitivity: %d twin runs%s of %d steps, recording every %d\n", mine,
+               o.shard.empty() ? "" : (" (shard " + o.shard + " of " + std::to_string(total) + ")").c_str(),
+               o.steps, o.every);
   int done = 0;
-  for (size_t j = 0; j < plan.jobs.size(); ++j) {
-    if (!in_shard(static_cast<int>(j), shard)) continue;
-    const Job& job = plan.jobs[j];
+  for (uint64_t j = 0; j < total; ++j) {
+    if (!in_shard(j, shard)) continue;
+    const Job job = plan.job(j);
     run::Recipe a = o.sim;
     a.seed = job.seed;
     a.sets.insert(a.sets.end(), job.sets.begin(), job.sets.end());

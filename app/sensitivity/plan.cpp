@@ -84,48 +84,59 @@ Shard parse_shard(const std::string& spec) {
   return s;
 }
 
+Job Plan::job(uint64_t index) const {
+  const Point& p = point_list[static_cast<size_t>(index / static_cast<uint64_t>(repeats))];
+  const int repeat = static_cast<int>(index % static_cast<uint64_t>(repeats));
+  return {static_cast<int>(index / static_cast<uint64_t>(repeats)),
+          p.parameter,
+          p.value,
+          repeat,
+          seed + static_cast<uint32_t>(repeat),
+          p.sets,
+          p.perturbation};
+}
+
 Plan make_plan(Mode mode, const Preset& base, const Perturbation& perturbation, const SweepSpec& sweep,
                double average_eps, int repeats) {
   Plan plan;
   plan.mode = mode;
   plan.repeats = repeats;
-  const auto add = [&](int point, const std::string& parameter, double value, std::vector<std::string> sets,
-                       const Perturbation& p) {
-    for (int r = 0; r < repeats; ++r) {
-      plan.jobs.push_back({point, parameter, value, r, base.run.seed + static_cast<uint32_t>(r), sets, p});
-    }
-  };
+  plan.seed = base.run.seed;
+  plan.points = mode == Mode::Single  ? 1
+                : mode == Mode::Sweep ? sweep.count
+                                      : static_cast<int>(model_parameter_keys(base).size());
+  if (repeats < 1 || plan.points < 1 || plan.job_count() > kMaxRuns) {
+    throw Error(std::to_string(plan.points) + " point(s) x --repeats " + std::to_string(repeats) + " = " +
+                std::to_string(plan.job_count()) + " twin runs; a plan holds 1 to " +
+                std::to_string(kMaxRuns));
+  }
   if (mode == Mode::Single) {
-    add(0, perturbation.text, perturbation.eps, {}, perturbation);
+    plan.point_list.push_back({perturbation.text, perturbation.eps, {}, perturbation});
   } else if (mode == Mode::Sweep) {
-    const std::vector<double> values = sweep_values(sweep);
-    plan.points = static_cast<int>(values.size());
-    for (int i = 0; i < plan.points; ++i) {
+    for (const double value : sweep_values(sweep)) {
       Preset check = base;  // refuse a value out of range before anything runs
       try {
-        set_parameter(check, sweep.key, values[i]);
+        set_parameter(check, sweep.key, value);
       } catch (const Error& e) {
         throw Error("--sweep: " + std::string(e.what()));
       }
-      add(i, sweep.key, values[i], {sweep.key + "=" + format_value(values[i])}, perturbation);
+      plan.point_list.push_back({sweep.key, value, {sweep.key + "=" + format_value(value)}, perturbation});
     }
   } else {
-    const std::vector<std::string> keys = model_parameter_keys(base);
-    plan.points = static_cast<int>(keys.size());
-    for (int i = 0; i < plan.points; ++i) {
+    for (const std::string& key : model_parameter_keys(base)) {
       Perturbation p;
       p.kind = Perturbation::Kind::Parameter;
-      p.key = keys[i];
+      p.key = key;
       p.eps = average_eps;
-      p.text = keys[i] + ":" + format_value(average_eps);
-      add(i, keys[i], parameter_value(base, keys[i]), {}, p);
+      p.text = key + ":" + format_value(average_eps);
+      plan.point_list.push_back({key, parameter_value(base, key), {}, p});
     }
   }
   return plan;
 }
 
-bool in_shard(int job_index, const Shard& s) {
-  return job_index % s.count + 1 == s.index;
+bool in_shard(uint64_t job_index, const Shard& s) {
+  return job_index % static_cast<uint64_t>(s.count) + 1 == static_cast<uint64_t>(s.index);
 }
 
 }  // namespace physarum::app::sensitivity

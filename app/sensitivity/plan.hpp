@@ -1,4 +1,4 @@
-// What a sensitivity command runs: a list of twin-run jobs (one per point and repeat), built from
+// What a sensitivity command runs: twin-run jobs (one per point and repeat), made from
 // the mode (one perturbation, a sweep of one parameter, or every model parameter for --average),
 // and the slice of it one shard runs.
 #pragma once
@@ -32,6 +32,14 @@ struct Shard {
 };
 Shard parse_shard(const std::string& spec);  // "K/N", 1 <= K <= N; throws Error
 
+// What the repeats of one point share.
+struct Point {
+  std::string parameter;          // the swept or perturbed key, or the perturbation spec
+  double value = 0;               // its value in A (Single: the perturbation's eps)
+  std::vector<std::string> sets;  // extra --set for both twins (the sweep value)
+  Perturbation perturbation;
+};
+
 struct Job {
   int point = 0;          // sweep value index, parameter index (--average), or 0
   std::string parameter;  // the swept or perturbed key, or the perturbation spec
@@ -42,19 +50,27 @@ struct Job {
   Perturbation perturbation;
 };
 
+// More twin runs than any machine finishes; a plan above it is refused before anything runs (and a
+// CSV claiming more is not one this program wrote).
+inline constexpr uint64_t kMaxRuns = 10'000'000;
+
+// The jobs are made one at a time from the points (a shard never holds the others in memory).
 struct Plan {
   Mode mode = Mode::Single;
   int points = 1;
   int repeats = 1;
-  std::vector<Job> jobs;  // point-major, then repeat
+  uint32_t seed = 0;  // of repeat 0
+  std::vector<Point> point_list;
+  uint64_t job_count() const { return static_cast<uint64_t>(points) * static_cast<uint64_t>(repeats); }
+  Job job(uint64_t index) const;  // point-major, then repeat; index < job_count()
 };
 
 // `base` is the resolved preset of A (for parameter values and the --average keys); seeds are
-// base.run.seed + repeat. Throws Error for a key the preset lacks.
+// base.run.seed + repeat. Throws Error for a key the preset lacks, or for more than kMaxRuns jobs.
 Plan make_plan(Mode mode, const Preset& base, const Perturbation& perturbation, const SweepSpec& sweep,
                double average_eps, int repeats);
 
 // Job j belongs to shard (j mod N) + 1: round robin, so each shard gets cheap and dear points alike.
-bool in_shard(int job_index, const Shard& s);
+bool in_shard(uint64_t job_index, const Shard& s);
 
 }  // namespace physarum::app::sensitivity

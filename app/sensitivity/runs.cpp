@@ -4,12 +4,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <type_traits>
 
 #include "sensitivity/fit.hpp"
+
+#include "sim/input_file.hpp"
 
 namespace physarum::app::sensitivity {
 namespace {
@@ -145,6 +146,11 @@ void parse_mode_line(const std::string& line, CsvHeader& h, const std::string& w
       throw Error(where + ": unknown key '" + key + "'");
   }
   if (h.points < 1 || h.repeats < 1) throw Error(where + ": points and repeats must be at least 1");
+  if (static_cast<uint64_t>(h.points) * static_cast<uint64_t>(h.repeats) > kMaxRuns) {
+    throw Error(where + ": points x repeats is " +
+                std::to_string(static_cast<uint64_t>(h.points) * h.repeats) + ", more than the " +
+                std::to_string(kMaxRuns) + " runs of any plan");
+  }
   if (!(h.fit_below >= kMinFitBelow && h.fit_below <= kMaxFitBelow)) {
     char range[96];
     std::snprintf(range, sizeof range, "%g..%g", kMinFitBelow, kMaxFitBelow);
@@ -201,16 +207,12 @@ std::string csv_text(const CsvHeader& h, const std::vector<RunData>& runs) {
   return out;
 }
 
-CsvFile read_csv(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot read '" + file.string() + "'");
+CsvFile parse_csv(std::string_view text, const std::string& name) {
+  std::istringstream in{std::string(text)};
   CsvFile csv;
   std::string line;
   std::vector<std::string> head;
   for (int i = 0; i < 4 && std::getline(in, line); ++i) head.push_back(line);
-  std::string name = "'";
-  name += file.string();
-  name += '\'';
   if (head.size() != 4 || head[0] != kTitle || head[1].rfind("# recipe: ", 0) != 0 ||
       head[2].rfind("# mode: ", 0) != 0 || head[3] != kColumns) {
     throw Error(name + " is not a CSV written by physarum sensitivity (its first four lines differ)");
@@ -239,6 +241,13 @@ CsvFile read_csv(const std::filesystem::path& file) {
     csv.runs.back().records.push_back(rec);
   }
   return csv;
+}
+
+CsvFile read_csv(const std::filesystem::path& file) {
+  std::string name = "'";
+  name += file.string();
+  name += '\'';
+  return parse_csv(read_input_file(file, "sensitivity CSV", kMaxCsvBytes), name);
 }
 
 CsvFile merge_csv(const std::vector<std::filesystem::path>& files) {

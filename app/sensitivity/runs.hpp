@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sensitivity/plan.hpp"
@@ -39,8 +40,12 @@ struct CsvFile {
   std::string header_text;  // the comment and column lines, compared between shards
   std::vector<RunData> runs;
 };
+// A shard is read whole; far beyond the CSV of any plan one machine runs.
+inline constexpr size_t kMaxCsvBytes = size_t{1} << 30;
 // Throws Error naming the file and line for anything this program did not write.
 CsvFile read_csv(const std::filesystem::path& file);
+// The same for text already read; `name` leads every message ("'a.csv'").
+CsvFile parse_csv(std::string_view text, const std::string& name);
 
 // Joins shards: the same header in every file, no run twice, every point and repeat present.
 // Runs come out in the order one run writes them. Throws Error saying which file or run is wrong.

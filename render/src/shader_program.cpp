@@ -3,21 +3,18 @@
 #include <glad/gl.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "sim/data_dir.hpp"
+#include "sim/input_file.hpp"
 #include "sim/params.hpp"
 
 namespace physarum::render {
 namespace {
 
+// The shader folder can be any folder (PHYSARUM_SHADER_DIR): its files are read as a user's are.
 std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot open shader file " + file.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read_input_file(file, "shader file", size_t{1} << 20);
 }
 
 // Expands #include lines. Each file gets a source-string number for #line, so a driver message

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
+#include <limits>
+#include <sstream>
 #include <system_error>
 
 #include "run/recipe.hpp"
 #include "sim/data_dir.hpp"
+#include "sim/input_file.hpp"
 #include "sim/preset.hpp"
 #include "sim/text.hpp"
 
@@ -91,7 +93,17 @@ std::filesystem::path find_preset(const std::string& name_or_file) {
 }
 
 std::string preset_summary(const std::filesystem::path& file, size_t width) {
-  std::ifstream in(file);
+  // The first paragraph is all a summary shows, so only the start of the file is read, whatever
+  // its length; a file that cannot be read (or is no longer regular) has no summary.
+  constexpr size_t kHead = 4096;
+  std::string head(kHead, '\0');
+  try {
+    InputFile f(file, "preset", std::numeric_limits<uint64_t>::max());
+    head.resize(f.read_some(head.data(), head.size()));
+  } catch (const Error&) {
+    return "";
+  }
+  std::istringstream in(head);
   std::string text, line;
   while (std::getline(in, line)) {
     if (line.rfind('#', 0) != 0) break;

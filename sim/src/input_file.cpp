@@ -23,38 +23,54 @@ const char* file_type_name(mode_t mode) {
   return "not a regular file";
 }
 
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 }  // namespace
 
-std::string read_input_file(const std::filesystem::path& file, std::string_view what, size_t max_bytes) {
-  std::string name(what);
-  name.append(" '").append(file.string()).append("'");
-  const Fd f{::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)};
-  if (f.fd < 0) throw Error("cannot open " + name + ": " + std::strerror(errno));
+InputFile::InputFile(const std::filesystem::path& file, std::string_view what, uint64_t max_bytes)
+    : name_(what) {
+  name_.append(" '").append(file.string()).append("'");
+  fd_ = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd_ < 0) throw Error("cannot open " + name_ + ": " + std::strerror(errno));
   struct stat st {};
-  if (::fstat(f.fd, &st) != 0) throw Error("cannot read " + name + ": " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) {
-    throw Error(name + " is " + file_type_name(st.st_mode) + "; only regular files are accepted");
+  std::string refusal;
+  if (::fstat(fd_, &st) != 0) {
+    refusal = "cannot read " + name_ + ": " + std::strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    refusal = name_ + " is " + file_type_name(st.st_mode) + "; only regular files are accepted";
+  } else if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    refusal = name_ + " is " + std::to_string(st.st_size) + " bytes; the limit for a " + std::string(what) +
+              " is " + std::to_string(max_bytes) + " bytes";
   }
-  if (static_cast<unsigned long long>(st.st_size) > max_bytes) {
-    throw Error(name + " is " + std::to_string(st.st_size) + " bytes; the limit for a " + std::string(what) +
-                " is " + std::to_string(max_bytes) + " bytes");
+  if (!refusal.empty()) {
+    ::close(fd_);  // the destructor does not run for a constructor that throws
+    throw Error(refusal);
   }
-  std::string bytes(static_cast<size_t>(st.st_size), '\0');
+  size_ = static_cast<uint64_t>(st.st_size);
+}
+
+InputFile::~InputFile() {
+  ::close(fd_);
+}
+
+size_t InputFile::read_some(void* out, size_t n) {
   size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::read(f.fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw Error("cannot read " + name + ": " + std::strerror(errno));
-    if (n == 0) throw Error(name + " shrank while it was being read");
-    done += static_cast<size_t>(n);
+  while (done < n) {
+    const ssize_t got = ::read(fd_, static_cast<char*>(out) + done, n - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw Error("cannot read " + name_ + ": " + std::strerror(errno));
+    if (got == 0) break;
+    done += static_cast<size_t>(got);
   }
+  return done;
+}
+
+void InputFile::read(void* out, size_t n) {
+  if (read_some(out, n) != n) throw Error(name_ + " shrank while it was being read");
+}
+
+std::string read_input_file(const std::filesystem::path& file, std::string_view what, size_t max_bytes) {
+  InputFile in(file, what, max_bytes);
+  std::string bytes(static_cast<size_t>(in.size()), '\0');
+  in.read(bytes.data(), bytes.size());
   return bytes;
 }
 

@@ -6,15 +6,14 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/atomic_file.hpp"
+#include "sim/input_file.hpp"
 #include "sim/params.hpp"
 
 namespace physarum {
@@ -22,8 +21,10 @@ namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicLen = 6;
-// Far beyond any field (kMaxSide^2) but small enough that the byte count cannot overflow.
-constexpr uint64_t kMaxElements = 1ULL << 32;
+constexpr size_t kMaxHeaderLen = size_t{1} << 20;
+// The largest file a field can be: the longest header and kMaxSpecies planes of kMaxSide^2 cells.
+constexpr uint64_t kMaxFileBytes =
+    12 + kMaxHeaderLen + uint64_t{kMaxSpecies} * uint64_t{kMaxSide} * uint64_t{kMaxSide} * 4;
 
 uint32_t swap32(uint32_t v) {
   return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
@@ -176,9 +177,9 @@ struct NpyHeader {
   size_t prefix = 0;  // bytes before it: magic, version and length
 };
 
-NpyHeader read_header(std::ifstream& in, const NotNpy& bad) {
+NpyHeader read_header(InputFile& in, const NotNpy& bad) {
   char pre[10];
-  if (!in.read(pre, 10)) throw bad("too short for a header");
+  if (in.read_some(pre, 10) != 10) throw bad("too short for a header");
   if (std::memcmp(pre, kMagic, kMagicLen) != 0) throw bad("wrong magic");
   const auto major = static_cast<unsigned char>(pre[6]);
   size_t header_len = 0;
@@ -189,18 +190,18 @@ NpyHeader read_header(std::ifstream& in, const NotNpy& bad) {
         static_cast<unsigned char>(pre[8]) | (static_cast<size_t>(static_cast<unsigned char>(pre[9])) << 8);
   } else if (major == 2 || major == 3) {
     char more[2];
-    if (!in.read(more, 2)) throw bad("too short for a header");
+    if (in.read_some(more, 2) != 2) throw bad("too short for a header");
     header_len = static_cast<unsigned char>(pre[8]) |
                  (static_cast<size_t>(static_cast<unsigned char>(pre[9])) << 8) |
                  (static_cast<size_t>(static_cast<unsigned char>(more[0])) << 16) |
                  (static_cast<size_t>(static_cast<unsigned char>(more[1])) << 24);
     h.prefix = 12;
-    if (header_len > (1u << 20)) throw bad("header too long");
+    if (header_len > kMaxHeaderLen) throw bad("header too long");
   } else {
     throw bad("unsupported format version " + std::to_string(major));
   }
   h.text.assign(header_len, '\0');
-  if (!in.read(h.text.data(), static_cast<std::streamsize>(header_len))) throw bad("truncated header");
+  if (in.read_some(h.text.data(), header_len) != header_len) throw bad("truncated header");
   return h;
 }
 
@@ -237,10 +238,12 @@ NpyShape parse_shape(const std::string& header, bool allow_planes, const NotNpy&
   }
   const NpyShape out{three ? (*shape)[0] : 1, (*shape)[three ? 1 : 0], (*shape)[three ? 2 : 1]};
   const int64_t planes = out.planes, h = out.height, w = out.width;
-  if (planes <= 0 || planes > 64 || h <= 0 || w <= 0 || h > INT32_MAX || w > INT32_MAX ||
-      static_cast<uint64_t>(h) * static_cast<uint64_t>(w) > kMaxElements / static_cast<uint64_t>(planes)) {
+  // A field is at most what a simulation holds: refused here, before its data is read.
+  if (planes <= 0 || planes > kMaxSpecies || h <= 0 || w <= 0 || h > kMaxSide || w > kMaxSide) {
     throw bad("shape (" + (three ? std::to_string(planes) + ", " : std::string()) + std::to_string(h) + ", " +
-              std::to_string(w) + ") is empty or too large");
+              std::to_string(w) + ") is empty or too large (at most " +
+              (three ? std::to_string(kMaxSpecies) + " planes of " : std::string()) +
+              std::to_string(kMaxSide) + "x" + std::to_string(kMaxSide) + ")");
   }
   return out;
 }
@@ -249,20 +252,16 @@ NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes) {
   // Built piecewise: GCC 12 warns falsely (-Wrestrict) about "'" + std::string.
   std::string name(1, '\'');
   name.append(file.string()).push_back('\'');
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot open " + name + ": " + std::strerror(errno));
+  InputFile in(file, "field", kMaxFileBytes);
   const NotNpy bad{name + (allow_planes ? " is not a 2-D or 3-D float32 .npy file: "
                                         : " is not a 2-D float32 .npy file: ")};
   const NpyHeader header = read_header(in, bad);
   const NpyShape shape = parse_shape(header.text, allow_planes, bad);
 
   const uint64_t count = shape.count();
-  std::error_code ec;
-  const uintmax_t file_size = std::filesystem::file_size(file, ec);
-  if (ec) throw Error("cannot read " + name + ": " + ec.message());
   const uint64_t expected = header.prefix + header.text.size() + count * 4;
-  if (file_size != expected) {
-    throw bad("size " + std::to_string(file_size) + " bytes, expected " + std::to_string(expected) +
+  if (in.size() != expected) {
+    throw bad("size " + std::to_string(in.size()) + " bytes, expected " + std::to_string(expected) +
               " for shape (" + std::to_string(shape.height) + ", " + std::to_string(shape.width) + ")");
   }
 
@@ -271,9 +270,7 @@ NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes) {
   a.width = static_cast<int>(shape.width);
   a.planes = static_cast<int>(shape.planes);
   a.data.resize(count);
-  if (!in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(count * 4))) {
-    throw bad("truncated data");
-  }
+  in.read(a.data.data(), count * 4);
   if constexpr (std::endian::native == std::endian::big) {
     for (float& f : a.data) {
       uint32_t v;

@@ -118,14 +118,18 @@ Value value_of(const registry::Param& param, const toml::node& node, size_t spec
     case Type::Bool:
       if (const auto b = node.as_boolean()) return b->get();
       throw wrong();
+    case Type::Choice:
+    case Type::Text:
+      // TOML has taken its quotes off already: quotes left are the value's own, kept as they were
+      // set (parse would take a second pair off, and a saved preset would read back otherwise).
+      if (!text) throw wrong();
+      return std::string(text->get());
     case Type::Count:
       if (const auto i = node.as_integer()) {
         if (i->get() < 0) throw Error("must not be negative (got " + std::to_string(i->get()) + ")");
         return i->get();
       }
       [[fallthrough]];
-    case Type::Choice:
-    case Type::Text:
     case Type::Colour:
     case Type::Size:
       if (!text) throw wrong();
