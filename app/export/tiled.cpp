@@ -4,27 +4,11 @@
 #include <cstdio>
 #include <vector>
 
+#include "sim/json_text.hpp"
+
 #include "export/png_writer.hpp"
 
 namespace physarum::app::exporter {
-
-std::string json_escaped(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 namespace {
 
@@ -41,8 +25,8 @@ std::string map_json(int width, int height, int tile_size, int layer_count, cons
   j += " \"tilewidth\":" + t + ",\n \"tileheight\":" + t + ",\n";
   j += " \"infinite\":false,\n \"compressionlevel\":-1,\n";
   j += " \"nextlayerid\":" + std::to_string(layer_count + 1) + ",\n \"nextobjectid\":1,\n";
-  j += " \"properties\":[" + properties + "{\"name\":\"recipe\", \"type\":\"string\", \"value\":\"" +
-       json_escaped(recipe) + "\"}],\n";
+  j += " \"properties\":[" + properties +
+       "{\"name\":\"recipe\", \"type\":\"string\", \"value\":" + json_string(recipe) + "}],\n";
   j += " \"layers\":[" + layers + "],\n";
   j += " \"tilesets\":[" + tileset + "]\n";
   j += "}\n";
@@ -51,20 +35,19 @@ std::string map_json(int width, int height, int tile_size, int layer_count, cons
 
 std::string tile_layer(int id, const std::string& name, int width, int height, const std::string& data,
                        const std::string& properties) {
-  return "{\"type\":\"tilelayer\", \"id\":" + std::to_string(id) + ", \"name\":\"" + json_escaped(name) +
-         "\", \"x\":0, \"y\":0, \"width\":" + std::to_string(width) +
-         ", \"height\":" + std::to_string(height) + ", \"opacity\":1, \"visible\":true," + properties +
-         "\n  \"data\":[" + data + "]}";
+  return "{\"type\":\"tilelayer\", \"id\":" + std::to_string(id) + ", \"name\":" + json_string(name) +
+         ", \"x\":0, \"y\":0, \"width\":" + std::to_string(width) + ", \"height\":" + std::to_string(height) +
+         ", \"opacity\":1, \"visible\":true," + properties + "\n  \"data\":[" + data + "]}";
 }
 
 // One tileset image of `count` tiles in a row; `tiles` lists each tile's type.
 std::string tileset_json(const std::string& name, int tile_size, int count, const std::string& image,
                          const std::string& tiles) {
   const std::string t = std::to_string(tile_size);
-  return "{\"firstgid\":1, \"name\":\"" + name + "\", \"tilewidth\":" + t + ", \"tileheight\":" + t +
+  return "{\"firstgid\":1, \"name\":" + json_string(name) + ", \"tilewidth\":" + t + ", \"tileheight\":" + t +
          ", \"tilecount\":" + std::to_string(count) + ", \"columns\":" + std::to_string(count) +
-         ", \"margin\":0, \"spacing\":0, \"image\":\"" + json_escaped(image) +
-         "\", \"imagewidth\":" + std::to_string(count * tile_size) + ", \"imageheight\":" + t +
+         ", \"margin\":0, \"spacing\":0, \"image\":" + json_string(image) +
+         ", \"imagewidth\":" + std::to_string(count * tile_size) + ", \"imageheight\":" + t +
          ",\n  \"tiles\":[" + tiles + "]}";
 }
 

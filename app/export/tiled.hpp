@@ -33,6 +33,4 @@ std::string band_tileset_png(int tile_size, int levels);
 // One row per line, comma-separated band indices 0..levels-1.
 std::string band_csv(const BandMap& b);
 
-std::string json_escaped(const std::string& s);
-
 }  // namespace physarum::app::exporter
