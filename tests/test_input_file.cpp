@@ -16,15 +16,7 @@
 namespace physarum {
 namespace {
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(InputFile, ReadsRegularFilesAndRefusesEverythingElse) {
   const auto dir = test::temp_dir();

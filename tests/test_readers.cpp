@@ -24,15 +24,7 @@ namespace {
 
 namespace sens = app::sensitivity;
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 // A FIFO that holds `bytes` and reaches its end a second after it is made: a reader that opens it
 // reads it whole, so a reader that should have refused it accepts it (and fails the test) instead

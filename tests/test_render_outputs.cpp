@@ -220,9 +220,8 @@ TEST(RenderOutputs, AKeyframedPaletteThatIsNotInstalledIsRefusedBeforeAnyWork) {
   const auto dir = test::temp_dir();
   test::write_file(dir / "p.toml",
                    "[model]\ndecay = 0.1\n[[keyframe]]\nstep = 40\ndisplay.palette = \"nosuch\"\n");
-  const auto r = test::run_physarum(small_render({"--preset", "p.toml", "--size", "32x24", "--steps", "60",
-                                                  "--out", "v.png"}),
-                                    dir, kEgl);
+  const auto r = test::run_physarum(
+      small_render({"--preset", "p.toml", "--size", "32x24", "--steps", "60", "--out", "v.png"}), dir, kEgl);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("keyframe.0.display.palette: no palette named 'nosuch'"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "v.png"));

@@ -19,6 +19,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/params.hpp"
+
 extern char** environ;
 
 namespace physarum::test {
@@ -38,6 +40,17 @@ inline std::filesystem::path temp_dir() {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+// The message of the physarum::Error that f() throws; "" when it throws none.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
 }
 
 inline void write_file(const std::filesystem::path& p, const std::string& bytes) {
