@@ -171,12 +171,6 @@ std::vector<std::string> keyframable_keys(const Preset& p) {
   return out;
 }
 
-KeyframeValue keyframe_value_of(const Preset& p, std::string_view key) {
-  const registry::Key k = registry::resolve(p, key);
-  if (!k.param->keyframable) throw Error(std::string(key) + ": not a key a keyframe of this preset can hold");
-  return KeyframeValue{k.name(), registry::get(p, k)};
-}
-
 Keyframe capture_keyframe(const Preset& p, uint64_t step, Ease ease) {
   Keyframe out;
   out.step = step;

@@ -53,12 +53,22 @@ void validate(const Preset& p) {
   validate(p.spawn);
   validate(p.run);
   validate(p.display);
-  if (p.display.cave_channel >= p.species.count()) {
-    throw Error("display.cave_channel must be -1 (the sum) or a species' channel, 0 to " +
-                std::to_string(p.species.count() - 1) + " (got " + std::to_string(p.display.cave_channel) +
-                ")");
-  }
+  check_cave_channel(p.display, p.species.count());
   validate_keyframes(p);
+}
+
+void check_cave_channel(const DisplayParams& d, int species) {
+  if (d.cave_channel >= species) {
+    throw Error("display.cave_channel must be -1 (the sum) or a species' channel, 0 to " +
+                std::to_string(species - 1) + " (got " + std::to_string(d.cave_channel) + ")");
+  }
+}
+
+void check_shares(const SpeciesSet& set) {
+  double shares = 0;
+  for (const Species& s : set.list) shares += s.share;
+  if (!set.list.empty() && !(shares > 0))
+    throw Error("species: the shares sum to 0; at least one species needs a share > 0");
 }
 
 void validate(const SpeciesSet& set) {
@@ -70,14 +80,12 @@ void validate(const SpeciesSet& set) {
   if (n > static_cast<size_t>(kMaxSpecies)) {
     throw Error("species: " + std::to_string(n) + " species; allowed 1 to " + std::to_string(kMaxSpecies));
   }
-  double shares = 0;
   for (size_t s = 0; s < n; ++s) {
     const std::string prefix = "species." + std::to_string(s) + ".";
     validate_table(registry::Section::Species, set.list[s], prefix);
     validate_table(registry::Section::Model, set.list[s].model, prefix);
-    shares += set.list[s].share;
   }
-  if (!(shares > 0)) throw Error("species: the shares sum to 0; at least one species needs a share > 0");
+  check_shares(set);
   registry::check(*registry::find(registry::Section::Interaction, "matrix"), set.interaction,
                   "interaction.matrix", n);
 }

@@ -342,17 +342,9 @@ std::vector<const Param*> species_order() {
 
 // What a stored value may break elsewhere in the preset.
 void check_dependents(const Preset& p, const Key& k) {
-  if (k.param->section == Section::Species && k.param->name == "share") {
-    double shares = 0;
-    for (const Species& s : p.species.list) shares += s.share;
-    if (!(shares > 0)) throw Error("species: the shares sum to 0; at least one species needs a share > 0");
-  }
-  if (k.param->section == Section::Display && k.param->name == "cave_channel" &&
-      p.display.cave_channel >= p.species.count()) {
-    throw Error("display.cave_channel must be -1 (the sum) or a species' channel, 0 to " +
-                std::to_string(p.species.count() - 1) + " (got " + std::to_string(p.display.cave_channel) +
-                ")");
-  }
+  if (k.param->section == Section::Species && k.param->name == "share") check_shares(p.species);
+  if (k.param->section == Section::Display && k.param->name == "cave_channel")
+    check_cave_channel(p.display, p.species.count());
 }
 
 }  // namespace

@@ -60,8 +60,6 @@ void apply_keyframes_at(Preset& p, uint64_t step);
 std::vector<std::string> keyframable_keys(const Preset& p);
 // A keyframe at `step` holding every keyframable key of `p` with p's values.
 Keyframe capture_keyframe(const Preset& p, uint64_t step, Ease ease);
-// The value of one key of `p` as a keyframe holds it; throws Error for a key that cannot be keyframed.
-KeyframeValue keyframe_value_of(const Preset& p, std::string_view key);
 
 // Steps strictly increasing and at most kMaxKeyframeStep, at most kMaxKeyframes, every key
 // keyframable and each value valid on `p`. Messages name "keyframe.N.key".

@@ -158,6 +158,11 @@ void validate(const Preset& p);             // keyframes included (validate_keyf
 // 1 to kMaxSpecies species, each model valid, shares >= 0 summing to > 0, W of S x S entries in
 // [-10, 10]. Messages name "species.N.key" or "interaction.matrix".
 void validate(const SpeciesSet& s);
+// The parts of validate() that look across tables, also checked when one value changes
+// (registry::set): the shares of a species set sum to more than 0; the cave channel is -1 or
+// below the number of species.
+void check_shares(const SpeciesSet& s);
+void check_cave_channel(const DisplayParams& d, int species);
 // The species list a run uses: `s` itself, or for an empty set the one species made of `model`
 // and `spawn` with W = [[1]].
 SpeciesSet resolve_species(const SpeciesSet& s, const ModelParams& model, SpawnMode spawn);
