@@ -288,14 +288,13 @@ Mask make_cave(const Grid& g, const CaveOptions& o, CaveReport& report) {
 }
 
 std::string report_json(const CaveReport& r) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "{\n  \"threshold\": %s,\n  \"floor_fraction\": %.6f,\n  \"regions_before\": %d,\n"
-                "  \"regions_after\": %d,\n  \"largest_region_share\": %.6f,\n  \"narrowest_passage\": %d,\n"
-                "  \"corridors\": %d\n}\n",
-                json_number(r.threshold, 9).c_str(), r.floor_fraction, r.regions_before, r.regions_after,
-                r.largest_share, r.narrowest_passage, r.corridors);
-  return buf;
+  return "{\n  \"threshold\": " + json_number(r.threshold, 9) +
+         ",\n  \"floor_fraction\": " + json_number(r.floor_fraction, 9) +
+         ",\n  \"regions_before\": " + std::to_string(r.regions_before) +
+         ",\n  \"regions_after\": " + std::to_string(r.regions_after) +
+         ",\n  \"largest_region_share\": " + json_number(r.largest_share, 9) +
+         ",\n  \"narrowest_passage\": " + std::to_string(r.narrowest_passage) +
+         ",\n  \"corridors\": " + std::to_string(r.corridors) + "\n}\n";
 }
 
 }  // namespace physarum::app::exporter
