@@ -589,7 +589,7 @@ void sample_cuts(std::vector<Cut>& candidates, int max_cuts, uint64_t seed) {
 
 // The share of cuts after which every town is still linked to every other.
 void check_stop(const NetworkOptions& o) {
-  if (o.stop && o.stop()) throw Stopped();
+  stop_if_asked(o.stop);
 }
 
 double share_surviving(const Mask& net, const std::vector<Town>& towns, const std::vector<Cut>& cuts,

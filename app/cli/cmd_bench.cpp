@@ -22,6 +22,7 @@
 #include "sim/elapsed.hpp"
 #include "sim/json_text.hpp"
 #include "sim/params.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {
@@ -113,6 +114,7 @@ double timed_ms_per_step(Backend& b, int steps) {
 // last 8 reorderings) hold only steady-state samples.
 StageTimings sample_stages(Backend& b) {
   for (int i = 0; i < 256; ++i) {
+    throw_if_stopped();
     b.step(1);
     finish(b);
   }
@@ -216,14 +218,17 @@ bool run_case(const BenchOptions& o, const Case& c, int steps, double& copy_gbs,
       r.from_step = b->steps_done();
       r.steps = std::min(window, steps - done);
       r.ms_per_step = timed_ms_per_step(*b, r.steps);
+      throw_if_stopped();
       print_row(r, o.json);
     }
     return true;
   }
-  if (o.warmup > 0) b->step(o.warmup);
+  step_in_slices(static_cast<uint64_t>(o.warmup), [&](uint64_t k) { b->step(k); });
   r.from_step = b->steps_done();
   r.steps = steps;
+  // Timed whole, so no stop check disturbs the timing: a stop waits for this run (seconds at most).
   r.ms_per_step = timed_ms_per_step(*b, steps);
+  throw_if_stopped();
   r.stages = sample_stages(*b);
   print_row(r, o.json);
   return true;

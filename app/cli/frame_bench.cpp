@@ -17,6 +17,7 @@
 #include "sim/cuda_info.hpp"
 #include "sim/elapsed.hpp"
 #include "sim/json_text.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {
@@ -204,7 +205,7 @@ int run_frame_bench(const FrameBenchOptions& o) {
       std::fprintf(stderr, "physarum bench: %s; %s\n", note.c_str(), egl->description().c_str());
       if (!o.json) print_header();
     }
-    if (o.warmup > 0) b->step(o.warmup);
+    step_in_slices(static_cast<uint64_t>(o.warmup), [&](uint64_t k) { b->step(k); });
     FrameRow r;
     {
       // Dropped before the backend: the texture's registration and last publish outlive no stream.
@@ -214,6 +215,7 @@ int run_frame_bench(const FrameBenchOptions& o) {
       r = time_frames(*b, renderer, display, c, frames);
       finish_sim(*b);
     }
+    throw_if_stopped();
     r.warmup = o.warmup;
     print_row(r, o.json);
     ++ran;

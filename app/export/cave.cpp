@@ -270,10 +270,13 @@ Mask make_cave(const Grid& g, const CaveOptions& o, CaveReport& report) {
   std::vector<int> labels;
   std::vector<int64_t> sizes;
   report.regions_before = label_regions(m, 1, labels, sizes);
+  stop_if_asked(o.stop);
   remove_islands(m, 0, o.min_rock_island);
   remove_islands(m, 1, o.min_floor_island);
+  stop_if_asked(o.stop);
   if (o.connect == Connect::Largest) keep_largest_floor(m);
   if (o.connect == Connect::Corridors) report.corridors = join_with_corridors(m, o.min_width);
+  stop_if_asked(o.stop);
   widen_passages(m, o.min_width);
 
   report.regions_after = label_regions(m, 1, labels, sizes);
@@ -283,6 +286,7 @@ Mask make_cave(const Grid& g, const CaveOptions& o, CaveReport& report) {
       m.cells.empty() ? 0 : static_cast<double>(floor_cells) / static_cast<double>(m.cells.size());
   report.largest_share =
       floor_cells > 0 ? static_cast<double>(*std::max_element(sizes.begin(), sizes.end())) / floor_cells : 0;
+  stop_if_asked(o.stop);
   report.narrowest_passage = narrowest_passage(m, 64);
   return m;
 }
