@@ -9,6 +9,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "sim/json_text.hpp"
+
 namespace physarum::app::analysis {
 namespace {
 
@@ -587,7 +589,7 @@ void sample_cuts(std::vector<Cut>& candidates, int max_cuts, uint64_t seed) {
 
 // The share of cuts after which every town is still linked to every other.
 void check_stop(const NetworkOptions& o) {
-  if (o.stop && o.stop()) throw Stopped();
+  stop_if_asked(o.stop);
 }
 
 double share_surviving(const Mask& net, const std::vector<Town>& towns, const std::vector<Cut>& cuts,
@@ -656,9 +658,7 @@ NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* w
 namespace {
 
 std::string number(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
+  return json_number(v, 10);
 }
 
 template <class T>
@@ -683,8 +683,7 @@ std::string network_json(const NetworkReport& r, const std::string& extra) {
   s += "  \"fault_tolerance\": " + maybe(r.fault_tolerance) + ",\n";
   s += "  \"cuts\": " + std::to_string(r.cuts) + ",\n";
   s += "  \"cut_candidates\": " + std::to_string(r.cut_candidates) + ",\n";
-  s += "  \"threshold\": " +
-       (std::isfinite(r.threshold) ? number(static_cast<double>(r.threshold)) : std::string("null")) + ",\n";
+  s += "  \"threshold\": " + number(static_cast<double>(r.threshold)) + ",\n";
   s += "  \"network_cells\": " + std::to_string(r.network_cells) + ",\n";
   s += "  \"components\": " + std::to_string(r.components) + "\n";
   s += "}\n";

@@ -21,6 +21,7 @@
 #include "export/cave.hpp"
 #include "export/contours.hpp"
 #include "export/grid.hpp"
+#include "sim/stop.hpp"
 
 namespace physarum::app::analysis {
 
@@ -88,13 +89,11 @@ struct NetworkOptions {
   uint64_t seed = 1;               // which cuts, when sampled
   // Polled between phases and between cuts: when it returns true, analyse_network throws Stopped,
   // so Ctrl-C during a long report ends the program instead of being swallowed.
-  std::function<bool()> stop;
+  StopCheck stop;
 };
 
-// Thrown by analyse_network when NetworkOptions::stop asked it to end.
-struct Stopped : std::runtime_error {
-  Stopped() : std::runtime_error("network analysis stopped") {}
-};
+// What analyse_network throws when NetworkOptions::stop asked it to end.
+using Stopped = physarum::Stopped;
 
 struct NetworkReport {
   float threshold = 0;

@@ -20,7 +20,9 @@
 #include "sim/backend.hpp"
 #include "sim/cuda_info.hpp"
 #include "sim/elapsed.hpp"
+#include "sim/json_text.hpp"
 #include "sim/params.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {
@@ -112,6 +114,7 @@ double timed_ms_per_step(Backend& b, int steps) {
 // last 8 reorderings) hold only steady-state samples.
 StageTimings sample_stages(Backend& b) {
   for (int i = 0; i < 256; ++i) {
+    throw_if_stopped();
     b.step(1);
     finish(b);
   }
@@ -133,18 +136,18 @@ void print_row(const Row& r, bool json) {
   const double sps = 1000.0 / r.ms_per_step;
   const double gas = n * sps / 1e9;
   if (json) {
-    std::printf(
-        "{\"backend\":\"%s\",\"width\":%d,\"height\":%d,\"agents\":%llu,\"warmup\":%d,\"steps\":%d,\"from_"
-        "step\":%llu,"
-        "\"ms_per_step\":%.5f,\"steps_per_s\":%.2f,\"gagent_steps_per_s\":%.3f,\"agents_ms\":%.5f,\"field_"
-        "ms\":%.5f,"
-        "\"sort_ms\":%.5f,\"stage_samples\":%d,\"effective_gbs\":%.1f,\"copy_gbs\":%.1f,\"pct_of_streaming_"
-        "bound\":%.1f,\"species\":%d}"
-        "\n",
-        r.backend.c_str(), r.c.size.width, r.c.size.height, static_cast<unsigned long long>(r.c.agents),
-        r.warmup, r.steps, static_cast<unsigned long long>(r.from_step), r.ms_per_step, sps, gas,
-        r.stages.agents_ms, r.stages.field_ms, r.stages.sort_ms, r.stages.samples, eff, r.copy_gbs, pct,
-        r.c.species);
+    const auto num = [](double v) { return json_number(v, 6); };
+    const std::string line =
+        "{\"backend\":" + json_string(r.backend) + ",\"width\":" + std::to_string(r.c.size.width) +
+        ",\"height\":" + std::to_string(r.c.size.height) + ",\"agents\":" + std::to_string(r.c.agents) +
+        ",\"warmup\":" + std::to_string(r.warmup) + ",\"steps\":" + std::to_string(r.steps) +
+        ",\"from_step\":" + std::to_string(r.from_step) + ",\"ms_per_step\":" + num(r.ms_per_step) +
+        ",\"steps_per_s\":" + num(sps) + ",\"gagent_steps_per_s\":" + num(gas) +
+        ",\"agents_ms\":" + num(r.stages.agents_ms) + ",\"field_ms\":" + num(r.stages.field_ms) +
+        ",\"sort_ms\":" + num(r.stages.sort_ms) + ",\"stage_samples\":" + std::to_string(r.stages.samples) +
+        ",\"effective_gbs\":" + num(eff) + ",\"copy_gbs\":" + num(r.copy_gbs) +
+        ",\"pct_of_streaming_bound\":" + num(pct) + ",\"species\":" + std::to_string(r.c.species) + "}\n";
+    std::fputs(line.c_str(), stdout);
   } else {
     std::printf("%-28s %11s %6s %2d %9.4f %9.1f %10.3f %8.4f %8.4f %8.4f %9.1f %6.1f%%\n", r.backend.c_str(),
                 format_size(r.c.size).c_str(), format_count(r.c.agents).c_str(), r.c.species, r.ms_per_step,
@@ -215,14 +218,17 @@ bool run_case(const BenchOptions& o, const Case& c, int steps, double& copy_gbs,
       r.from_step = b->steps_done();
       r.steps = std::min(window, steps - done);
       r.ms_per_step = timed_ms_per_step(*b, r.steps);
+      throw_if_stopped();
       print_row(r, o.json);
     }
     return true;
   }
-  if (o.warmup > 0) b->step(o.warmup);
+  step_in_slices(static_cast<uint64_t>(o.warmup), [&](uint64_t k) { b->step(k); });
   r.from_step = b->steps_done();
   r.steps = steps;
+  // Timed whole, so no stop check disturbs the timing: a stop waits for this run (seconds at most).
   r.ms_per_step = timed_ms_per_step(*b, steps);
+  throw_if_stopped();
   r.stages = sample_stages(*b);
   print_row(r, o.json);
   return true;

@@ -22,7 +22,9 @@
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
+#include "sim/stop.hpp"
 #include "sim/text.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {
@@ -45,7 +47,7 @@ std::string recipe_of(const CLI::App& cmd) {
 // environment and seed image as every surface has them).
 FieldPlanes grow_field(const run::Recipe& recipe, int steps) {
   run::Run sim(recipe);
-  sim.step(static_cast<uint64_t>(steps));
+  step_in_slices(static_cast<uint64_t>(steps), [&](uint64_t k) { sim.step(k); });
   Backend& b = sim.backend();
   FieldPlanes f;
   b.read_field(f.values);
@@ -108,6 +110,7 @@ void derive(const ExportOptions& o, const ExportPlan& plan, ExportInputs& in) {
                  : o.connect == "largest" ? ex::Connect::Largest
                                           : ex::Connect::Corridors;
   cave.min_width = o.min_width;
+  cave.stop = stop_on_signal();
   in.banded = !o.bands.empty();
   in.band_mode = o.bands == "quantile" ? ex::BandMode::Quantile : ex::BandMode::Even;
   if (in.banded) {
@@ -145,7 +148,22 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
   if (o.channel >= 0) field = one_channel(std::move(field), o.channel);
   ExportInputs in{.options = o, .plan = plan, .field = std::move(field), .recipe = recipe_of(cmd)};
   derive(o, plan, in);
-  for (const ExportOutput& out : plan.outputs) out.writer->write(out.path, in);
+  size_t written = 0;
+  try {
+    for (const ExportOutput& out : plan.outputs) {
+      throw_if_stopped();
+      out.writer->write(out.path, in);
+      ++written;
+    }
+    throw_if_stopped();
+  } catch (const Stopped&) {
+    if (written == 0) throw;
+    // Each file is whole or untouched (written atomically); say which ones are new.
+    std::string kept;
+    for (size_t k = 0; k < written; ++k) kept += (k ? ", " : "") + printable(plan.outputs[k].path.string());
+    return report_stopped("export",
+                          ("wrote " + kept + " before it; the other outputs were not written").c_str());
+  }
   if (!o.report.empty()) write_file_atomically(o.report, ex::report_json(in.report));
   print_summary(plan, in);
   return kExitOk;

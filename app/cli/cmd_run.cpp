@@ -18,6 +18,7 @@
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {
@@ -36,9 +37,10 @@ int run(const RunOptions& r) {
   Backend& b = sim.backend();
 
   const auto t0 = std::chrono::steady_clock::now();
-  sim.step(static_cast<uint64_t>(r.steps));
+  step_in_slices(static_cast<uint64_t>(r.steps), [&](uint64_t k) { sim.step(k); });
   std::vector<float> field;
   b.read_field(field);  // waits for the last step on asynchronous backends
+  throw_if_stopped();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   float lo = std::numeric_limits<float>::infinity();

@@ -19,6 +19,7 @@
 #include "sim/atomic_file.hpp"
 #include "sim/text.hpp"
 #include "video/process.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {
@@ -199,7 +200,7 @@ int run(SensitivityOptions o) {
     a.sets.insert(a.sets.end(), job.sets.begin(), job.sets.end());
     TwinResult twin;
     try {
-      twin = run_twins(a, job.perturbation, o.steps, o.every);
+      twin = run_twins(a, job.perturbation, o.steps, o.every, stop_on_signal());
     } catch (const UsageError&) {
       throw;
     } catch (const Error& e) {

@@ -11,6 +11,7 @@
 #include "export/tiled.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {
@@ -77,6 +78,7 @@ std::vector<float> contour_values(const ExportInputs& in) {
 std::vector<ex::ContourLevel> contour_levels(const ExportInputs& in, const ex::Placement& place) {
   std::vector<ex::ContourLevel> levels;
   for (float v : contour_values(in)) {
+    throw_if_stopped();  // hundreds of levels on a large grid take a while
     ex::ContourLevel level{v, {}};
     for (const ex::Polyline& line : ex::iso_lines(in.grid, v)) {
       if (ex::length(line) * place.scale < in.options.min_length_mm) continue;

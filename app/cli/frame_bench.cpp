@@ -16,6 +16,8 @@
 #include "sim/backend.hpp"
 #include "sim/cuda_info.hpp"
 #include "sim/elapsed.hpp"
+#include "sim/json_text.hpp"
+#include "video/signals.hpp"
 
 namespace physarum::app {
 namespace {
@@ -79,14 +81,19 @@ void print_header() {
 void print_row(const FrameRow& r, bool json) {
   const double fps = 1000.0 / r.frame_ms;
   if (json) {
-    std::printf(
-        "{\"mode\":\"frame\",\"backend\":\"%s\",\"width\":%d,\"height\":%d,\"agents\":%llu,\"steps_per_"
-        "frame\":%d,"
-        "\"frames\":%d,\"warmup\":%d,\"fps\":%.3f,\"frame_ms\":%.5f,\"sim_ms\":%.5f,\"publish_ms\":%.5f,"
-        "\"draw_ms\":%.5f,\"wait_ms\":%.5f,\"sim_timing\":\"%s\",\"publish_path\":\"%s\"}\n",
-        r.backend.c_str(), r.c.size.width, r.c.size.height, static_cast<unsigned long long>(r.c.agents),
-        r.c.steps_per_frame, r.frames, r.warmup, fps, r.frame_ms, r.sim_ms, r.publish_ms, r.draw_ms,
-        r.wait_ms, r.gpu_sim ? "cuda events" : "host", r.interop ? "interop" : "host copy");
+    const auto num = [](double v) { return json_number(v, 6); };
+    const std::string line =
+        "{\"mode\":\"frame\",\"backend\":" + json_string(r.backend) +
+        ",\"width\":" + std::to_string(r.c.size.width) + ",\"height\":" + std::to_string(r.c.size.height) +
+        ",\"agents\":" + std::to_string(r.c.agents) +
+        ",\"steps_per_frame\":" + std::to_string(r.c.steps_per_frame) +
+        ",\"frames\":" + std::to_string(r.frames) + ",\"warmup\":" + std::to_string(r.warmup) +
+        ",\"fps\":" + num(fps) + ",\"frame_ms\":" + num(r.frame_ms) + ",\"sim_ms\":" + num(r.sim_ms) +
+        ",\"publish_ms\":" + num(r.publish_ms) + ",\"draw_ms\":" + num(r.draw_ms) +
+        ",\"wait_ms\":" + num(r.wait_ms) +
+        ",\"sim_timing\":" + json_string(r.gpu_sim ? "cuda events" : "host") +
+        ",\"publish_path\":" + json_string(r.interop ? "interop" : "host copy") + "}\n";
+    std::fputs(line.c_str(), stdout);
   } else {
     std::printf("%-28s %11s %6s %4d %6d %9.1f %9.4f %8.4f %8.4f %8.4f %s\n", r.backend.c_str(),
                 format_size(r.c.size).c_str(), format_count(r.c.agents).c_str(), r.c.steps_per_frame,
@@ -198,7 +205,7 @@ int run_frame_bench(const FrameBenchOptions& o) {
       std::fprintf(stderr, "physarum bench: %s; %s\n", note.c_str(), egl->description().c_str());
       if (!o.json) print_header();
     }
-    if (o.warmup > 0) b->step(o.warmup);
+    step_in_slices(static_cast<uint64_t>(o.warmup), [&](uint64_t k) { b->step(k); });
     FrameRow r;
     {
       // Dropped before the backend: the texture's registration and last publish outlive no stream.
@@ -208,6 +215,7 @@ int run_frame_bench(const FrameBenchOptions& o) {
       r = time_frames(*b, renderer, display, c, frames);
       finish_sim(*b);
     }
+    throw_if_stopped();
     r.warmup = o.warmup;
     print_row(r, o.json);
     ++ran;

@@ -3,12 +3,15 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/help_format.hpp"
 #include "sim/backend.hpp"
 #include "sim/params.hpp"
+#include "sim/stop.hpp"
 #include "sim/text.hpp"
+#include "video/signals.hpp"
 
 namespace {
 
@@ -74,15 +77,31 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
+  // The commands whose work can last: Ctrl-C or SIGTERM stops them between steps or phases, the
+  // Stopped unwinds through the writers (no temporary file stays, nothing is replaced) and the exit
+  // status is 128 + signal. render and the window install their own, to finish their videos first.
+  const std::vector<CLI::App*> chosen = app.get_subcommands();
+  const std::string command = chosen.empty() ? std::string("window") : chosen.front()->get_name();
+  const bool stoppable =
+      command == "run" || command == "bench" || command == "export" || command == "sensitivity";
+  if (stoppable) install_signal_handlers();
   try {
-    if (app.got_subcommand("run")) return run();
-    if (app.got_subcommand("bench")) return bench();
-    if (app.got_subcommand("render")) return render();
-    if (app.got_subcommand("presets")) return presets();
-    if (app.got_subcommand("params")) return params();
-    if (app.got_subcommand("export")) return export_();
-    if (app.got_subcommand("sensitivity")) return sensitivity();
-    return window();
+    const int status = [&] {
+      if (app.got_subcommand("run")) return run();
+      if (app.got_subcommand("bench")) return bench();
+      if (app.got_subcommand("render")) return render();
+      if (app.got_subcommand("presets")) return presets();
+      if (app.got_subcommand("params")) return params();
+      if (app.got_subcommand("export")) return export_();
+      if (app.got_subcommand("sensitivity")) return sensitivity();
+      return window();
+    }();
+    // A signal after the last check still ends with 128 + signal: the caller asked for a stop.
+    if (stoppable && status == kExitOk && stop_requested())
+      return report_stopped(command.c_str(), "it had already finished and written its files whole");
+    return status;
+  } catch (const physarum::Stopped&) {
+    return report_stopped(command.c_str(), "no file was written or replaced");
   } catch (const UsageError& e) {
     std::fprintf(stderr, "physarum: %s\n", physarum::printable(e.what()).c_str());
     return kExitUsage;

@@ -28,7 +28,7 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
   analysis::NetworkOptions o;
   o.threshold = r.threshold;
   o.fraction = r.fraction;
-  o.stop = [] { return stop_requested(); };
+  o.stop = stop_on_signal();
   analysis::NetworkReport report;
   try {
     report = analysis::analyse_network(g, maps.food ? &*maps.food : nullptr,

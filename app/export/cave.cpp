@@ -270,10 +270,13 @@ Mask make_cave(const Grid& g, const CaveOptions& o, CaveReport& report) {
   std::vector<int> labels;
   std::vector<int64_t> sizes;
   report.regions_before = label_regions(m, 1, labels, sizes);
+  stop_if_asked(o.stop);
   remove_islands(m, 0, o.min_rock_island);
   remove_islands(m, 1, o.min_floor_island);
+  stop_if_asked(o.stop);
   if (o.connect == Connect::Largest) keep_largest_floor(m);
   if (o.connect == Connect::Corridors) report.corridors = join_with_corridors(m, o.min_width);
+  stop_if_asked(o.stop);
   widen_passages(m, o.min_width);
 
   report.regions_after = label_regions(m, 1, labels, sizes);
@@ -283,19 +286,19 @@ Mask make_cave(const Grid& g, const CaveOptions& o, CaveReport& report) {
       m.cells.empty() ? 0 : static_cast<double>(floor_cells) / static_cast<double>(m.cells.size());
   report.largest_share =
       floor_cells > 0 ? static_cast<double>(*std::max_element(sizes.begin(), sizes.end())) / floor_cells : 0;
+  stop_if_asked(o.stop);
   report.narrowest_passage = narrowest_passage(m, 64);
   return m;
 }
 
 std::string report_json(const CaveReport& r) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "{\n  \"threshold\": %s,\n  \"floor_fraction\": %.6f,\n  \"regions_before\": %d,\n"
-                "  \"regions_after\": %d,\n  \"largest_region_share\": %.6f,\n  \"narrowest_passage\": %d,\n"
-                "  \"corridors\": %d\n}\n",
-                json_number(r.threshold, 9).c_str(), r.floor_fraction, r.regions_before, r.regions_after,
-                r.largest_share, r.narrowest_passage, r.corridors);
-  return buf;
+  return "{\n  \"threshold\": " + json_number(r.threshold, 9) +
+         ",\n  \"floor_fraction\": " + json_number(r.floor_fraction, 9) +
+         ",\n  \"regions_before\": " + std::to_string(r.regions_before) +
+         ",\n  \"regions_after\": " + std::to_string(r.regions_after) +
+         ",\n  \"largest_region_share\": " + json_number(r.largest_share, 9) +
+         ",\n  \"narrowest_passage\": " + std::to_string(r.narrowest_passage) +
+         ",\n  \"corridors\": " + std::to_string(r.corridors) + "\n}\n";
 }
 
 }  // namespace physarum::app::exporter

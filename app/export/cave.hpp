@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "export/grid.hpp"
+#include "sim/stop.hpp"
 
 namespace physarum::app::exporter {
 
@@ -31,6 +32,7 @@ struct CaveOptions {
   int min_rock_island = 16;        // rock regions smaller than this become floor
   Connect connect = Connect::Corridors;
   int min_width = 1;  // every floor cell lies in a min_width x min_width square of floor
+  StopCheck stop;     // asked between the phases; make_cave throws Stopped when it says yes
 };
 
 struct CaveReport {

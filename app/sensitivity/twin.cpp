@@ -18,7 +18,8 @@ Record measure(Backend& a, Backend& b, std::vector<float>& fa, std::vector<float
 
 }  // namespace
 
-TwinResult run_twins(const run::Recipe& a_options, const Perturbation& p, int steps, int every) {
+TwinResult run_twins(const run::Recipe& a_options, const Perturbation& p, int steps, int every,
+                     const StopCheck& stop) {
   TwinResult result;
   run::Recipe b_options = a_options;
   if (p.kind == Perturbation::Kind::Parameter) {
@@ -35,10 +36,17 @@ TwinResult run_twins(const run::Recipe& a_options, const Perturbation& p, int st
   result.backend = a.backend().name();
 
   result.records.push_back(measure(a.backend(), b.backend(), result.field_a, result.field_b));
+  // A stop is asked for between short slices, not only between records: --every may be large.
+  constexpr int kSlice = 16;
   for (int done = 0; done < steps;) {
     const int n = std::min(every, steps - done);
-    a.step(static_cast<uint64_t>(n));
-    b.step(static_cast<uint64_t>(n));
+    for (int k = 0; k < n;) {
+      stop_if_asked(stop);
+      const int m = std::min(kSlice, n - k);
+      a.step(static_cast<uint64_t>(m));
+      b.step(static_cast<uint64_t>(m));
+      k += m;
+    }
     done += n;
     result.records.push_back(measure(a.backend(), b.backend(), result.field_a, result.field_b));
   }

@@ -9,6 +9,7 @@
 
 #include "run/recipe.hpp"
 #include "sensitivity/perturbation.hpp"
+#include "sim/stop.hpp"
 
 namespace physarum::app::sensitivity {
 
@@ -29,7 +30,9 @@ struct TwinResult {
 
 // A and B are runs (run/run.hpp) stepped the one way, keyframes included, so A grows what
 // `physarum run` grows from the same recipe. Throws UsageError for a bad recipe and Error for a
-// perturbation that does not fit the simulation (agent id, cell, key).
-TwinResult run_twins(const run::Recipe& a, const Perturbation& p, int steps, int every);
+// perturbation that does not fit the simulation (agent id, cell, key). `stop` is asked every few
+// steps; when it says yes, run_twins throws Stopped.
+TwinResult run_twins(const run::Recipe& a, const Perturbation& p, int steps, int every,
+                     const StopCheck& stop = {});
 
 }  // namespace physarum::app::sensitivity

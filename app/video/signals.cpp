@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
+
+#include "sim/elapsed.hpp"
 
 namespace physarum::app {
 
@@ -74,6 +78,41 @@ void clear_stop_request() {
 
 int exit_code_for_signal(int signal) {
   return 128 + signal;
+}
+
+void throw_if_stopped() {
+  if (stop_requested()) throw Stopped();
+}
+
+StopCheck stop_on_signal() {
+  return [] { return stop_requested(); };
+}
+
+void step_in_slices(uint64_t n, const std::function<void(uint64_t)>& step) {
+  // Capped so that an asynchronous backend, whose step() only queues work, never has more than
+  // this many steps in flight when the stop comes.
+  constexpr uint64_t kMaxSlice = 256;
+  constexpr double kQuickMs = 100;
+  uint64_t slice = 1;
+  for (uint64_t done = 0; done < n;) {
+    throw_if_stopped();
+    const uint64_t k = std::min(slice, n - done);
+    const auto t0 = std::chrono::steady_clock::now();
+    step(k);
+    done += k;
+    if (ms_since(t0) < kQuickMs) slice = std::min(slice * 2, kMaxSlice);
+  }
+  throw_if_stopped();
+}
+
+int report_stopped(const char* command, const char* left_alone) {
+  const int sig = stop_signal();
+  const char* name = sig == SIGINT    ? "SIGINT"
+                     : sig == SIGTERM ? "SIGTERM"
+                     : sig == SIGHUP  ? "SIGHUP"
+                                      : "a request";
+  std::fprintf(stderr, "physarum %s: interrupted by %s (signal %d); %s\n", command, name, sig, left_alone);
+  return exit_code_for_signal(sig);
 }
 
 void register_open(Finalisable* f) {

@@ -4,6 +4,11 @@
 // shows up as EPIPE on write instead of killing the program.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+
+#include "sim/stop.hpp"
+
 namespace physarum::app {
 
 // Something that must be finished before the program ends (an open recording).
@@ -25,6 +30,22 @@ int stop_signal();      // the signal that asked, 0 when none or request_stop(0)
 void request_stop(int signal = 0);
 void clear_stop_request();
 int exit_code_for_signal(int signal);  // the shell's convention: 128 + signal
+
+// Long phases of the commands (growth, clean-up, sweeps, benchmarks) poll the flag through these:
+// throw_if_stopped() throws Stopped once a stop was requested; stop_on_signal() asks the same
+// question for library code that takes a StopCheck.
+void throw_if_stopped();
+StopCheck stop_on_signal();
+
+// Runs step(k) for slices k that add up to n, asking throw_if_stopped() before each: slices start at
+// one step and double while one takes under a tenth of a second, so a stop is seen within about
+// that long on a slow backend and costs nothing on a fast one. Results do not depend on the slicing:
+// every backend gives the same bits however its steps are cut into calls (render cuts them by frame).
+void step_in_slices(uint64_t n, const std::function<void(uint64_t)>& step);
+
+// For a command that Stopped ended: says so on stderr, naming the signal and what was left as it
+// was, and returns 128 + signal.
+int report_stopped(const char* command, const char* left_alone);
 
 // Open recordings register themselves; finalise_open() finalises each one still registered.
 void register_open(Finalisable* f);

@@ -1,5 +1,6 @@
 // Pieces of the JSON files the program writes, strict JSON (RFC 8259) that every parser reads:
-// strings escaped, and no NaN or infinity, which JSON does not have.
+// strings escaped and valid UTF-8, and no NaN or infinity, which JSON does not have. Every JSON
+// writer builds its text from these two, so the rules below hold for all of them.
 #pragma once
 
 #include <string>
@@ -7,10 +8,14 @@
 
 namespace physarum {
 
-// `s` in double quotes, with '"', '\\' and control characters escaped.
+// `s` in double quotes, with '"', '\\' and control characters escaped. A byte that is not part of
+// well-formed UTF-8 (a path or a value from a file in another encoding) becomes U+FFFD, the
+// replacement character: JSON text must be UTF-8, and a reader would refuse the whole file.
 std::string json_string(std::string_view s);
 
-// `v` with `significant` digits (printf %.*g), or null when it is not finite.
+// `v` with `significant` digits (printf %.*g), or null when it is not finite: a quantity that does
+// not exist (a rate over no time, a ratio of nothing) is written as absent, never refused, so the
+// rest of the file is kept.
 std::string json_number(double v, int significant = 17);
 
 }  // namespace physarum
