@@ -27,11 +27,10 @@ test: build
 	@set -o pipefail; cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900 2>&1 | tee ctest-output.log; \
 	  rc=$$?; $(CURDIR)/scripts/test-summary .; exit $$rc
 
-# cmake --install rewrites install_manifest.txt on every install (the tests install too), so keep
-# our own list of what `make install` put where, for `make uninstall`.
+# The record of what `make install` put where (files, and the folders it made) is ours: cmake
+# --install rewrites install_manifest.txt on every install (the tests install too) and lists no folders.
 install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
-	cp $(BUILD)/install_manifest.txt $(BUILD)/installed-files.txt
+	@scripts/install $(BUILD) $(PREFIX) $(BUILD)/installed-files.txt
 	@echo "Installed under $(PREFIX): run 'physarum', 'man physarum'; 'make uninstall' removes it."
 
 uninstall:

@@ -68,9 +68,9 @@ fi
 cat "$tmp/presets.txt"
 echo "a bare copy of the executable said:"; grep -A6 "error" "$tmp/lonely.err"
 
-man_page=$root/share/man/man1/physarum.1
-[ -f "$man_page" ] || fail "no man page at share/man/man1/physarum.1"
-grep -q 'COMMAND: PHYSARUM RENDER' "$man_page" || fail "the man page lacks the render subcommand"
+man_page=$root/share/man/man1/physarum.1.gz
+[ -f "$man_page" ] || fail "no man page at share/man/man1/physarum.1.gz"
+zgrep -q 'COMMAND: PHYSARUM RENDER' "$man_page" || fail "the man page lacks the render subcommand"
 if command -v man >/dev/null; then
   MANPATH="$root/share/man" MANWIDTH=100 man physarum 2>/dev/null | grep -q -- "--preset" || fail "'man physarum' does not show the options"
 fi

@@ -1,5 +1,6 @@
 # Writes physarum.1 with help2man: the top-level --help, plus each subcommand's --help as its own
 # section, plus the hand-written sections of manpage.h2m. Run by the build (app/CMakeLists.txt).
+# Installed is physarum.1.gz: Debian's policy wants man pages compressed, and man reads them so.
 set(sections "")
 foreach(sub run render bench presets export sensitivity)
   execute_process(COMMAND ${EXE} ${sub} --help OUTPUT_VARIABLE text RESULT_VARIABLE rc)
@@ -21,4 +22,9 @@ execute_process(
   RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "manpage: help2man failed")
+endif()
+# -n: no name or time stamp inside, so the same page makes the same bytes.
+execute_process(COMMAND gzip -9nc ${OUT} OUTPUT_FILE ${OUT}.gz RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "manpage: gzip failed")
 endif()
