@@ -114,7 +114,7 @@ const std::vector<std::string> kLongRender = {"render", "--backend", "cpu",     
 TEST(OutputBudgetCli, SixteenTimesALargeFieldIsRefusedBeforeTheRun) {
   const auto dir = test::temp_dir();
   auto args = kLongRender;
-  for (const char* a : {"--size", "1024x1024", "--resolution", "16x", "--out", "big.png", "--out", "v.mp4"})
+  for (const char* a : {"--size", "1024x1024", "--resolution", "16x", "--out", "big.png", "--out", "f.npy"})
     args.emplace_back(a);
   const auto start = std::chrono::steady_clock::now();
   const auto r = test::run_physarum(args, dir, kEgl);
@@ -126,7 +126,7 @@ TEST(OutputBudgetCli, SixteenTimesALargeFieldIsRefusedBeforeTheRun) {
       << r.err;
   EXPECT_NE(r.err.find("raise the budget with --output-budget"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "big.png"));
-  EXPECT_FALSE(fs::exists(dir / "v.mp4"));
+  EXPECT_FALSE(fs::exists(dir / "f.npy"));
 }
 
 // A 128x96 still: its image and PNG are estimated at about 210 KB (two 48 KB RGBA copies and the
@@ -222,6 +222,8 @@ TEST(OutputBudgetCli, EstimatesAreAtLeastTheFilesWrittenAndNotFarAbove) {
   for (const char* out : {"m.png", "h.r16", "t.tmj", "g.csv", "f.npy"}) a.insert(a.end(), {"--out", out});
   const auto r = test::run_physarum(a, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The budget shapes no output: it stays out of the recipe the files carry.
+  EXPECT_EQ(test::read_file(dir / "c.svg").find("budget"), std::string::npos);
   // A cave mask compresses far below its bound: the bound only has to hold.
   expect_estimates(dir, {96, 80},
                    {{"svg", "c.svg", 20},

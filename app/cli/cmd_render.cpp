@@ -206,25 +206,23 @@ void check_output_budget(const RenderOptions& o, const Outputs& outs, Size size,
   budget.check(o.output_budget);
 }
 
-OutputPlan plan_output(const RenderOptions& o, const Outputs& outs) {
-  const Preset preset = run::resolve(o.sim);
-  OutputPlan plan{image_size(o, preset.run.size)};
-  check_output_budget(o, outs, plan.size, preset);
-  const std::vector<std::string>& videos = outs.videos;
-  if (videos.empty()) return plan;
+// The encoder for videos of `size` ("auto" when no MP4 is asked for). Throws UsageError for a
+// size no encoder here takes, Error without ffmpeg.
+std::string checked_video_encoder(const RenderOptions& o, const std::vector<std::string>& videos, Size size) {
+  std::string encoder = "auto";
   // What the user can fix in the command comes first, whatever is installed.
   for (const auto& v : videos) {
     if (video_format_of(v) == VideoFormat::PngSequence) check_frame_folder(v);
   }
   if (!find_on_path("ffmpeg"))
     throw Error("ffmpeg not found on PATH; install it with apt-get install ffmpeg");
-  const int w = plan.size.width, h = plan.size.height;
+  const int w = size.width, h = size.height;
   bool even_cropped = false;
   for (const auto& v : videos) {
     const VideoFormat f = *video_format_of(v);
     try {
       if (f == VideoFormat::Mp4) {
-        plan.encoder = encoder_for_size(w, h);
+        encoder = encoder_for_size(w, h);
       } else if (std::string why = video_size_problem(w, h, "libx264"); !why.empty()) {
         throw Error(why);
       }
@@ -243,7 +241,17 @@ OutputPlan plan_output(const RenderOptions& o, const Outputs& outs) {
                  : (w & 1)          ? "column is"
                                     : "row is");
   }
-  for (const auto& v : videos) {
+  return encoder;
+}
+
+// The image's size, the encoder and the budget checked before any work; then the frames' folders
+// are made.
+OutputPlan plan_output(const RenderOptions& o, const Outputs& outs) {
+  const Preset preset = run::resolve(o.sim);
+  OutputPlan plan{image_size(o, preset.run.size)};
+  if (!outs.videos.empty()) plan.encoder = checked_video_encoder(o, outs.videos, plan.size);
+  check_output_budget(o, outs, plan.size, preset);
+  for (const auto& v : outs.videos) {
     if (video_format_of(v) == VideoFormat::PngSequence) prepare_frame_folder(v);
   }
   return plan;

@@ -20,7 +20,7 @@ void check_window_outputs(const WindowOptions& o) {
   if (!o.screenshot.empty()) paths.add("--screenshot", o.screenshot);
   if (o.record.empty()) return;
   if (video_format_of(o.record) != VideoFormat::PngSequence) {
-    paths.add("--record", o.record);
+    paths.add("--record", o.record, WritableTarget::RegularFileOrDevice);  // as the recorder takes it
     return;
   }
   try {

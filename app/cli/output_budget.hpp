@@ -12,7 +12,7 @@
 
 namespace physarum::app {
 
-// Large enough for a 4K still or an 8192x8192 export, small enough to stop a typo before it
+// Large enough for a 4K still or an 8192x8192 cave mask, small enough to stop a typo before it
 // fills a disk or the memory of an ordinary machine.
 inline constexpr const char* kDefaultOutputBudget = "2GB";
 
