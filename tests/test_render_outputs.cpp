@@ -127,6 +127,36 @@ TEST(WindowOutputs, RecordsAGifAndAPngSequenceOfTheField) {
   EXPECT_TRUE(fs::exists(dir / "frames/001.png"));
 }
 
+// The window's files are checked before it opens, with no display needed: a name given twice, a
+// FIFO, a device or a folder that cannot be written is a usage error, and nothing is made.
+TEST(WindowOutputs, ScreenshotAndRecordingAreCheckedBeforeTheWindowOpens) {
+  const auto dir = test::temp_dir();
+  ASSERT_EQ(::mkfifo((dir / "pipe.png").c_str(), 0600), 0);
+  fs::create_directories(dir / "locked");
+  ASSERT_EQ(::chmod((dir / "locked").c_str(), 0500), 0);
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  std::vector<Case> cases = {
+      {{"--screenshot", "v.mp4", "--record", "v.mp4"}, "--record v.mp4: the same file as --screenshot v.mp4"},
+      {{"--screenshot", "pipe.png"}, "--screenshot pipe.png"},
+      {{"--screenshot", "/dev/null"}, "--screenshot /dev/null"},
+      {{"--record", "pipe.png/%03d.png"}, "--record: cannot write frames to pipe.png"},
+  };
+  // Root writes into a folder without write permission.
+  if (::geteuid() != 0) cases.push_back({{"--record", "locked/v.mp4"}, "--record locked/v.mp4"});
+  for (const Case& c : cases) {
+    std::vector<std::string> a = {"--frames", "2", "--backend", "cpu", "--size", "32x24"};
+    a.insert(a.end(), c.args.begin(), c.args.end());
+    const auto r = test::run_physarum(a, dir, {}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 2) << c.says << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("no display"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "v.mp4")) << c.says;
+  }
+}
+
 // A GIF that cannot be made in time loses nothing: the frames stay, losslessly, and the message
 // says where.
 TEST(GifRecorder, FramesAreKeptWhenTheGifCannotBeMade) {

@@ -15,6 +15,7 @@
 #include "cli/decimal_option.hpp"
 #include "cli/export_plan.hpp"
 #include "cli/export_writers.hpp"
+#include "cli/output_budget.hpp"
 #include "cli/sim_options.hpp"
 #include "export/bands.hpp"
 #include "export/cave.hpp"
@@ -37,7 +38,9 @@ std::string recipe_of(const CLI::App& cmd) {
   std::string r = "physarum " PHYSARUM_VERSION " export";
   for (const CLI::Option* o : cmd.get_options()) {
     const std::string name = o->get_lnames().empty() ? std::string() : o->get_lnames().front();
-    if (o->count() == 0 || name.empty() || name == "out" || name == "report" || name == "help") continue;
+    if (o->count() == 0 || name.empty() || name == "out" || name == "report" || name == "help" ||
+        name == "output-budget")
+      continue;
     for (const std::string& v : o->results()) r += " " + name + "=" + v;
   }
   return r;
@@ -114,8 +117,7 @@ void derive(const ExportOptions& o, const ExportPlan& plan, ExportInputs& in) {
   in.banded = !o.bands.empty();
   in.band_mode = o.bands == "quantile" ? ex::BandMode::Quantile : ex::BandMode::Even;
   if (in.banded) {
-    in.bands =
-        ex::band_map(in.grid, in.band_mode, o.levels > 0 ? o.levels : plan.display.levels, plan.display);
+    in.bands = ex::band_map(in.grid, in.band_mode, band_count(o, plan.display), plan.display);
   }
   if (plan.needs_cave) {
     in.mask = ex::make_cave(in.grid, cave, in.report);
@@ -202,6 +204,7 @@ void add_output_options(CLI::App& cmd, ExportOptions& o) {
   cmd.add_option("--resolution", o.resolution, "Output grid: WxH or a scale of the field, Nx (bicubic)")
       ->type_name("WxH|Nx")
       ->capture_default_str();
+  add_output_budget_option(cmd, o.output_budget);
 }
 
 void add_cave_options(CLI::App& cmd, ExportOptions& o) {
@@ -296,10 +299,10 @@ CommandFn add_export_command(CLI::App& app) {
   add_tiled_options(*cmd, *o);
   add_svg_options(*cmd, *o);
   for (const char* name :
-       {"--steps",          "--field",      "--channel",    "--format",  "--resolution", "--threshold",
-        "--floor-fraction", "--smooth",     "--min-island", "--connect", "--min-width",  "--report",
-        "--tile-size",      "--bands",      "--levels",     "--paper",   "--margin",     "--contours",
-        "--tolerance",      "--min-length", "--stroke"}) {
+       {"--steps",          "--field",      "--channel",    "--format",       "--resolution", "--threshold",
+        "--floor-fraction", "--smooth",     "--min-island", "--connect",      "--min-width",  "--report",
+        "--tile-size",      "--bands",      "--levels",     "--paper",        "--margin",     "--contours",
+        "--tolerance",      "--min-length", "--stroke",     "--output-budget"}) {
     cmd->get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
   return [o, cmd] { return run(*o, *cmd); };

@@ -19,6 +19,7 @@
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/offscreen.hpp"
+#include "cli/output_budget.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/output_size.hpp"
 #include "cli/render_report.hpp"
@@ -54,7 +55,11 @@ struct RenderOptions {
   int video_stop_limit_s = 30;  // after the last frame or Ctrl-C, before a stalled encoder is ended
   bool quiet = false;
   ReportOptions report;
+  std::string output_budget;
 };
+
+// Frames being read back at once: reading overlaps the next frames' simulation.
+constexpr int kReadbackRing = 3;
 
 enum class OutKind { Png, Npy, Video };
 
@@ -175,22 +180,49 @@ Size image_size(const RenderOptions& o, Size field) {
   }
 }
 
-OutputPlan plan_output(const RenderOptions& o, const std::vector<std::string>& videos) {
-  OutputPlan plan{image_size(o, run::resolve(o.sim).run.size)};
-  if (videos.empty()) return plan;
+// What the outputs cost at `size`, before anything is drawn. The offscreen target and the frame
+// read back from it hold 4 bytes a pixel each; a still adds its PNG (built whole in memory, then
+// written); a video adds its frames in flight, the readback ring's and the recorder's, and nothing
+// on disk: its length is what --steps and --every ask for, and the encoder compresses it. The
+// .npy is the field, 4 bytes a cell per species.
+void check_output_budget(const RenderOptions& o, const Outputs& outs, Size size, const Preset& preset) {
+  const uint64_t frame = 4 * static_cast<uint64_t>(size.width) * static_cast<uint64_t>(size.height);
+  const std::string image =
+      "a " + format_size(size) + " image" +
+      (o.resolution.empty() ? std::string(", the field's size") : " from --resolution " + o.resolution);
+  OutputBudget budget;
+  budget.add("the image drawn", image, {0, 2 * frame});
+  for (const auto& f : outs.pngs) {
+    const uint64_t png = png_bytes_bound(size.width, size.height, 4, 1);
+    budget.add("--out " + f, image, {png, png});
+  }
+  const auto in_flight = static_cast<uint64_t>(kReadbackRing + RecorderOptions{}.ring_slots);
+  for (const auto& f : outs.videos) budget.add("--out " + f, image, {0, in_flight * frame});
+  const Size field = preset.run.size;
+  const uint64_t npy = 4 * static_cast<uint64_t>(field.width) * static_cast<uint64_t>(field.height) *
+                       static_cast<uint64_t>(preset.species.count());
+  for (const auto& f : outs.npys)
+    budget.add("--out " + f, "the " + format_size(field) + " field", {npy, npy});
+  budget.check(o.output_budget);
+}
+
+// The encoder for videos of `size` ("auto" when no MP4 is asked for). Throws UsageError for a
+// size no encoder here takes, Error without ffmpeg.
+std::string checked_video_encoder(const RenderOptions& o, const std::vector<std::string>& videos, Size size) {
+  std::string encoder = "auto";
   // What the user can fix in the command comes first, whatever is installed.
   for (const auto& v : videos) {
     if (video_format_of(v) == VideoFormat::PngSequence) check_frame_folder(v);
   }
   if (!find_on_path("ffmpeg"))
     throw Error("ffmpeg not found on PATH; install it with apt-get install ffmpeg");
-  const int w = plan.size.width, h = plan.size.height;
+  const int w = size.width, h = size.height;
   bool even_cropped = false;
   for (const auto& v : videos) {
     const VideoFormat f = *video_format_of(v);
     try {
       if (f == VideoFormat::Mp4) {
-        plan.encoder = encoder_for_size(w, h);
+        encoder = encoder_for_size(w, h);
       } else if (std::string why = video_size_problem(w, h, "libx264"); !why.empty()) {
         throw Error(why);
       }
@@ -209,7 +241,17 @@ OutputPlan plan_output(const RenderOptions& o, const std::vector<std::string>& v
                  : (w & 1)          ? "column is"
                                     : "row is");
   }
-  for (const auto& v : videos) {
+  return encoder;
+}
+
+// The image's size, the encoder and the budget checked before any work; then the frames' folders
+// are made.
+OutputPlan plan_output(const RenderOptions& o, const Outputs& outs) {
+  const Preset preset = run::resolve(o.sim);
+  OutputPlan plan{image_size(o, preset.run.size)};
+  if (!outs.videos.empty()) plan.encoder = checked_video_encoder(o, outs.videos, plan.size);
+  check_output_budget(o, outs, plan.size, preset);
+  for (const auto& v : outs.videos) {
     if (video_format_of(v) == VideoFormat::PngSequence) prepare_frame_folder(v);
   }
   return plan;
@@ -320,7 +362,7 @@ class HeadlessRender {
   std::optional<OffscreenTarget> target_;
   std::vector<std::unique_ptr<Recorder>> recorders_;
   RecorderFanOut fan_out_{recorders_};
-  AsyncReadback readback_{3};  // after the GL objects it reads from; before egl_ goes
+  AsyncReadback readback_{kReadbackRing};  // after the GL objects it reads from; before egl_ goes
 };
 
 // Steps the simulation, a video frame every `every` steps. Returns the steps done (fewer after
@@ -362,7 +404,7 @@ void say_written(const RenderOptions& o, const Backend& b, uint64_t done, uint64
 
 int run_render(const RenderOptions& o) {
   const Outputs outs = sorted_outputs(o.outs, o.report.file);
-  OutputPlan plan = plan_output(o, outs.videos);
+  OutputPlan plan = plan_output(o, outs);
   install_signal_handlers();
 
   run::Run sim(o.sim);
@@ -458,6 +500,7 @@ CommandFn add_render_command(CLI::App& app) {
       ->type_name("F")
       ->check(CLI::Range(0.001, 1.0))
       ->capture_default_str();
+  add_output_budget_option(*cmd, o->output_budget);
   return [o] { return run_render(*o); };
 }
 

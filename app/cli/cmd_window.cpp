@@ -5,10 +5,32 @@
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/help_format.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/sim_options.hpp"
+#include "video/video_format.hpp"
 #include "window/window.hpp"
 
 namespace physarum::app {
+namespace {
+
+// The files the window is asked to write, checked before it opens (and before a display is looked
+// for): an unwritable --screenshot would otherwise be found only after the last frame.
+void check_window_outputs(const WindowOptions& o) {
+  OutputPaths paths;
+  if (!o.screenshot.empty()) paths.add("--screenshot", o.screenshot);
+  if (o.record.empty()) return;
+  if (video_format_of(o.record) != VideoFormat::PngSequence) {
+    paths.add("--record", o.record, WritableTarget::RegularFileOrDevice);  // as the recorder takes it
+    return;
+  }
+  try {
+    check_frame_folder(o.record);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--record: ") + e.what());
+  }
+}
+
+}  // namespace
 
 CommandFn add_window_options(CLI::App& app) {
   auto o = std::make_shared<WindowOptions>();
@@ -44,7 +66,10 @@ CommandFn add_window_options(CLI::App& app) {
         "--record-window", "--record-fps", "--twin", "--record-every-frame"}) {
     app.get_option(name)->group(kWindowGroup);
   }
-  return [o] { return run_window(*o); };
+  return [o] {
+    check_window_outputs(*o);
+    return run_window(*o);
+  };
 }
 
 }  // namespace physarum::app

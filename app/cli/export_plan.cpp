@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/export_writers.hpp"
 #include "cli/output_paths.hpp"
+#include "sim/npy.hpp"
 
 namespace physarum::app {
 namespace {
@@ -81,7 +82,56 @@ void check_against_run(const ExportOptions& o, const Preset& preset) {
   }
 }
 
+// The field's size and planes before it is grown (the recipe's) or read (the .npy's header).
+ExportShape field_shape(const ExportOptions& o, const Preset& preset) {
+  ExportShape s;
+  if (o.field.empty()) {
+    s.field = preset.run.size;
+    s.planes = preset.species.count();
+  } else {
+    NpyArray header;
+    try {
+      header = read_npy_planes_shape(o.field);
+    } catch (const Error& e) {
+      throw UsageError(std::string("--field: ") + e.what());
+    }
+    s.field = {header.width, header.height};
+    s.planes = header.planes;
+  }
+  return s;
+}
+
+// Every output's estimate and what the field, its grid and the clean-up hold while they are
+// written: the field read or grown (4 bytes a cell per plane), its sum and the resampled grid (4
+// bytes a cell each), the cave clean-up's arrays (about 20 bytes a cell) and the band map with
+// the sorted copy quantile bands take (5 bytes a cell).
+void check_output_budget(const ExportOptions& o, const ExportPlan& plan, const Preset& preset) {
+  ExportShape s = field_shape(o, preset);
+  s.grid = export_resolution(o.resolution, s.field);
+  s.grid_text = "a " + format_size(s.grid) + " grid (--resolution " + o.resolution + " of the " +
+                format_size(s.field) + " field)";
+  s.bands = band_count(o, plan.display);
+  s.paper_mm = std::max(plan.paper.width_mm, plan.paper.height_mm);
+  const uint64_t field = static_cast<uint64_t>(s.field.width) * static_cast<uint64_t>(s.field.height);
+  const uint64_t grid = static_cast<uint64_t>(s.grid.width) * static_cast<uint64_t>(s.grid.height);
+  OutputBudget budget;
+  budget.add("the field and its grid", s.grid_text,
+             {0, 4 * field * static_cast<uint64_t>(s.planes + 1) + 4 * grid +
+                     (plan.needs_cave ? 20 * grid : 0) + (s.bands > 0 ? 5 * grid : 0)});
+  if (o.channel >= 0) s.planes = 1;
+  for (const ExportOutput& out : plan.outputs) {
+    OutputEstimate e = out.writer->estimate(o, s);
+    budget.add("--out " + out.path.string(), std::move(e.because), e.cost);
+  }
+  budget.check(o.output_budget);
+}
+
 }  // namespace
+
+int band_count(const ExportOptions& o, const DisplayParams& display) {
+  if (o.bands.empty()) return 0;
+  return o.levels > 0 ? o.levels : display.levels;
+}
 
 ExportPlan make_export_plan(const ExportOptions& o, const CLI::App& cmd) {
   check_option_pairs(o, cmd);
@@ -96,6 +146,7 @@ ExportPlan make_export_plan(const ExportOptions& o, const CLI::App& cmd) {
   const Preset preset = run::resolve(o.sim);
   plan.display = preset.display;
   if (o.field.empty()) check_against_run(o, preset);
+  check_output_budget(o, plan, preset);
   return plan;
 }
 

@@ -45,6 +45,7 @@ struct ExportOptions {
   double min_length_mm = 0.5;  // shorter lines are specks a pen draws as blots
   double stroke_mm = 0.3;
   bool skeleton = false;  // SVG: add the network as a single-line drawing
+  std::string output_budget;
 };
 
 struct ExportOutput {
@@ -65,6 +66,9 @@ struct ExportPlan {
 // read: conflicting options, an output whose format is unknown or whose folder is missing, a
 // resolution or channel the grown field cannot have.
 ExportPlan make_export_plan(const ExportOptions& o, const CLI::App& cmd);
+
+// --bands' band count: --levels, or the preset's display levels; 0 without --bands.
+int band_count(const ExportOptions& o, const DisplayParams& display);
 
 // The output grid for --resolution "WxH" or "Nx" (a scale, e.g. 4x or 0.5x) of a field of this
 // size. Throws UsageError.

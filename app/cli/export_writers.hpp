@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/export_plan.hpp"
+#include "cli/output_budget.hpp"
 #include "export/bands.hpp"
 #include "export/cave.hpp"
 #include "export/grid.hpp"
@@ -41,12 +42,32 @@ struct ExportInputs {
 
 enum class CaveUse { Never, Always, UnlessBanded };
 
+// What sizes the writers' files, known before the run.
+struct ExportShape {
+  Size field;
+  int planes = 1;  // after --channel
+  Size grid;
+  std::string grid_text;  // "a 4096x4096 grid (--resolution 4x)", for messages
+  int bands = 0;          // 0 without --bands
+  double paper_mm = 0;    // the paper's longer side: SVG coordinates stay below it
+};
+
+// An output's cost (an upper bound, cli/output_budget.hpp) and the options that set it.
+struct OutputEstimate {
+  OutputCost cost;
+  std::string because;
+};
+
 struct FormatWriter {
   std::string_view name;                       // as --format takes it
   std::array<std::string_view, 2> extensions;  // lower case, first one in messages; "" when none
   CaveUse cave = CaveUse::Never;
   void (*write)(const std::filesystem::path& out, const ExportInputs& in) = nullptr;
+  OutputEstimate (*estimate)(const ExportOptions& o, const ExportShape& s) = nullptr;
 };
+
+// The contour levels an SVG draws: --contour-at's values, --contours N, or the cave threshold alone.
+int contour_level_count(const ExportOptions& o);
 
 std::span<const FormatWriter> format_writers();
 

@@ -248,7 +248,7 @@ NpyShape parse_shape(const std::string& header, bool allow_planes, const NotNpy&
   return out;
 }
 
-NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes) {
+NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes, bool with_data = true) {
   // Built piecewise: GCC 12 warns falsely (-Wrestrict) about "'" + std::string.
   std::string name(1, '\'');
   name.append(file.string()).push_back('\'');
@@ -269,6 +269,7 @@ NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes) {
   a.height = static_cast<int>(shape.height);
   a.width = static_cast<int>(shape.width);
   a.planes = static_cast<int>(shape.planes);
+  if (!with_data) return a;
   a.data.resize(count);
   in.read(a.data.data(), count * 4);
   if constexpr (std::endian::native == std::endian::big) {
@@ -289,6 +290,9 @@ NpyArray read_npy(const std::filesystem::path& file) {
 }
 NpyArray read_npy_planes(const std::filesystem::path& file) {
   return read_npy_file(file, true);
+}
+NpyArray read_npy_planes_shape(const std::filesystem::path& file) {
+  return read_npy_file(file, true, false);
 }
 
 }  // namespace physarum

@@ -20,5 +20,8 @@ struct NpyArray {
 NpyArray read_npy(const std::filesystem::path& file);  // 2-D float32 only; throws Error
 // 2-D (H, W) or 3-D (S, H, W) float32, as `physarum run` writes for S species; throws Error.
 NpyArray read_npy_planes(const std::filesystem::path& file);
+// As read_npy_planes, every check included (the file's size too), with `data` left empty: what a
+// command needs to plan its work before reading a field it may refuse.
+NpyArray read_npy_planes_shape(const std::filesystem::path& file);
 
 }  // namespace physarum
