@@ -4,10 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <limits>
 #include <map>
-#include <tuple>
 #include <utility>
 
 #include "sim/backend.hpp"
