@@ -34,7 +34,7 @@ class Run {
   const Preset& preset() const { return live_; }
   // For what no step reads (display keys, keyframes): the window's panel and timeline write here.
   // Once it is handed out, each step() compares the keyframes with those its timeline was made
-  // from, so an edit applies from the next step.
+  // from (a pass over them per call, not per step), so an edit applies from the next step.
   Preset& live_preset() {
     live_handed_out_ = true;
     return live_;
