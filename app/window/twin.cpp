@@ -84,8 +84,12 @@ void TwinRun::follow(Backend& a, const Preset& before, uint64_t from, int n) {
       b_->backend().step(n);
     } else {
       // A's keyframed values change at A's step numbers, step by step (sim/keyframes.hpp).
+      KeyframeTimeline timeline(before);
+      Preset at = before;
+      at.keyframes.clear();  // the timeline holds them; sync_parameters copies `at` every step
       for (int i = 0; i < n; ++i) {
-        sync_parameters(preset_at(before, from + static_cast<uint64_t>(i)));
+        timeline.apply(at, from + static_cast<uint64_t>(i));
+        sync_parameters(at);
         b_->backend().step(1);
       }
     }

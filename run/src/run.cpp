@@ -41,10 +41,17 @@ Run::Run(const Recipe& recipe) : recipe_(recipe), live_(resolve(recipe)) {
       as_input_error([&] { return load_environment(live_.environment, live_.species, live_.run.size); });
   backend_ = create_backend(kind, config, &note_);
   if (seeded) apply_image_seed(*backend_, seed);
+  follow_keyframes(KeyframeTimeline(live_));
+}
+
+void Run::follow_keyframes(KeyframeTimeline timeline) {
+  timeline_ = std::move(timeline);
+  timeline_keyframes_ = live_.keyframes;
 }
 
 void Run::step(uint64_t n) {
-  step_with_keyframes(*backend_, live_, n);
+  if (live_handed_out_ && live_.keyframes != timeline_keyframes_) follow_keyframes(KeyframeTimeline(live_));
+  step_with_keyframes(*backend_, live_, timeline_, n);
 }
 
 void Run::set(const std::vector<std::string>& assignments) {
@@ -87,9 +94,11 @@ void Run::set_live(const Preset& p) {
     env = backend_->environment();
     env->food_strength = food_strengths(p.environment, p.species);
   }
+  KeyframeTimeline timeline(p);
   set_live_parameters(*backend_, p);
   if (env) backend_->set_environment(*env);
   live_ = p;
+  follow_keyframes(std::move(timeline));
 }
 
 void Run::brush(const BrushStroke& stroke) {
@@ -116,6 +125,7 @@ void Run::set_map(MapKind kind, const std::filesystem::path& file, ImageFit fit)
 
 void Run::rebuild(const Recipe& recipe, const Preset& live) {
   Run next(recipe);
+  KeyframeTimeline timeline(live);
   set_live_parameters(*next.backend_, live);
   next.backend_->set_environment(as_input_error(
       [&] { return load_environment(live.environment, live.species, next.backend_->size()); }));
@@ -123,6 +133,7 @@ void Run::rebuild(const Recipe& recipe, const Preset& live) {
   backend_ = std::move(next.backend_);
   note_ = std::move(next.note_);
   live_ = live;
+  follow_keyframes(std::move(timeline));
 }
 
 }  // namespace physarum::run

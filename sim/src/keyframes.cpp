@@ -4,10 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <limits>
 #include <map>
-#include <tuple>
 #include <utility>
 
 #include "sim/backend.hpp"
@@ -50,75 +48,11 @@ float interpolate(float a, float b, uint64_t sa, uint64_t sb, Ease e, uint64_t s
 
 namespace {
 
-// For one key, the keyframes around a step: the last at or before it naming the key, the next after.
-struct Segment {
-  std::string_view key;
-  const Keyframe* at = nullptr;
-  const Value* va = nullptr;
-  const Keyframe* next = nullptr;
-  const Value* vb = nullptr;
+struct Point {
+  uint64_t step;
+  Ease ease;
+  Value value;
 };
-
-// Every keyframe value of one key, in increasing steps, so the segment around a step is a binary
-// search: scanning every value of every keyframe per step made a preset of thousands of keyframes
-// slow to step.
-struct Track {
-  std::string_view key;
-  std::vector<std::pair<const Keyframe*, const Value*>> points;
-};
-
-// One pass over the values (keys in the order they first appear); keyframes come in increasing steps.
-// Keyframes mostly name the keys of the one before in the same order: that is tried before the map.
-std::vector<Track> tracks_of(const std::vector<Keyframe>& ks) {
-  std::vector<Track> out;
-  std::map<std::string_view, size_t> where;
-  std::vector<size_t> before, now;
-  const Keyframe* previous = nullptr;
-  for (const Keyframe& k : ks) {
-    now.clear();
-    for (size_t i = 0; i < k.values.size(); ++i) {
-      const KeyframeValue& v = k.values[i];
-      size_t t = 0;
-      if (previous != nullptr && i < before.size() && previous->values[i].key == v.key) {
-        t = before[i];
-      } else {
-        const auto [it, added] = where.try_emplace(v.key, out.size());
-        if (added) out.push_back(Track{v.key, {}});
-        t = it->second;
-      }
-      out[t].points.emplace_back(&k, &v.value);
-      now.push_back(t);
-    }
-    before.swap(now);
-    previous = &k;
-  }
-  return out;
-}
-
-Segment segment_at(const Track& t, uint64_t step) {
-  const auto after = std::upper_bound(t.points.begin(), t.points.end(), step,
-                                      [](uint64_t s, const auto& point) { return s < point.first->step; });
-  Segment out{t.key};
-  if (after != t.points.begin()) std::tie(out.at, out.va) = *std::prev(after);
-  if (after != t.points.end()) std::tie(out.next, out.vb) = *after;
-  return out;
-}
-
-std::vector<Segment> segments_at(const std::vector<Track>& tracks, uint64_t step) {
-  std::vector<Segment> out;
-  out.reserve(tracks.size());
-  for (const Track& t : tracks) out.push_back(segment_at(t, step));
-  return out;
-}
-
-// The value of a segment at `step`: before the first keyframe its first value, after the last (or
-// a value that is not a float) the one it holds, else the interpolation.
-Value value_at(const Segment& s, uint64_t step) {
-  if (s.va == nullptr) return *s.vb;
-  if (s.vb == nullptr || !std::holds_alternative<float>(*s.va)) return *s.va;
-  return interpolate(std::get<float>(*s.va), std::get<float>(*s.vb), s.at->step, s.next->step, s.at->ease,
-                     step);
-}
 
 bool changes_the_model(const registry::Key& k) {
   using registry::Section;
@@ -126,35 +60,110 @@ bool changes_the_model(const registry::Key& k) {
          k.param->section == Section::Interaction;
 }
 
-void apply_segments(Preset& p, const std::vector<Segment>& segments, uint64_t step) {
-  for (const Segment& s : segments) registry::set(p, registry::resolve(p, s.key), value_at(s, step));
-}
-
-// How many of the next `most` steps from `step` share the model parameters of `step`: the run ends
-// where a keyframe of a model key is reached or a model key's value changes (display keys may change).
-uint64_t steps_sharing_the_model(const Preset& live, const std::vector<Segment>& segments, uint64_t step,
-                                 uint64_t most) {
-  std::vector<std::pair<const Segment*, Value>> model;
-  uint64_t end = step + most;
-  for (const Segment& seg : segments) {
-    const registry::Key k = registry::resolve(live, seg.key);
-    if (!changes_the_model(k)) continue;
-    model.emplace_back(&seg, registry::get(live, k));
-    if (seg.next != nullptr) end = std::min(end, seg.next->step);
-  }
-  uint64_t run = 1;
-  while (step + run < end) {
-    for (const auto& [seg, now] : model)
-      if (!(value_at(*seg, step + run) == now)) return run;
-    ++run;
-  }
-  return std::max<uint64_t>(run, 1);
+bool before_point(uint64_t step, const Point& p) {
+  return step < p.step;
 }
 
 }  // namespace
 
+struct KeyframeTimeline::Track {
+  registry::Key key;
+  bool model = false;
+  std::vector<Point> points;  // in the order of the keyframes (increasing steps)
+  size_t next = 0;            // the first point after the step last sought: an upper bound
+
+  // `next` made the first point after `step`, looking next to where it is before searching.
+  void seek(uint64_t step) {
+    const size_t n = points.size();
+    const bool at_or_before = next == 0 || points[next - 1].step <= step;
+    if (at_or_before && (next == n || points[next].step > step)) return;
+    if (at_or_before && (next + 1 == n || points[next + 1].step > step)) {
+      ++next;
+      return;
+    }
+    const auto from = at_or_before ? points.begin() + static_cast<std::ptrdiff_t>(next + 1) : points.begin();
+    const auto to = at_or_before ? points.end() : points.begin() + static_cast<std::ptrdiff_t>(next);
+    next = static_cast<size_t>(std::upper_bound(from, to, step, before_point) - points.begin());
+  }
+
+  // The value at `step` (after seek(step), or any step before the next point): before the first
+  // point its value, after the last (or a value that is not a float) the one it holds, else the
+  // interpolation, made in `scratch`.
+  const Value& value_at(uint64_t step, Value& scratch) const {
+    if (next == 0) return points.front().value;
+    const Point& a = points[next - 1];
+    if (next == points.size() || !std::holds_alternative<float>(a.value)) return a.value;
+    const Point& b = points[next];
+    scratch = interpolate(std::get<float>(a.value), std::get<float>(b.value), a.step, b.step, a.ease, step);
+    return scratch;
+  }
+};
+
+KeyframeTimeline::KeyframeTimeline() = default;
+KeyframeTimeline::KeyframeTimeline(KeyframeTimeline&&) noexcept = default;
+KeyframeTimeline& KeyframeTimeline::operator=(KeyframeTimeline&&) noexcept = default;
+KeyframeTimeline::~KeyframeTimeline() = default;
+
+// One pass over the values (keys in the order they first appear); keyframes come in increasing steps.
+// Keyframes mostly name the keys of the one before in the same order: that is tried before the map.
+KeyframeTimeline::KeyframeTimeline(const Preset& p) {
+  std::map<std::string_view, size_t> where;
+  std::vector<size_t> before, now;
+  const Keyframe* previous = nullptr;
+  for (const Keyframe& k : p.keyframes) {
+    now.clear();
+    for (size_t i = 0; i < k.values.size(); ++i) {
+      const KeyframeValue& v = k.values[i];
+      size_t t = 0;
+      if (previous != nullptr && i < before.size() && previous->values[i].key == v.key) {
+        t = before[i];
+      } else {
+        const auto [it, added] = where.try_emplace(v.key, tracks_.size());
+        if (added) {
+          const registry::Key key = registry::resolve(p, v.key);
+          tracks_.push_back(Track{key, changes_the_model(key), {}});
+        }
+        t = it->second;
+      }
+      tracks_[t].points.push_back(Point{k.step, k.ease, v.value});
+      now.push_back(t);
+    }
+    before.swap(now);
+    previous = &k;
+  }
+}
+
+bool KeyframeTimeline::empty() const {
+  return tracks_.empty();
+}
+
+void KeyframeTimeline::apply(Preset& p, uint64_t step) {
+  Value scratch;
+  for (Track& t : tracks_) {
+    t.seek(step);
+    registry::set(p, t.key, t.value_at(step, scratch));
+  }
+}
+
+uint64_t KeyframeTimeline::steps_sharing_the_model(uint64_t step, uint64_t most) const {
+  // Until the first next point of a model key every model track stays in its segment, so value_at
+  // needs no seek there.
+  uint64_t end = step + most;
+  for (const Track& t : tracks_) {
+    if (t.model && t.next < t.points.size()) end = std::min(end, t.points[t.next].step);
+  }
+  Value now, then;
+  uint64_t run = 1;
+  for (; step + run < end; ++run) {
+    for (const Track& t : tracks_) {
+      if (t.model && !(t.value_at(step + run, then) == t.value_at(step, now))) return run;
+    }
+  }
+  return run;
+}
+
 void apply_keyframes_at(Preset& p, uint64_t step) {
-  apply_segments(p, segments_at(tracks_of(p.keyframes), step), step);
+  KeyframeTimeline(p).apply(p, step);
 }
 
 Preset preset_at(const Preset& p, uint64_t step) {
@@ -222,24 +231,27 @@ void set_live_parameters(Backend& b, const Preset& p) {
 }
 
 void step_with_keyframes(Backend& b, Preset& live, uint64_t n) {
+  KeyframeTimeline timeline(live);
+  step_with_keyframes(b, live, timeline, n);
+}
+
+void step_with_keyframes(Backend& b, Preset& live, KeyframeTimeline& timeline, uint64_t n) {
   if (live.keyframes.empty()) {
     if (n > 0) b.step(static_cast<int>(n));
     return;
   }
-  const std::vector<Track> tracks = tracks_of(live.keyframes);
   uint64_t left = n;
   while (left > 0) {
     const uint64_t s = b.steps_done();
-    const std::vector<Segment> segments = segments_at(tracks, s);
-    apply_segments(live, segments, s);
+    timeline.apply(live, s);
     set_live_parameters(b, live);
     // The steps that share these parameters run as one call (a hold, or the time between keyframes
     // of display keys only), up to 64 so a caller's progress stays responsive.
-    const uint64_t run = steps_sharing_the_model(live, segments, s, std::min<uint64_t>(left, 64));
+    const uint64_t run = timeline.steps_sharing_the_model(s, std::min<uint64_t>(left, 64));
     b.step(static_cast<int>(run));
     left -= run;
   }
-  apply_segments(live, segments_at(tracks, b.steps_done()), b.steps_done());  // for whoever draws now
+  timeline.apply(live, b.steps_done());  // for whoever draws now
 }
 
 }  // namespace physarum

@@ -13,6 +13,7 @@
 #include "run/environment_maps.hpp"
 #include "run/recipe.hpp"
 #include "sim/backend.hpp"
+#include "sim/keyframes.hpp"
 #include "sim/params.hpp"
 
 namespace physarum::run {
@@ -32,7 +33,12 @@ class Run {
   // The preset in force: the recipe's, as keyframes and live edits left it.
   const Preset& preset() const { return live_; }
   // For what no step reads (display keys, keyframes): the window's panel and timeline write here.
-  Preset& live_preset() { return live_; }
+  // Once it is handed out, each step() compares the keyframes with those its timeline was made
+  // from (a pass over them per call, not per step), so an edit applies from the next step.
+  Preset& live_preset() {
+    live_handed_out_ = true;
+    return live_;
+  }
   const Recipe& recipe() const { return recipe_; }
   // Which backend and why ("cuda: NVIDIA H200", "cpu: no CUDA device found").
   const std::string& note() const { return note_; }
@@ -60,10 +66,16 @@ class Run {
   void rebuild(const Recipe& recipe, const Preset& live);
 
  private:
+  // Steps follow `timeline` (made from live_'s keyframes once, so a step costs nothing per keyframe).
+  void follow_keyframes(KeyframeTimeline timeline);
+
   Recipe recipe_;
   Preset live_;
   std::unique_ptr<Backend> backend_;
   std::string note_;
+  KeyframeTimeline timeline_;
+  std::vector<Keyframe> timeline_keyframes_;  // what timeline_ was made from
+  bool live_handed_out_ = false;
 };
 
 }  // namespace physarum::run

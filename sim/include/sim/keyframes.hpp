@@ -50,6 +50,34 @@ double ease_weight(Ease e, double t);
 // (sb - sa)); a result below the smallest normal float becomes 0.
 float interpolate(float a, float b, uint64_t sa, uint64_t sb, Ease e, uint64_t step);
 
+// The keyframes of a preset grouped per key, in increasing steps, each key resolved once, with a
+// cursor per key: finding every key's segment at a step costs O(keys) when steps go forward (a
+// step at a time, or a jump within a key's current or next segment) and O(keys * log keyframes)
+// for any other jump, forward or back, so a step costs the same with 2 keyframes or 4096.
+// It holds copies of the values: the preset it was made from may change or go.
+class KeyframeTimeline {
+ public:
+  KeyframeTimeline();
+  // Throws Error when a key does not name a key of `p` (validate_keyframes catches that earlier).
+  explicit KeyframeTimeline(const Preset& p);
+  KeyframeTimeline(KeyframeTimeline&&) noexcept;
+  KeyframeTimeline& operator=(KeyframeTimeline&&) noexcept;
+  ~KeyframeTimeline();
+
+  bool empty() const;
+  // Every keyframed key of `p` (a preset with the keys, and species, of the one it was made from)
+  // set to its value at `step`, through the registry. Throws Error when a value does not apply.
+  void apply(Preset& p, uint64_t step);
+  // How many of the next `most` (>= 1) steps from `step` share the model parameters that apply()
+  // set at `step`: the run ends at a keyframe of a model key or where a model key's value changes
+  // (display keys may change). Call it after apply(p, step).
+  uint64_t steps_sharing_the_model(uint64_t step, uint64_t most) const;
+
+ private:
+  struct Track;  // sim/src/keyframes.cpp: params.hpp includes this header, so no registry types here
+  std::vector<Track> tracks_;
+};
+
 // `p` with every keyframed key set to its value at `step` (p.keyframes kept). Without keyframes p
 // itself. Throws Error when a value does not apply (validate_keyframes catches that earlier).
 Preset preset_at(const Preset& p, uint64_t step);
@@ -75,5 +103,8 @@ void set_live_parameters(Backend& b, const Preset& p);
 // species), only when they change. `live` follows: the display keys are read from it by whoever
 // draws. Without keyframes this is b.step(n).
 void step_with_keyframes(Backend& b, Preset& live, uint64_t n);
+// The same with the timeline of live's keyframes made once (KeyframeTimeline(live)) and kept
+// between calls, so a call costs O(keyed parameters) per step and nothing per keyframe.
+void step_with_keyframes(Backend& b, Preset& live, KeyframeTimeline& timeline, uint64_t n);
 
 }  // namespace physarum
