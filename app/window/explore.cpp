@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <variant>
 
@@ -130,7 +131,9 @@ Preset explore_draw(const Preset& base, uint64_t seed, const std::vector<std::st
 
 Preset explore_mutate(const Preset& base, double amount, uint64_t seed, const ExploreLocks& locks) {
   if (!(amount >= 0 && amount <= 1)) {
-    throw Error("mutate amount " + std::to_string(amount) + " is outside 0 to 1");
+    std::ostringstream text;
+    text << "mutate amount " << amount << " is outside 0 to 1";
+    throw Error(text.str());
   }
   Draws d(seed);
   Preset p = base;

@@ -1,6 +1,7 @@
 #include "window/explore_morph.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <variant>
 #include <vector>
@@ -42,7 +43,11 @@ Value between(const registry::Param& p, const Value& va, const Value& vb, double
 }  // namespace
 
 Preset morph(const Preset& a, const Preset& b, double t) {
-  if (!(t >= 0 && t <= 1)) throw Error("morph position " + std::to_string(t) + " is outside 0 to 1");
+  if (!(t >= 0 && t <= 1)) {
+    std::ostringstream text;
+    text << "morph position " << t << " is outside 0 to 1";
+    throw Error(text.str());
+  }
   Preset out = t < 0.5 ? a : b;
   const std::vector<registry::Key> keys = registry::keys_of(a);
   if (keys != registry::keys_of(b)) return out;

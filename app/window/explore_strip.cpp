@@ -72,10 +72,11 @@ void ExploreStrip::explore_seed(WindowCore& core, Toasts& toasts, uint64_t seed)
 
 void ExploreStrip::mutate(WindowCore& core, Toasts& toasts) {
   try {
-    const uint64_t seed = next_seed_++;
-    Preset p = explore_mutate(core.preset, mutate_amount, seed, locks);
+    Preset p = explore_mutate(core.preset, mutate_amount, next_seed_, locks);
+    ++next_seed_;
     p.keyframes.clear();  // the mutated values hold, rather than being overridden by keyframes
-    const std::string base = shown_.empty() ? "explore" : shown_;
+    // "explore-7-m3" mutated again is "explore-7-m4", not "explore-7-m3-m4": names stay short.
+    const std::string base = shown_.empty() ? "explore" : shown_.substr(0, shown_.find("-m"));
     const Entry& e = add(entries_, base + "-m" + std::to_string(++mutations_), p, core);
     if (apply(core, toasts, e, true)) toasts.info("mutated by " + std::to_string(mutate_amount).substr(0, 4));
   } catch (const std::exception& ex) {
