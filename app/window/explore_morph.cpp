@@ -64,7 +64,7 @@ void morph_story(Preset& live, const Preset& a, const Preset& b, uint64_t from, 
   const std::vector<registry::Key> keys = registry::keys_of(live);
   if (registry::keys_of(a) != keys || registry::keys_of(b) != keys) {
     throw Error("A and B must have as many species as the running preset (" +
-                std::to_string(live.species.list.size()) + ") to become its keyframes");
+                std::to_string(live.species.count()) + ") to become its keyframes");
   }
   Preset plain_a = a, plain_b = b;
   plain_a.keyframes.clear();
