@@ -113,16 +113,27 @@ bool ExploreStrip::preview(const Entry& e, float width) {
   return clicked;
 }
 
-void ExploreStrip::entry_menu(WindowCore& core, Toasts& toasts, const Entry& e, bool favourite) {
-  if (!ImGui::BeginPopupContextItem("##entry")) return;
+bool ExploreStrip::entry_menu(WindowCore& core, Toasts& toasts, const Entry& e, bool favourite) {
+  if (!ImGui::BeginPopupContextItem("##entry")) return false;
   if (!favourite && ImGui::MenuItem("Add to favourites")) add_favourite(core, e, toasts);
   if (ImGui::MenuItem("Save as preset")) save_as_preset(e, toasts);
   if (ImGui::MenuItem("Morph: use as A")) a_ = {true, e.label, e.preset};
   if (ImGui::MenuItem("Morph: use as B")) b_ = {true, e.label, e.preset};
+  const bool remove = favourite && ImGui::MenuItem("Remove from favourites");
   ImGui::EndPopup();
+  return remove;
+}
+
+void ExploreStrip::load_favourites_once(WindowCore& core) {
+  if (favourites_loaded_) return;
+  favourites_loaded_ = true;
+  for (Favourite& f : load_favourites(favourites_dir())) {
+    add(favourites_, f.file.stem().string(), f.preset, core).file = f.file.string();
+  }
 }
 
 void ExploreStrip::add_favourite(WindowCore& core, const Entry& e, Toasts& toasts) {
+  load_favourites_once(core);  // the saved ones first, so the new one is not listed twice
   Entry& f = add(favourites_, e.label, e.preset, core);
   const std::filesystem::path dir = favourites_dir();
   if (dir.empty()) {
@@ -188,7 +199,7 @@ void ExploreStrip::strip(WindowCore& core, Toasts& toasts) {
     if (shown % 3 != 0) ImGui::SameLine();
     ImGui::PushID(static_cast<int>(it->id & 0x7fffffff));
     const bool clicked = preview(*it, kPreviewWidth);
-    entry_menu(core, toasts, *it, false);
+    (void)entry_menu(core, toasts, *it, false);
     ImGui::PopID();
     if (clicked) {
       const Entry e{it->id, it->label, it->preset, {}, {}};
@@ -227,20 +238,24 @@ void ExploreStrip::lock_and_mutate(WindowCore& core, Toasts& toasts) {
 }
 
 void ExploreStrip::favourites(WindowCore& core, Toasts& toasts) {
-  if (!favourites_loaded_) {
-    favourites_loaded_ = true;
-    for (Favourite& f : load_favourites(favourites_dir())) {
-      add(favourites_, f.file.stem().string(), f.preset, core).file = f.file.string();
-    }
-  }
+  load_favourites_once(core);
   if (favourites_.empty()) ImGui::TextDisabled("right-click a preview, or press Favourite above");
   int shown = 0;
   for (auto it = favourites_.begin(); it != favourites_.end(); ++it, ++shown) {
     if (shown % 3 != 0) ImGui::SameLine();
     ImGui::PushID(static_cast<int>(it->id & 0x7fffffff));
     const bool clicked = preview(*it, kPreviewWidth);
-    entry_menu(core, toasts, *it, true);
+    const bool remove = entry_menu(core, toasts, *it, true);
     ImGui::PopID();
+    if (remove) {
+      std::error_code ec;
+      if (!it->file.empty() && !std::filesystem::remove(it->file, ec) && ec) {
+        toasts.error("cannot remove " + it->file + ": " + ec.message());
+      } else {
+        favourites_.erase(it);
+      }
+      break;
+    }
     if (clicked) {
       const Entry e{it->id, it->label, it->preset, {}, {}};
       (void)apply(core, toasts, e, true);
@@ -290,6 +305,8 @@ void ExploreStrip::draw(WindowCore& core, Toasts& toasts) {
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + vp->WorkSize.y - 10),
                           ImGuiCond_Always, ImVec2(1, 1));
   ImGui::SetNextWindowBgAlpha(0.85f);
+  // Never taller than the window: with every section open the content scrolls instead.
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(vp->WorkSize.x - 20, vp->WorkSize.y - 20));
   if (ImGui::Begin("Explore", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     header(core, toasts);
     strip(core, toasts);

@@ -58,7 +58,9 @@ class ExploreStrip {
   void header(WindowCore& core, Toasts& toasts);
   void strip(WindowCore& core, Toasts& toasts);
   bool preview(const Entry& e, float width);
-  void entry_menu(WindowCore& core, Toasts& toasts, const Entry& e, bool favourite);
+  // The right-click menu of a preview; true when a favourite is to be removed.
+  bool entry_menu(WindowCore& core, Toasts& toasts, const Entry& e, bool favourite);
+  void load_favourites_once(WindowCore& core);
   void lock_and_mutate(WindowCore& core, Toasts& toasts);
   void favourites(WindowCore& core, Toasts& toasts);
   void morph(WindowCore& core, Toasts& toasts);
