@@ -13,6 +13,7 @@
 #include "gl_support.hpp"
 #include "render/palette.hpp"
 #include "run/preset_library.hpp"
+#include "sim/preset.hpp"
 #include "test_support.hpp"
 #include "window/explore_strip.hpp"
 #include "window/gallery.hpp"
@@ -131,6 +132,40 @@ TEST(ExploreWindow, LockedValuesHoldWhileTheWindowDrawsAndMutates) {
   EXPECT_TRUE(toasts.entries().back().error);
   EXPECT_NE(toasts.entries().back().text.find("amount 2 "), std::string::npos)
       << toasts.entries().back().text;
+}
+
+TEST(ExploreWindow, SaveAndFavouriteWriteWhatRunsAndFavouritesComeBackOnceNextSession) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  const fs::path root = test::temp_dir();
+  test::ScopedEnv config("XDG_CONFIG_HOME", (root / "config").string());
+  test::ScopedEnv data("XDG_DATA_HOME", (root / "data").string());
+  run::Recipe o;
+  o.backend = "cpu";
+  o.threads = 1;
+  o.size = "64x36";
+  o.agents = "1K";
+  WindowCore core(o);
+  Toasts toasts;
+  {
+    ExploreStrip strip(40);
+    strip.explore(core, toasts);
+    strip.save_current(core, toasts);
+    const fs::path saved = root / "config" / "physarum" / "presets" / "explore-40.toml";
+    ASSERT_TRUE(fs::is_regular_file(saved)) << toasts.entries().back().text;
+    EXPECT_NE(toasts.entries().back().text.find("explore-40"), std::string::npos);
+    EXPECT_EQ(load_preset(saved), core.preset);
+    strip.favourite_current(core, toasts);
+    strip.favourite_current(core, toasts);
+    EXPECT_EQ(strip.favourite_count(), 2u);
+  }
+  const fs::path favs = root / "data" / "physarum" / "favourites";
+  EXPECT_EQ(files_in(favs), 2);
+  ExploreStrip next(50);  // a new session lists the saved ones, once each, before the new one
+  next.favourite_current(core, toasts);
+  EXPECT_EQ(next.favourite_count(), 3u);
+  EXPECT_EQ(files_in(favs), 3);
 }
 
 }  // namespace

@@ -84,6 +84,18 @@ void ExploreStrip::mutate(WindowCore& core, Toasts& toasts) {
   }
 }
 
+ExploreStrip::Entry ExploreStrip::running(const WindowCore& core) const {
+  return {0, shown_.empty() ? "explore" : shown_, core.preset, {}, {}};
+}
+
+void ExploreStrip::save_current(WindowCore& core, Toasts& toasts) {
+  save_as_preset(running(core), toasts);
+}
+
+void ExploreStrip::favourite_current(WindowCore& core, Toasts& toasts) {
+  add_favourite(core, running(core), toasts);
+}
+
 void ExploreStrip::upload_finished() {
   for (PreviewWorker::Done& d : worker_.take_done()) {
     if (d.image.rgba.empty()) continue;
@@ -181,10 +193,10 @@ void ExploreStrip::header(WindowCore& core, Toasts& toasts) {
     }
   }
   // What is running now, whatever made it (a preset, an edit, a draw).
-  const Entry now{0, shown_.empty() ? "explore" : shown_, core.preset, {}, {}};
-  if (ImGui::Button("Save as preset")) save_as_preset(now, toasts);
+  const Entry now = running(core);
+  if (ImGui::Button("Save as preset")) save_current(core, toasts);
   ImGui::SameLine();
-  if (ImGui::Button("Favourite")) add_favourite(core, now, toasts);
+  if (ImGui::Button("Favourite")) favourite_current(core, toasts);
   ImGui::SameLine();
   if (ImGui::Button("Morph A")) a_ = {true, now.label, now.preset};
   ImGui::SameLine();

@@ -31,6 +31,11 @@ class ExploreStrip {
   void explore_seed(WindowCore& core, Toasts& toasts, uint64_t seed);
   // Moves the current parameters by `amount` (explore_mutate with the locks) and applies them.
   void mutate(WindowCore& core, Toasts& toasts);
+  // What runs now, saved in the user's preset folder under a free name (a toast says which).
+  void save_current(WindowCore& core, Toasts& toasts);
+  // What runs now, kept as a favourite (and saved in the favourites' folder when there is one).
+  void favourite_current(WindowCore& core, Toasts& toasts);
+  size_t favourite_count() const { return favourites_.size(); }
   void draw(WindowCore& core, Toasts& toasts);
 
   // What the panel's controls hold, for tests that drive them.
@@ -52,6 +57,7 @@ class ExploreStrip {
     std::string label;
     Preset preset;
   };
+  Entry running(const WindowCore& core) const;
   Entry& add(std::deque<Entry>& to, const std::string& label, const Preset& p, WindowCore& core);
   bool apply(WindowCore& core, Toasts& toasts, const Entry& e, bool restart);
   void upload_finished();
