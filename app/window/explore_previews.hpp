@@ -22,7 +22,7 @@ struct PreviewImage {
   std::vector<uint8_t> rgba;  // rows top to bottom
 };
 
-inline constexpr Size kPreviewSize{160, 90};
+inline constexpr Size kPreviewSize{256, 144};  // enlarged on hover to 384x216 without much blur
 inline constexpr int kPreviewSteps = 300;
 
 // `p` grown for `steps` at `size` (one CPU thread) with as many agents per cell as p has, at least
