@@ -1,10 +1,12 @@
-// Small previews of explore draws: each draw grows on the CPU backend at a small size, in a
-// background thread, and is coloured on the CPU as render does. The window uploads the images.
+// Small pictures of presets: Explore's draws and the Presets gallery's thumbnails. Each grows on the
+// CPU backend at a small size through run::Run (so maps and keyframes apply as in a full run), in
+// a background thread, and is coloured on the CPU as render does. The window uploads the images.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -20,22 +22,26 @@ struct PreviewImage {
   std::vector<uint8_t> rgba;  // rows top to bottom
 };
 
-inline constexpr Size kPreviewSize{160, 90};
+inline constexpr Size kPreviewSize{256, 144};  // enlarged on hover to 384x216 without much blur
 inline constexpr int kPreviewSteps = 300;
 
-// `p` grown for kPreviewSteps at kPreviewSize with one agent per cell (one thread, CPU), coloured
-// with `palette` and p's display.
-PreviewImage render_preview(const Preset& p, const render::Palette& palette);
+// `p` grown for `steps` at `size` (one CPU thread) with as many agents per cell as p has, at least
+// one agent; coloured with `palette` (or the species' colours) and p's display.
+PreviewImage render_preview(const Preset& p, const render::Palette& palette, Size size = kPreviewSize,
+                            int steps = kPreviewSteps);
 
-// Renders requests one after another in its own thread; the newest requests first are not needed:
-// requests are served in order. The destructor stops after the preview in progress.
+// Runs jobs one after another in its own thread, in the order they were asked for. The destructor
+// drops the waiting jobs and stops after the one in progress.
 class PreviewWorker {
  public:
+  using Job = std::function<PreviewImage()>;  // an exception from it gives an empty image
   PreviewWorker();
   ~PreviewWorker();
   PreviewWorker(const PreviewWorker&) = delete;
   PreviewWorker& operator=(const PreviewWorker&) = delete;
 
+  void request(uint64_t id, Job job);
+  // A preview of `p` (render_preview with the defaults).
   void request(uint64_t id, const Preset& p, const render::Palette& palette);
   struct Done {
     uint64_t id;
@@ -44,15 +50,10 @@ class PreviewWorker {
   std::vector<Done> take_done();
 
  private:
-  struct Job {
-    uint64_t id;
-    Preset preset;
-    render::Palette palette;
-  };
   void run();
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<Job> jobs_;
+  std::deque<std::pair<uint64_t, Job>> jobs_;
   std::vector<Done> done_;
   bool stop_ = false;
   std::thread thread_;

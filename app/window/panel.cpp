@@ -404,26 +404,11 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::TextDisabled("current: %s", core.preset_file.empty()
                                          ? "built-in defaults"
                                          : std::filesystem::path(core.preset_file).stem().string().c_str());
-  bool load_now = false;
-  if (ImGui::BeginListBox("##presets", ImVec2(-1, 7.5f * ImGui::GetTextLineHeightWithSpacing()))) {
-    for (int i = 0; i < static_cast<int>(st.presets.size()); ++i) {
-      const run::PresetEntry& e = st.presets[static_cast<size_t>(i)];
-      const std::string label = e.name + (e.user ? "  (yours)" : "");
-      ImGui::PushID(i);
-      if (ImGui::Selectable(label.c_str(), st.preset_selected == i, ImGuiSelectableFlags_AllowDoubleClick)) {
-        st.preset_selected = i;
-        load_now = ImGui::IsMouseDoubleClicked(0);
-      }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.file.c_str());
-      ImGui::PopID();
-    }
-    ImGui::EndListBox();
-  }
-  const bool have = st.preset_selected >= 0 && st.preset_selected < static_cast<int>(st.presets.size());
-  if (!have) ImGui::BeginDisabled();
-  load_now |= ImGui::Button("Load (or double-click)");
-  if (have && load_now) {
-    const run::PresetEntry& e = st.presets[static_cast<size_t>(st.preset_selected)];
+  // A click on a thumbnail loads its preset.
+  const int clicked = st.gallery.draw(st.presets, core.palettes(), core.preset_file);
+  if (clicked >= 0) {
+    st.preset_selected = clicked;
+    const run::PresetEntry& e = st.presets[static_cast<size_t>(clicked)];
     try {
       const Preset p = load_preset(e.file);  // a broken file throws (also NaN, out of range): nothing changes
       if (const CommandResult r = core.apply_preset(p, e.file.string()); r) {
@@ -436,8 +421,6 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
       toasts.error(std::string("cannot load preset ") + e.name + ": " + ex.what());
     }
   }
-  if (!have) ImGui::EndDisabled();
-  ImGui::SameLine();
   if (ImGui::Button("Rescan")) st.presets_scanned = false;
   ImGui::InputText("name", st.save_name, sizeof st.save_name);
   if (ImGui::Button("Save current as preset")) {

@@ -9,6 +9,7 @@
 
 #include "run/preset_library.hpp"
 #include "window/brush.hpp"
+#include "window/gallery.hpp"
 #include "window/species_edit.hpp"
 #include "window/toast.hpp"
 #include "window/twin_panel.hpp"
@@ -56,6 +57,7 @@ struct PanelState {
   bool presets_scanned = false;
   std::vector<run::PresetEntry> presets;
   int preset_selected = -1;
+  Gallery gallery;  // the presets as thumbnails (window/gallery.hpp)
   char save_name[65] = "my-preset";
 
   // Recording and screenshots: the panel asks (actions above), the window acts.

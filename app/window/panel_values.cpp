@@ -10,15 +10,14 @@
 
 namespace physarum::app {
 
-namespace {
-
-// "sensor_angle_deg" -> "sensor angle": the key in words, for labels.
 std::string label_of(const registry::Param& p) {
   std::string name(p.name);
   if (name.ends_with("_deg")) name.resize(name.size() - 4);
   std::replace(name.begin(), name.end(), '_', ' ');
   return name;
 }
+
+namespace {
 
 // Limits made once per parameter; ImGui keeps their names' pointers between frames.
 template <class Limit>

@@ -51,6 +51,9 @@ inline constexpr std::array kAllFloat{kBrushRadius, kBrushStrength, kEraserStren
 inline constexpr std::array kAllInt{kStepsPerFrame, kWidth, kHeight, kAgentsK, kSeed, kRecordFps};
 }  // namespace limits
 
+// "sensor_angle_deg" -> "sensor angle": a registry key in words, for labels.
+std::string label_of(const registry::Param& p);
+
 // A registry parameter's slider (its ui range; its label is the key in words: "sensor angle").
 // Float and Int parameters with a ui range only; the objects live as long as the program.
 const FloatLimit& slider_limit(const registry::Param& p);
