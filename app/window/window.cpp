@@ -35,6 +35,7 @@
 #include "window/history.hpp"
 #include "window/input.hpp"
 #include "window/panel.hpp"
+#include "window/remote_control.hpp"
 #include "window/timeline.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
@@ -114,7 +115,8 @@ Size save_field_screenshot(const std::string& file, WindowCore& core) {
 // Everything a frame uses, for as long as the window is open.
 class WindowSession {
  public:
-  WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim);
+  // `remote`: the OSC control (--osc), or null.
+  WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim, RemoteControl* remote);
   ~WindowSession() { glfwSetWindowUserPointer(win_, nullptr); }  // the callbacks may outlive events_
   WindowSession(const WindowSession&) = delete;
   WindowSession& operator=(const WindowSession&) = delete;
@@ -135,6 +137,7 @@ class WindowSession {
 
   const WindowOptions& o_;
   GLFWwindow* win_;
+  RemoteControl* remote_;
   WindowCore core_;
   PanelState panel_;
   Toasts toasts_;
@@ -150,8 +153,9 @@ class WindowSession {
   int status_ = kExitOk;
 };
 
-WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim)
-    : o_(o), win_(win), core_(sim), explore_(std::random_device{}()) {
+WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim,
+                             RemoteControl* remote)
+    : o_(o), win_(win), remote_(remote), core_(sim), explore_(std::random_device{}()) {
   history_.reset(core_.preset);
   std::printf("physarum: %s (%s)\n", core_.backend().name().c_str(), core_.backend_note().c_str());
   panel_.vsync = o.vsync;
@@ -169,6 +173,8 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
                      o.record_every_frame ? Pacing::EveryFrame : Pacing::RealTime, core_, fb_w, fb_h);
     toasts_.info("recording to " + o.record);
   }
+  if (remote_)
+    toasts_.info("OSC: listening on UDP port " + std::to_string(remote_->port()) + " (/physarum/...)");
   if (o.fullscreen) fullscreen_.toggle(win);
   if (!o.twin.empty()) {
     std::snprintf(panel_.twin.spec, sizeof panel_.twin.spec, "%s", o.twin.c_str());
@@ -207,6 +213,7 @@ bool WindowSession::frame() {
   double ui_ms = ms_since(ui_start);
   read_input(fb_w, fb_h);
   take_dropped_files();
+  if (remote_) remote_->apply(core_, panel_.recording.active, panel_.actions, toasts_);
 
   core_.step();
   core_.render(fb_w, fb_h);
@@ -227,7 +234,7 @@ bool WindowSession::frame() {
   }
   run_actions(fb_w, fb_h);  // after drawing: a screenshot shows this frame
   // A change that settled this frame (no widget held) is one undo step, whatever made it.
-  (void)history_.observe(core_.preset, ImGui::IsAnyItemActive());
+  (void)history_.observe(core_.preset, ImGui::IsAnyItemActive() || (remote_ && remote_->editing()));
   glfwSwapBuffers(win_);
   count_times(ui_ms);
   return !last;
@@ -364,6 +371,10 @@ int run_window(const WindowOptions& o) {
   if (!o.record.empty()) (void)pick_h264_encoder();                    // no ffmpeg: say so now
   install_signal_handlers();
   const std::future<void> encoder_probe = probe_encoder_in_background(o);
+  std::unique_ptr<RemoteControl> remote;  // a port in use fails here, before a window flashes up
+  if (o.osc_port >= 0) {
+    remote = std::make_unique<RemoteControl>(o.osc_port);
+  }
 
   GlfwLibrary glfw;
   if (!glfw.ok) {
@@ -375,10 +386,15 @@ int run_window(const WindowOptions& o) {
   int status = kExitOk;
   {
     ImGuiSession imgui(window.get(), content_scale(window.get()));
-    WindowSession session(o, window.get(), sim);
+    WindowSession session(o, window.get(), sim, remote.get());
     while (!glfwWindowShouldClose(window.get()) && !stop_requested() && session.frame()) {
     }
     status = session.finish();
+  }
+  if (remote) {
+    std::printf("physarum: OSC: %llu messages applied, %llu refused\n",
+                static_cast<unsigned long long>(remote->applied()),
+                static_cast<unsigned long long>(remote->refused()));
   }
   if (stop_requested()) status = exit_code_for_signal(stop_signal());
   return status;
