@@ -240,7 +240,7 @@ void apply_until(RemoteControl& rc, WindowCore& core, uint64_t n, bool recording
                  std::vector<PanelAction>& actions, Toasts& toasts) {
   for (auto until = std::chrono::steady_clock::now() + 5s;
        rc.applied() + rc.refused() < n && std::chrono::steady_clock::now() < until;) {
-    rc.apply(core, recording, actions, toasts);
+    (void)rc.apply(core, recording, actions, toasts);
     std::this_thread::sleep_for(5ms);
   }
   ASSERT_EQ(rc.applied() + rc.refused(), n);
@@ -344,6 +344,34 @@ TEST(RemoteControl, ASpeciesKeyReachesThatSpecies) {
   EXPECT_EQ(std::memcmp(field.data(), want.data(), want.size() * sizeof(float)), 0);
 }
 
+// run.* needs new agents: the run is made anew with the value, as the panel's Apply does, and the
+// window is told so its fields follow.
+TEST(RemoteControl, ARunKeyMakesTheRunAnew) {
+  std::string why;
+  LiveWindow w = live_window("", why);
+  if (!w.core) GTEST_SKIP() << "no EGL context: " << why;
+  WindowCore& core = *w.core;
+  core.step();
+  RemoteControl rc(0);
+  Sender to(rc.port());
+  to.send("/physarum/run/seed", "f", 7.0f);
+  std::vector<PanelAction> actions;
+  Toasts toasts;
+  bool rebuilt = false;
+  for (auto until = std::chrono::steady_clock::now() + 5s;
+       rc.applied() == 0 && std::chrono::steady_clock::now() < until;) {
+    rebuilt |= rc.apply(core, false, actions, toasts);
+    std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_TRUE(rebuilt);
+  EXPECT_EQ(core.preset.run.seed, 7u);
+  EXPECT_EQ(core.backend().steps_done(), 0u);
+  for (int f = 0; f < 3; ++f) core.step();
+  std::vector<float> field;
+  core.backend().read_field(field);
+  EXPECT_EQ(field, grown(core.preset, 3));
+}
+
 // Frames at made-up times: a stream of changes, each less than kSettle after the last, becomes one
 // undo step once it settles, as a slider's drag does.
 TEST(RemoteControl, AStreamOfChangesIsOneUndoStep) {
@@ -363,7 +391,7 @@ TEST(RemoteControl, AStreamOfChangesIsOneUndoStep) {
     to.send("/physarum/model/decay", "f", decay);
     for (auto until = RemoteControl::Clock::now() + 5s;
          core.preset.model.decay != decay && RemoteControl::Clock::now() < until;) {
-      rc.apply(core, false, actions, toasts, t);
+      EXPECT_FALSE(rc.apply(core, false, actions, toasts, t));
       std::this_thread::sleep_for(2ms);
     }
     ASSERT_EQ(core.preset.model.decay, decay);

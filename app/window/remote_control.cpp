@@ -46,7 +46,7 @@ CommandResult apply_remote(const RemoteCommand& c, WindowCore& core, bool& recor
   return CommandResult::refused("unknown command");
 }
 
-void RemoteControl::apply(WindowCore& core, bool recording, std::vector<PanelAction>& actions, Toasts& toasts,
+bool RemoteControl::apply(WindowCore& core, bool recording, std::vector<PanelAction>& actions, Toasts& toasts,
                           Clock::time_point now) {
   std::vector<std::pair<std::string, int>> told;  // this frame's refusals, each once with a count
   const auto refuse = [&](std::string why) {
@@ -59,6 +59,7 @@ void RemoteControl::apply(WindowCore& core, bool recording, std::vector<PanelAct
     }
     told.emplace_back(std::move(why), 1);
   };
+  bool rebuilt = false;
   for (const OscMessage& m : server_.take()) {
     try {
       const RemoteCommand c = read_command(m, core.preset);
@@ -70,6 +71,7 @@ void RemoteControl::apply(WindowCore& core, bool recording, std::vector<PanelAct
       }
       ++applied_;
       if (c.kind == RemoteCommand::Kind::Set && !(core.preset == before)) last_change_ = now;
+      rebuilt |= !(core.preset.run == before.run) || !(core.preset.spawn == before.spawn);
     } catch (const Error& e) {
       refuse(e.what());
     }
@@ -82,6 +84,7 @@ void RemoteControl::apply(WindowCore& core, bool recording, std::vector<PanelAct
   for (const auto& [text, n] : told) {
     toasts.error(n == 1 ? text + " (ignored)" : text + " (ignored, " + std::to_string(n) + " times)");
   }
+  return rebuilt;
 }
 
 bool RemoteControl::editing(Clock::time_point now) const {

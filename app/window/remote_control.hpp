@@ -33,7 +33,9 @@ class RemoteControl {
 
   // Applies what arrived since the last frame, in order. Each refusal is an error toast (and so a
   // line on stderr) naming the address and the value; identical ones of a frame are told once.
-  void apply(WindowCore& core, bool recording, std::vector<PanelAction>& actions, Toasts& toasts,
+  // Returns true when the run was made anew (run.* or spawn.* changed), so the panel's fields for
+  // them follow.
+  bool apply(WindowCore& core, bool recording, std::vector<PanelAction>& actions, Toasts& toasts,
              Clock::time_point now = Clock::now());
   // True while changes are still arriving (the last one less than kSettle before `now`).
   bool editing(Clock::time_point now = Clock::now()) const;

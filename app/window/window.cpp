@@ -213,7 +213,9 @@ bool WindowSession::frame() {
   double ui_ms = ms_since(ui_start);
   read_input(fb_w, fb_h);
   take_dropped_files();
-  if (remote_) remote_->apply(core_, panel_.recording.active, panel_.actions, toasts_);
+  if (remote_ && remote_->apply(core_, panel_.recording.active, panel_.actions, toasts_)) {
+    panel_.initialised = false;  // the size, agents and seed fields follow
+  }
 
   core_.step();
   core_.render(fb_w, fb_h);
