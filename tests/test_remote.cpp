@@ -320,6 +320,37 @@ TEST(RemoteControl, RecordFollowsTheRecording) {
   EXPECT_EQ(actions, (std::vector<PanelAction>{PanelAction::ToggleRecording, PanelAction::ToggleRecording}));
 }
 
+TEST(RemoteControl, ARepeatedRefusalIsToldOnceInAWhile) {
+  std::string why;
+  LiveWindow w = live_window("", why);
+  if (!w.core) GTEST_SKIP() << "no EGL context: " << why;
+  RemoteControl rc(0);
+  Sender to(rc.port());
+  std::vector<PanelAction> actions;
+  Toasts toasts;
+  const auto t = RemoteControl::Clock::now();
+  const auto refused_until = [&](uint64_t n, RemoteControl::Clock::time_point now) {
+    for (auto until = std::chrono::steady_clock::now() + 5s;
+         rc.refused() < n && std::chrono::steady_clock::now() < until;) {
+      (void)rc.apply(*w.core, false, actions, toasts, now);
+      std::this_thread::sleep_for(5ms);
+    }
+    ASSERT_EQ(rc.refused(), n);
+  };
+  for (int i = 0; i < 3; ++i) to.send("/physarum/model/nothing", "f", 1.0f);
+  refused_until(3, t);
+  EXPECT_EQ(toasts.entries().size(), 1u);
+  to.send("/physarum/model/nothing", "f", 1.0f);
+  refused_until(4, t + RemoteControl::kQuiet);
+  ASSERT_EQ(toasts.entries().size(), 2u);
+  EXPECT_NE(toasts.entries()[1].text.find("/physarum/model/nothing 1: "), std::string::npos);
+  EXPECT_NE(toasts.entries()[1].text.find("(ignored, and 2 times more since)"), std::string::npos)
+      << toasts.entries()[1].text;
+  to.send("/physarum/model/other", "f", 1.0f);  // another refusal is told at once
+  refused_until(5, t + RemoteControl::kQuiet);
+  EXPECT_EQ(toasts.entries().size(), 3u);
+}
+
 // A species' key reaches that species (numbered from 0): the run grows as one made with the value
 // from the start.
 TEST(RemoteControl, ASpeciesKeyReachesThatSpecies) {

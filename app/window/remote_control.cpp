@@ -1,5 +1,6 @@
 #include "window/remote_control.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -48,17 +49,6 @@ CommandResult apply_remote(const RemoteCommand& c, WindowCore& core, bool& recor
 
 bool RemoteControl::apply(WindowCore& core, bool recording, std::vector<PanelAction>& actions, Toasts& toasts,
                           Clock::time_point now) {
-  std::vector<std::pair<std::string, int>> told;  // this frame's refusals, each once with a count
-  const auto refuse = [&](std::string why) {
-    ++refused_;
-    for (auto& [text, n] : told) {
-      if (text == why) {
-        ++n;
-        return;
-      }
-    }
-    told.emplace_back(std::move(why), 1);
-  };
   bool rebuilt = false;
   for (const OscMessage& m : server_.take()) {
     try {
@@ -66,25 +56,44 @@ bool RemoteControl::apply(WindowCore& core, bool recording, std::vector<PanelAct
       const Preset before = core.preset;
       const CommandResult r = apply_remote(c, core, recording, actions);
       if (!r) {
-        refuse("OSC " + describe(m) + ": " + r.error());
+        refuse("OSC " + describe(m) + ": " + r.error(), toasts, now);
         continue;
       }
       ++applied_;
       if (c.kind == RemoteCommand::Kind::Set && !(core.preset == before)) last_change_ = now;
       rebuilt |= !(core.preset.run == before.run) || !(core.preset.spawn == before.spawn);
     } catch (const Error& e) {
-      refuse(e.what());
+      refuse(e.what(), toasts, now);
     }
   }
-  for (const std::string& e : server_.take_errors()) refuse("OSC: a packet could not be read: " + e);
-  if (const uint64_t lost = server_.take_dropped(); lost > 0) {
-    refuse("OSC: " + std::to_string(lost) + " messages dropped (more than " +
-           std::to_string(OscServer::kQueueLimit) + " arrived in one frame)");
+  for (const std::string& e : server_.take_errors()) {
+    refuse("OSC: a packet could not be read: " + e, toasts, now);
   }
-  for (const auto& [text, n] : told) {
-    toasts.error(n == 1 ? text + " (ignored)" : text + " (ignored, " + std::to_string(n) + " times)");
+  if (const uint64_t lost = server_.take_dropped(); lost > 0) {
+    refuse("OSC: messages dropped (more than " + std::to_string(OscServer::kQueueLimit) +
+               " arrived in one frame)",
+           toasts, now);
   }
   return rebuilt;
+}
+
+void RemoteControl::refuse(std::string why, Toasts& toasts, Clock::time_point now) {
+  ++refused_;
+  auto it = std::find_if(told_.begin(), told_.end(), [&](const Told& t) { return t.text == why; });
+  if (it != told_.end() && now - it->at < kQuiet) {
+    ++it->since;
+    return;
+  }
+  if (it == told_.end()) {
+    // Forget what has not come back for a while, so a stream of varied refusals cannot grow this.
+    std::erase_if(told_, [&](const Told& t) { return now - t.at >= kQuiet; });
+    told_.push_back({why, now, 0});
+    it = told_.end() - 1;
+  }
+  toasts.error(it->since == 0 ? why + " (ignored)"
+                              : why + " (ignored, and " + std::to_string(it->since) + " times more since)");
+  it->at = now;
+  it->since = 0;
 }
 
 bool RemoteControl::editing(Clock::time_point now) const {

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "remote/osc_server.hpp"
@@ -31,8 +32,13 @@ class RemoteControl {
   explicit RemoteControl(int port) : server_(port) {}
   int port() const { return server_.port(); }
 
+  // The same refusal again within this time is counted, not told: a controller that sends a bad
+  // address every frame would otherwise bury the window in toasts and the terminal in lines.
+  static constexpr std::chrono::seconds kQuiet{4};
+
   // Applies what arrived since the last frame, in order. Each refusal is an error toast (and so a
-  // line on stderr) naming the address and the value; identical ones of a frame are told once.
+  // line on stderr) naming the address and the value; the same one again is told after kQuiet,
+  // with how often it came meanwhile.
   // Returns true when the run was made anew (run.* or spawn.* changed), so the panel's fields for
   // them follow.
   bool apply(WindowCore& core, bool recording, std::vector<PanelAction>& actions, Toasts& toasts,
@@ -44,6 +50,14 @@ class RemoteControl {
   uint64_t refused() const { return refused_; }
 
  private:
+  void refuse(std::string why, Toasts& toasts, Clock::time_point now);
+
+  struct Told {
+    std::string text;
+    Clock::time_point at;  // when it was last told
+    uint64_t since = 0;    // refused again since then, untold
+  };
+  std::vector<Told> told_;
   OscServer server_;
   Clock::time_point last_change_{};
   uint64_t applied_ = 0, refused_ = 0;
