@@ -44,12 +44,15 @@ CommandFn add_window_options(CLI::App& app) {
       ->type_name("PORT")
       ->transform(decimal_integer())
       ->check(CLI::Range(0, 65535));
+  app.add_flag("--midi", o->midi,
+               "Take MIDI knobs (control changes) from every MIDI input; the MIDI window learns which knob "
+               "moves which slider");
   app.add_flag("--record-every-frame", o->record_every_frame,
                "One video frame per window frame (default: real time, the video lasts as long as it ran)");
 
   for (const char* name :
        {"--frames", "--screenshot", "--window", "--no-vsync", "--fullscreen", "--hide-panel", "--record",
-        "--record-window", "--record-fps", "--twin", "--osc", "--record-every-frame"}) {
+        "--record-window", "--record-fps", "--twin", "--osc", "--midi", "--record-every-frame"}) {
     app.get_option(name)->group(kWindowGroup);
   }
   return [o] { return run_window(*o); };

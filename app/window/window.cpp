@@ -34,6 +34,7 @@
 #include "window/glfw_session.hpp"
 #include "window/history.hpp"
 #include "window/input.hpp"
+#include "window/midi_control.hpp"
 #include "window/panel.hpp"
 #include "window/remote_control.hpp"
 #include "window/timeline.hpp"
@@ -145,6 +146,7 @@ class WindowSession {
   WindowRecording recording_;
   Fullscreen fullscreen_;
   ParamHistory history_;
+  std::unique_ptr<MidiControl> midi_;  // --midi
   TimelineState timeline_;
   ExploreStrip explore_;
   DropDialog drops_;
@@ -175,6 +177,7 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
   }
   if (remote_)
     toasts_.info("OSC: listening on UDP port " + std::to_string(remote_->port()) + " (/physarum/...)");
+  if (o.midi) midi_ = std::make_unique<MidiControl>(midi_bindings_file(), true);
   if (o.fullscreen) fullscreen_.toggle(win);
   if (!o.twin.empty()) {
     std::snprintf(panel_.twin.spec, sizeof panel_.twin.spec, "%s", o.twin.c_str());
@@ -203,6 +206,8 @@ bool WindowSession::frame() {
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   panel_.recording = recording_.status();
+  std::optional<Preset> before_ui;
+  if (midi_) before_ui = core_.preset;  // MIDI learn binds the key the panel edits
   draw_panel(core_, panel_, toasts_);
   run_panel_guarded(toasts_, [&] {
     if (!panel_.visible) return;
@@ -210,6 +215,7 @@ bool WindowSession::frame() {
     explore_.draw(core_, toasts_);
   });
   run_panel_guarded(toasts_, [&] { drops_.draw(core_, image_fit(), toasts_); });
+  if (midi_) run_panel_guarded(toasts_, [&] { midi_->frame(*before_ui, core_, toasts_); });
   double ui_ms = ms_since(ui_start);
   read_input(fb_w, fb_h);
   take_dropped_files();
@@ -236,7 +242,8 @@ bool WindowSession::frame() {
   }
   run_actions(fb_w, fb_h);  // after drawing: a screenshot shows this frame
   // A change that settled this frame (no widget held) is one undo step, whatever made it.
-  (void)history_.observe(core_.preset, ImGui::IsAnyItemActive() || (remote_ && remote_->editing()));
+  (void)history_.observe(core_.preset, ImGui::IsAnyItemActive() || (remote_ && remote_->editing()) ||
+                                           (midi_ && midi_->editing()));
   glfwSwapBuffers(win_);
   count_times(ui_ms);
   return !last;
