@@ -51,7 +51,7 @@ address='^[^<>@]+ <[^<>@]+@[^<>@]+\.[a-z]+>$'
 case "$maintainer" in *@localhost* | *example*) fail "the Maintainer is a placeholder: $maintainer" ;; esac
 [ -n "$(field Section)" ] && [ -n "$(field Priority)" ] || fail "Section or Priority missing"
 depends=$(field Depends)
-for lib in libglfw3 libegl1 libgl1 libc6 libstdc++6; do
+for lib in libglfw3 libegl1 libgl1 libc6 libstdc++6 liblo7 librtmidi; do
   grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
 done
 recommends=$(field Recommends)

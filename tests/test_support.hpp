@@ -126,13 +126,44 @@ struct ProcessResult {
   std::string err;
 };
 
-// Runs PHYSARUM_EXE (or `exe`) with `args` in `dir` (relative paths in the arguments are relative to it);
-// stdout and stderr go to files in `dir` and are read back. The environment is this process's with
-// the names in `unset` removed and `set` (NAME, value) added.
-inline ProcessResult run_physarum(const std::vector<std::string>& args, const std::filesystem::path& dir,
-                                  const std::vector<std::pair<std::string, std::string>>& set = {},
-                                  const std::vector<std::string>& unset = {},
-                                  const std::string& exe = PHYSARUM_EXE) {
+// PHYSARUM_EXE (or `exe`) started with `args` in `dir` (relative paths in the arguments are relative
+// to it); stdout and stderr go to files in `dir`. The environment is this process's with the names
+// in `unset` removed and `set` (NAME, value) added.
+struct Spawned {
+  pid_t pid = 0;  // 0: it could not start (`error` says why)
+  std::string error;
+  std::filesystem::path out_file, err_file;
+  int status = 0;
+  bool reaped = false;
+  // True once the program has exited; does not wait.
+  bool exited() {
+    if (!reaped && pid > 0) reaped = waitpid(pid, &status, WNOHANG) == pid;
+    return reaped || pid <= 0;
+  }
+  // Waits for the program to exit, then reads what it wrote.
+  ProcessResult wait() {
+    ProcessResult r;
+    if (pid <= 0) {
+      r.err = error;
+      return r;
+    }
+    while (!reaped) {
+      if (waitpid(pid, &status, 0) == pid)
+        reaped = true;
+      else if (errno != EINTR)
+        break;
+    }
+    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+    r.out = read_file(out_file);
+    r.err = read_file(err_file);
+    return r;
+  }
+};
+
+inline Spawned spawn_physarum(const std::vector<std::string>& args, const std::filesystem::path& dir,
+                              const std::vector<std::pair<std::string, std::string>>& set = {},
+                              const std::vector<std::string>& unset = {},
+                              const std::string& exe = PHYSARUM_EXE) {
   expect_labelled_end_to_end("runs the program");
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
@@ -154,29 +185,30 @@ inline ProcessResult run_physarum(const std::vector<std::string>& args, const st
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
 
-  const std::filesystem::path out_file = std::filesystem::absolute(dir / "stdout.txt");
-  const std::filesystem::path err_file = std::filesystem::absolute(dir / "stderr.txt");
+  Spawned s;
+  s.out_file = std::filesystem::absolute(dir / "stdout.txt");
+  s.err_file = std::filesystem::absolute(dir / "stderr.txt");
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 1, s.out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, s.err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
+  const int rc = posix_spawn(&s.pid, argv[0], &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
-  ProcessResult r;
   if (rc != 0) {
-    r.err = "posix_spawn failed: " + std::to_string(rc);
-    return r;
+    s.pid = 0;
+    s.error = "posix_spawn failed: " + std::to_string(rc);
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  r.out = read_file(out_file);
-  r.err = read_file(err_file);
-  return r;
+  return s;
+}
+
+// spawn_physarum, waiting for it to exit.
+inline ProcessResult run_physarum(const std::vector<std::string>& args, const std::filesystem::path& dir,
+                                  const std::vector<std::pair<std::string, std::string>>& set = {},
+                                  const std::vector<std::string>& unset = {},
+                                  const std::string& exe = PHYSARUM_EXE) {
+  return spawn_physarum(args, dir, set, unset, exe).wait();
 }
 
 }  // namespace physarum::test

@@ -58,12 +58,23 @@ CommandFn add_window_options(CLI::App& app) {
                  "Start a perturbed twin at once and show A - B (the panel's Twin section), e.g. "
                  "agent:0:theta:1e-4 (the syntax of sensitivity --perturb)")
       ->type_name("SPEC");
+  app.add_option(
+         "--osc", o->osc_port,
+         "Take live control over OSC on this UDP port (e.g. 9000; 0 picks a free one): "
+         "/physarum/model/decay 0.02, /physarum/species/1/deposit 3, /physarum/reset, /physarum/record, "
+         "/physarum/pause")
+      ->type_name("PORT")
+      ->transform(decimal_integer())
+      ->check(CLI::Range(0, 65535));
+  app.add_flag("--midi", o->midi,
+               "Take MIDI knobs (control changes) from every MIDI input; the MIDI window learns which knob "
+               "moves which slider");
   app.add_flag("--record-every-frame", o->record_every_frame,
                "One video frame per window frame (default: real time, the video lasts as long as it ran)");
 
   for (const char* name :
        {"--frames", "--screenshot", "--window", "--no-vsync", "--fullscreen", "--hide-panel", "--record",
-        "--record-window", "--record-fps", "--twin", "--record-every-frame"}) {
+        "--record-window", "--record-fps", "--twin", "--osc", "--midi", "--record-every-frame"}) {
     app.get_option(name)->group(kWindowGroup);
   }
   return [o] {

@@ -34,7 +34,9 @@
 #include "window/glfw_session.hpp"
 #include "window/history.hpp"
 #include "window/input.hpp"
+#include "window/midi_control.hpp"
 #include "window/panel.hpp"
+#include "window/remote_control.hpp"
 #include "window/timeline.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
@@ -114,7 +116,8 @@ Size save_field_screenshot(const std::string& file, WindowCore& core) {
 // Everything a frame uses, for as long as the window is open.
 class WindowSession {
  public:
-  WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim);
+  // `remote`: the OSC control (--osc), or null.
+  WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim, RemoteControl* remote);
   ~WindowSession() { glfwSetWindowUserPointer(win_, nullptr); }  // the callbacks may outlive events_
   WindowSession(const WindowSession&) = delete;
   WindowSession& operator=(const WindowSession&) = delete;
@@ -135,6 +138,7 @@ class WindowSession {
 
   const WindowOptions& o_;
   GLFWwindow* win_;
+  RemoteControl* remote_;
   WindowCore core_;
   PanelState panel_;
   Toasts toasts_;
@@ -142,6 +146,7 @@ class WindowSession {
   WindowRecording recording_;
   Fullscreen fullscreen_;
   ParamHistory history_;
+  std::unique_ptr<MidiControl> midi_;  // --midi
   TimelineState timeline_;
   ExploreStrip explore_;
   DropDialog drops_;
@@ -150,8 +155,9 @@ class WindowSession {
   int status_ = kExitOk;
 };
 
-WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim)
-    : o_(o), win_(win), core_(sim), explore_(std::random_device{}()) {
+WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim,
+                             RemoteControl* remote)
+    : o_(o), win_(win), remote_(remote), core_(sim), explore_(std::random_device{}()) {
   history_.reset(core_.preset);
   std::printf("physarum: %s (%s)\n", core_.backend().name().c_str(), core_.backend_note().c_str());
   panel_.vsync = o.vsync;
@@ -169,6 +175,9 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
                      o.record_every_frame ? Pacing::EveryFrame : Pacing::RealTime, core_, fb_w, fb_h);
     toasts_.info("recording to " + o.record);
   }
+  if (remote_)
+    toasts_.info("OSC: listening on UDP port " + std::to_string(remote_->port()) + " (/physarum/...)");
+  if (o.midi) midi_ = std::make_unique<MidiControl>(midi_bindings_file(), true);
   if (o.fullscreen) fullscreen_.toggle(win);
   if (!o.twin.empty()) {
     std::snprintf(panel_.twin.spec, sizeof panel_.twin.spec, "%s", o.twin.c_str());
@@ -197,6 +206,8 @@ bool WindowSession::frame() {
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   panel_.recording = recording_.status();
+  std::optional<Preset> before_ui;
+  if (midi_) before_ui = core_.preset;  // MIDI learn binds the key the panel edits
   draw_panel(core_, panel_, toasts_);
   run_panel_guarded(toasts_, [&] {
     if (!panel_.visible) return;
@@ -204,9 +215,13 @@ bool WindowSession::frame() {
     explore_.draw(core_, toasts_);
   });
   run_panel_guarded(toasts_, [&] { drops_.draw(core_, image_fit(), toasts_); });
+  if (midi_) run_panel_guarded(toasts_, [&] { midi_->frame(*before_ui, core_, toasts_); });
   double ui_ms = ms_since(ui_start);
   read_input(fb_w, fb_h);
   take_dropped_files();
+  if (remote_ && remote_->apply(core_, panel_.recording.active, panel_.actions, toasts_)) {
+    panel_.initialised = false;  // the size, agents and seed fields follow
+  }
 
   core_.step();
   core_.render(fb_w, fb_h);
@@ -227,7 +242,8 @@ bool WindowSession::frame() {
   }
   run_actions(fb_w, fb_h);  // after drawing: a screenshot shows this frame
   // A change that settled this frame (no widget held) is one undo step, whatever made it.
-  (void)history_.observe(core_.preset, ImGui::IsAnyItemActive());
+  (void)history_.observe(core_.preset, ImGui::IsAnyItemActive() || (remote_ && remote_->editing()) ||
+                                           (midi_ && midi_->editing()));
   glfwSwapBuffers(win_);
   count_times(ui_ms);
   return !last;
@@ -364,6 +380,10 @@ int run_window(const WindowOptions& o) {
   if (!o.record.empty()) (void)pick_h264_encoder();                    // no ffmpeg: say so now
   install_signal_handlers();
   const std::future<void> encoder_probe = probe_encoder_in_background(o);
+  std::unique_ptr<RemoteControl> remote;  // a port in use fails here, before a window flashes up
+  if (o.osc_port >= 0) {
+    remote = std::make_unique<RemoteControl>(o.osc_port);
+  }
 
   GlfwLibrary glfw;
   if (!glfw.ok) {
@@ -375,10 +395,15 @@ int run_window(const WindowOptions& o) {
   int status = kExitOk;
   {
     ImGuiSession imgui(window.get(), content_scale(window.get()));
-    WindowSession session(o, window.get(), sim);
+    WindowSession session(o, window.get(), sim, remote.get());
     while (!glfwWindowShouldClose(window.get()) && !stop_requested() && session.frame()) {
     }
     status = session.finish();
+  }
+  if (remote) {
+    std::printf("physarum: OSC: %llu messages applied, %llu refused\n",
+                static_cast<unsigned long long>(remote->applied()),
+                static_cast<unsigned long long>(remote->refused()));
   }
   if (stop_requested()) status = exit_code_for_signal(stop_signal());
   return status;

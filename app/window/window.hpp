@@ -20,6 +20,8 @@ struct WindowOptions {
   int record_fps = 60;
   bool record_every_frame = false;  // one video frame per window frame, not real time
   std::string twin;                 // start a perturbed twin at once (--twin SPEC, window/twin.hpp)
+  int osc_port = -1;                // listen for OSC on this UDP port (0: a free one; -1: not at all)
+  bool midi = false;                // MIDI knobs: bindings, learn mode (window/midi_control.hpp)
 };
 
 // Returns the exit code: 0, 1 with no display (it says so and points to `physarum render`), or

@@ -186,9 +186,17 @@ CommandResult WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn
 }
 
 CommandResult WindowCore::apply_preset(const Preset& given, const std::string& file) {
+  Preset p = given;
+  if (!file.empty()) run::locate_maps_beside(p, file);  // as for --preset
+  return change_to(p, file, "could not load the preset: ");
+}
+
+CommandResult WindowCore::apply_edit(const Preset& p) {
+  return change_to(p, preset_file, "could not apply: ");
+}
+
+CommandResult WindowCore::change_to(const Preset& p, const std::string& file, const char* failed) {
   try {
-    Preset p = given;
-    if (!file.empty()) run::locate_maps_beside(p, file);  // as for --preset
     validate(p);
     // Another number of species, or species that spawn elsewhere, need new agents and channels.
     const bool realloc = !(p.run == preset.run) || !(p.spawn == preset.spawn) ||
@@ -212,7 +220,7 @@ CommandResult WindowCore::apply_preset(const Preset& given, const std::string& f
     }
     return CommandResult::done();
   } catch (const std::exception& e) {
-    return refuse(std::string("could not load the preset: ") + e.what());
+    return refuse(failed + std::string(e.what()));
   }
 }
 

@@ -88,6 +88,9 @@ class WindowCore {
   // Switches to a loaded preset: model and display live; a new backend only when the size,
   // agents, seed or spawn differ.
   CommandResult apply_preset(const Preset& p, const std::string& file);
+  // Any edit of the live preset (an OSC message, a script): as apply_preset, but the file stays and
+  // the maps' paths are taken as they are (the live preset's are already found).
+  CommandResult apply_edit(const Preset& p);
 
   // A brush stroke for the simulation (and its twin, when one runs).
   void brush(const BrushStroke& stroke);
@@ -120,6 +123,8 @@ class WindowCore {
   // one. Throws, changing nothing, when it cannot be made.
   void reallocate(const Preset& p);
   CommandResult refuse(std::string why);
+  // apply_preset and apply_edit: `failed` starts the refusal's message.
+  CommandResult change_to(const Preset& p, const std::string& file, const char* failed);
 
   std::string notice_;
   render::PaletteSet palettes_;
