@@ -19,6 +19,13 @@ void main() {
   inv_span = hi > lo ? 1.0 / (hi - lo) : 0.0;
   float span = hi - lo;
   threshold_count = 0;
+  // One species, continuous colouring: from the black level, as compute_channels_range() does.
+  if (u_channels <= 1 && u_auto_range != 0 && u_cave_mode == 0 && hi > lo) {
+    float sum = 0.0;
+    for (int g = 0; g < u_groups; ++g) sum += partial_sum[g * 4];
+    lo = channel_black_level(lo, hi, sum / u_cells);
+    inv_span = hi > lo ? 1.0 / (hi - lo) : 0.0;
+  }
   for (int c = 0; c < min(u_channels, 4) && u_channels > 1; ++c) {
     float clo = u_auto_range != 0 ? from_order_key(channel_min_key[c]) : 0.0;
     float chi = u_auto_range != 0 ? from_order_key(channel_max_key[c]) : 1.0;

@@ -1,8 +1,8 @@
 #version 450 core
 // Min and max of the field for auto-range, on the GPU (no read-back): each invocation scans a
 // grid-strided set of cells, the workgroup reduces in shared memory, one atomic per workgroup.
-// With several channels: the cave value's (min_key/max_key) and each channel's, and each channel's
-// sum over the workgroup's cells (partial_sum, one slot per workgroup: no float atomics).
+// With several channels also each channel's. Each channel's sum over the workgroup's cells goes to
+// partial_sum (one slot per workgroup: no float atomics), for the black level's mean.
 #include "range.glsl"
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -55,9 +55,7 @@ void main() {
   }
   if (i == 0u) {
     uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-    if (u_channels > 1) {
-      for (int c = 0; c < 4; ++c) partial_sum[group * 4u + uint(c)] = s_sum[c * 256];
-    }
+    for (int c = 0; c < 4; ++c) partial_sum[group * 4u + uint(c)] = s_sum[c * 256];
     atomicMin(min_key, s_min[0]);
     atomicMax(max_key, s_max[0]);
     for (int c = 1; c < keys; ++c) {

@@ -39,6 +39,22 @@ TEST(Progress, LineShowsStepFramesFpsAndEta) {
   EXPECT_LT(line.size(), 120u);
 }
 
+TEST(Progress, BeforeTheRecordingStartsTheLineSaysItIsGrowing) {
+  ProgressState s;
+  s.step = 40;
+  s.total_steps = 200;
+  s.elapsed_s = 1.0;
+  s.record_from = 100;
+  const std::string growing = format_progress(s, 120);
+  EXPECT_NE(growing.find("growing, recording from step 100"), std::string::npos) << growing;
+  EXPECT_EQ(growing.find("frames"), std::string::npos) << growing;
+  s.step = 100;
+  s.frames = 1;
+  const std::string recording = format_progress(s, 120);
+  EXPECT_EQ(recording.find("growing"), std::string::npos) << recording;
+  EXPECT_NE(recording.find("frames 1"), std::string::npos) << recording;
+}
+
 TEST(Progress, NarrowTerminalDropsTheBarAndNeverWraps) {
   ProgressState s{500, 1000, 10, 1.0};
   const std::string narrow = format_progress(s, 40);

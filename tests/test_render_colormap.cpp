@@ -199,9 +199,11 @@ TEST(Colormap, HostileDisplayValuesColourAsTheirClampedValues) {
     EXPECT_LE(r.threshold_count, kMaxThresholds);
     const auto img = render_field_to_rgba(f, w, h, typed, grey);
     EXPECT_EQ(img, render_field_to_rgba(f, w, h, meant, grey));
+    // Not one flat colour. Continuous colouring starts at the noise's black level (its mean), so at
+    // gamma 0.05 most cells are black; a twentieth still differ.
     size_t differ = 0;
     for (size_t i = 4; i < img.size(); i += 4) differ += img[i] != img[0];
-    EXPECT_GT(differ, img.size() / 4 / 10);
+    EXPECT_GT(differ, img.size() / 4 / 20);
   }
   EXPECT_EQ(binary_cave(f.data(), w, h, 100.0f, 1'000'000'000),
             binary_cave(f.data(), w, h, 100.0f, kMaxSmoothing));

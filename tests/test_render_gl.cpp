@@ -109,8 +109,11 @@ TEST(RenderGl, GpuRangeReductionMatchesHost) {
     int worst = 0;
     for (size_t i = 0; i < host.size(); ++i) worst = std::max(worst, std::abs(host[i] - gpu[i]));
     EXPECT_LE(worst, 1) << "cave mode " << static_cast<int>(cave);
-    // And the image is not flat (so the comparison means something).
-    EXPECT_NE(std::memcmp(host.data(), host.data() + 4 * (host.size() / 8), 4), 0);
+    // And the image is not flat (so the comparison means something): this uniform noise starts at
+    // its black level, the mean, so about half of it is the darkest colour and half is not.
+    size_t differ = 0;
+    for (size_t i = 4; i < host.size(); i += 4) differ += std::memcmp(&host[i], &host[0], 3) != 0;
+    EXPECT_GT(differ, host.size() / 4 / 10) << "cave mode " << static_cast<int>(cave);
   }
 }
 
@@ -180,9 +183,11 @@ TEST(RenderGl, HostileDisplayValuesDrawAsTheirClampedValues) {
       int worst = 0;
       for (size_t i = 0; i < img.size(); ++i) worst = std::max(worst, std::abs(img[i] - cpu[i]));
       EXPECT_LE(worst, 1) << (gpu_range ? "range from the compute shader" : "range from the host");
-      size_t differ = 0;  // not one flat colour (all black, all NaN)
+      // Not one flat colour (all black, all NaN). The noise starts at its black level (its mean), so
+      // at gamma 0.05 most of it is black; a twentieth of the cells still differ.
+      size_t differ = 0;
       for (size_t i = 4; i < img.size(); i += 4) differ += std::memcmp(&img[i], &img[0], 3) != 0;
-      EXPECT_GT(differ, img.size() / 4 / 10);
+      EXPECT_GT(differ, img.size() / 4 / 20);
     }
   }
 }

@@ -31,11 +31,13 @@
 #include "render/png.hpp"
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/json_text.hpp"
 #include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
 #include "sim/text.hpp"
 #include "video/async_readback.hpp"
 #include "video/frame_sink.hpp"
+#include "video/loop_fade.hpp"
 #include "video/process.hpp"
 #include "video/progress.hpp"
 #include "video/recorder.hpp"
@@ -49,8 +51,10 @@ struct RenderOptions {
   run::Recipe sim;
   uint64_t steps = 500;
   std::vector<std::string> outs;
-  std::string resolution;  // "WxH" or "4x"; empty = the field's size
-  int every = 0;           // video: a frame every N steps (0 = steps / 300, at least 1)
+  std::string resolution;        // "WxH" or "4x"; empty = the field's size
+  int every = 0;                 // video: a frame every N steps (0 = steps / 300, at least 1)
+  std::optional<uint64_t> from;  // video: grow silently to this step, the first frame there
+  std::optional<double> loop_s;  // video: a seamless loop of this many seconds
   int fps = 30;
   int video_stop_limit_s = 30;  // after the last frame or Ctrl-C, before a stalled encoder is ended
   bool quiet = false;
@@ -91,6 +95,8 @@ std::string remake_command(const RenderOptions& o, const Preset& p) {
     c += " --set " + shell_quote(set);
   }
   c += " --steps " + std::to_string(o.steps);
+  if (o.from) c += " --from " + std::to_string(*o.from);
+  if (o.loop_s) c += " --loop " + json_number(*o.loop_s, 9);
   return c;
 }
 
@@ -198,6 +204,11 @@ void check_output_budget(const RenderOptions& o, const Outputs& outs, Size size,
   }
   const auto in_flight = static_cast<uint64_t>(kReadbackRing + RecorderOptions{}.ring_slots);
   for (const auto& f : outs.videos) budget.add("--out " + f, image, {0, in_flight * frame});
+  if (o.loop_s) {
+    const uint64_t held = plan_loop(*o.loop_s, o.fps).fade_frames;
+    budget.add("--loop " + json_number(*o.loop_s, 9),
+               std::to_string(held) + " frames held for the cross-fade", {0, held * frame});
+  }
   const Size field = preset.run.size;
   const uint64_t npy = 4 * static_cast<uint64_t>(field.width) * static_cast<uint64_t>(field.height) *
                        static_cast<uint64_t>(preset.species.count());
@@ -309,13 +320,15 @@ class HeadlessRender {
     }
   }
   bool recording() const { return !recorders_.empty(); }
+  // Frames go through the cross-fade first, every recorder getting its output.
+  void loop(const LoopPlan& plan) { loop_.emplace(plan, fan_out_); }
 
   // False when a stop request (Ctrl-C) ended the wait for the encoder.
   bool write_frame(bool host_range) {
     draw(host_range);
-    readback_.start_lossless(out_.width, out_.height, fan_out_);
+    readback_.start_lossless(out_.width, out_.height, sink());
     render::check_gl("reading a video frame");
-    readback_.deliver(fan_out_, false);  // the reads that have finished meanwhile
+    readback_.deliver(sink(), false);  // the reads that have finished meanwhile
     return recorders_ok();
   }
 
@@ -330,7 +343,7 @@ class HeadlessRender {
 
   // Hands over the frames still being read, then stops the videos cleanly; a failed one is an error.
   void finish_videos() {
-    readback_.deliver(fan_out_, true);
+    readback_.deliver(sink(), true);
     if (!stop_requested()) (void)recorders_ok();
     for (auto& r : recorders_) {
       if (!r->stop()) throw Error("recording " + r->output().string() + " failed: " + r->error());
@@ -340,6 +353,8 @@ class HeadlessRender {
   const std::vector<float>& host_field() const { return renderer_.host_field(); }
 
  private:
+  FrameSink& sink() { return loop_ ? static_cast<FrameSink&>(*loop_) : fan_out_; }
+
   // False after Ctrl-C ended the wait for an encoder; throws when a recording failed.
   bool recorders_ok() {
     const std::optional<size_t> failed = fan_out_.failed();
@@ -362,26 +377,55 @@ class HeadlessRender {
   std::optional<OffscreenTarget> target_;
   std::vector<std::unique_ptr<Recorder>> recorders_;
   RecorderFanOut fan_out_{recorders_};
+  std::optional<LoopFade> loop_;
   AsyncReadback readback_{kReadbackRing};  // after the GL objects it reads from; before egl_ goes
 };
 
-// Steps the simulation, a video frame every `every` steps. Returns the steps done (fewer after
-// Ctrl-C) and counts the frames written.
-uint64_t run_steps(const RenderOptions& o, run::Run& sim, HeadlessRender& out, uint64_t every,
+// The steps a video's frames are taken at: first, first + every, ... below end, and end (the last
+// frame, drawn after the loop). Without --from the first is `every` (step 0 is the random spawn).
+struct FrameSteps {
+  uint64_t first = 0;
+  uint64_t every = 1;
+  uint64_t end = 0;
+};
+
+// --steps, --every, --from and --loop (rendered_frames of it, 0 without) as frame steps. With a loop
+// the run ends at its last frame, at or before --steps.
+FrameSteps frame_steps(const RenderOptions& o, uint64_t loop_frames) {
+  const uint64_t start = o.from.value_or(0);
+  if (o.from && start >= o.steps) {
+    throw UsageError("--from " + std::to_string(start) + ": must be below --steps (" +
+                     std::to_string(o.steps) + ")");
+  }
+  const uint64_t span = o.steps - start;
+  const uint64_t per_video = loop_frames > 0 ? loop_frames : 300;
+  FrameSteps f;
+  f.every = o.every > 0 ? static_cast<uint64_t>(o.every) : std::max<uint64_t>(1, span / per_video);
+  f.first = o.from ? start : f.every;
+  f.end = loop_frames > 0 ? f.first + (loop_frames - 1) * f.every : o.steps;
+  return f;
+}
+
+// Steps the simulation, a video frame at each of `f`'s steps below its end. Returns the steps done
+// (fewer after Ctrl-C) and counts the frames written.
+uint64_t run_steps(const RenderOptions& o, run::Run& sim, HeadlessRender& out, const FrameSteps& f,
                    uint64_t& frames) {
-  ProgressBar progress(o.steps, !o.quiet);
+  ProgressBar progress(f.end, !o.quiet);
+  if (o.from && out.recording()) progress.set_record_from(f.first);
+  // Quantile cave levels come only from a host copy (with interop the field is on the GPU).
+  const auto frame = [&] {
+    if (out.write_frame(sim.preset().display.cave == CaveMode::Quantile)) ++frames;
+  };
+  if (out.recording() && f.first == 0 && f.end > 0) frame();
   uint64_t done = 0;
-  // Small chunks keep the progress bar and Ctrl-C responsive; a video needs a frame every `every`.
-  const uint64_t chunk_max = out.recording() ? std::min<uint64_t>(every, 64) : 64;
-  while (done < o.steps && !stop_requested()) {
-    const uint64_t to_frame = every - done % every;
-    const uint64_t chunk = std::min({chunk_max, to_frame, o.steps - done});
-    sim.step(chunk);  // keyframed values before each step
+  // Small chunks keep the progress bar and Ctrl-C responsive; a video needs a frame at each of its steps.
+  while (done < f.end && !stop_requested()) {
+    const uint64_t next_frame = done < f.first ? f.first : done + f.every - (done - f.first) % f.every;
+    const uint64_t to_frame = out.recording() ? next_frame - done : 64;
+    const uint64_t chunk = std::min({uint64_t{64}, to_frame, f.end - done});
+    sim.step(chunk);  // keyframed values before each step, from step 0 whatever --from says
     done += chunk;
-    if (out.recording() && done < o.steps && done % every == 0) {
-      // Quantile cave levels come only from a host copy (with interop the field is on the GPU).
-      if (out.write_frame(sim.preset().display.cave == CaveMode::Quantile)) ++frames;
-    }
+    if (out.recording() && done < f.end && done >= f.first && (done - f.first) % f.every == 0) frame();
     progress.update(done, frames);
   }
   progress.finish();
@@ -402,8 +446,26 @@ void say_written(const RenderOptions& o, const Backend& b, uint64_t done, uint64
               b.size().height, b.name().c_str());
 }
 
+// --from and --loop shape a video: checked with the outputs, before any work.
+std::optional<LoopPlan> checked_loop(const RenderOptions& o, const Outputs& outs) {
+  if (outs.videos.empty()) {
+    if (o.from)
+      throw UsageError("--from " + std::to_string(*o.from) + ": records a video; give a video --out");
+    if (o.loop_s)
+      throw UsageError("--loop " + json_number(*o.loop_s, 9) + ": makes a video; give a video --out");
+  }
+  if (!o.loop_s) return std::nullopt;
+  try {
+    return plan_loop(*o.loop_s, o.fps);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+}
+
 int run_render(const RenderOptions& o) {
   const Outputs outs = sorted_outputs(o.outs, o.report.file);
+  const std::optional<LoopPlan> loop = checked_loop(o, outs);
+  const FrameSteps steps = frame_steps(o, loop ? loop->rendered_frames() : 0);
   OutputPlan plan = plan_output(o, outs);
   install_signal_handlers();
 
@@ -411,11 +473,15 @@ int run_render(const RenderOptions& o) {
   Backend& b = sim.backend();
   plan.size = image_size(o, b.size());
   HeadlessRender out(o, sim, plan.size);
-  const uint64_t every = o.every > 0 ? static_cast<uint64_t>(o.every) : std::max<uint64_t>(1, o.steps / 300);
-  out.open_recorders(outs.videos, plan.encoder, every);
+  out.open_recorders(outs.videos, plan.encoder, steps.every);
+  if (loop) out.loop(*loop);
 
+  if (o.from && !o.quiet) {
+    std::fprintf(stderr, "physarum render: growing to step %llu without recording, then recording\n",
+                 static_cast<unsigned long long>(steps.first));
+  }
   uint64_t frames = 0;
-  const uint64_t done = run_steps(o, sim, out, every, frames);
+  const uint64_t done = run_steps(o, sim, out, steps, frames);
   if (stop_requested()) {
     if (out.recording())
       std::fprintf(stderr, "physarum render: finishing the video (Ctrl-C again ends at once)\n");
@@ -438,7 +504,7 @@ int run_render(const RenderOptions& o) {
   const auto& field = out.host_field();
   for (const auto& f : outs.npys)
     write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
-  say_written(o, b, done, frames);
+  say_written(o, b, done, loop ? loop->loop_frames : frames);
   if (!o.report.file.empty() &&
       !write_render_report(o.report, b, sim.preset().environment, field, done,
                            "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()))) {
@@ -475,6 +541,21 @@ CommandFn add_render_command(CLI::App& app) {
       ->type_name("N")
       ->transform(decimal_integer())
       ->check(CLI::Range(1, 1'000'000));
+  cmd->add_option("--from", o->from,
+                  "Video: grow silently to step N and record from there (the first frame is step N; "
+                  "keyframes still apply from step 0); --steps stays the last step")
+      ->type_name("N")
+      ->transform(decimal_integer())
+      ->check(CLI::Range(0, 100'000'000));
+  cmd->add_option("--loop", o->loop_s,
+                  "Video: a seamless loop SECONDS long. The run renders a cross-fade's worth more (a second, "
+                  "at most a quarter of the loop) and fades those last frames into the first ones, which "
+                  "then close the video: its last frame flows into its first. The frame steps fit "
+                  "between --from (or 0) and --steps unless --every is given; the run ends at the last "
+                  "frame. Combine with --from so the loop shows a grown network")
+      ->type_name("SECONDS")
+      ->check(finite_number())
+      ->check(CLI::Range(0.0, 1.0e6));
   cmd->add_option("--fps", o->fps, "Video frame rate")
       ->capture_default_str()
       ->transform(decimal_integer())

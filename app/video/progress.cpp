@@ -26,20 +26,27 @@ std::string format_duration(double seconds) {
 std::string format_progress(const ProgressState& s, int columns) {
   const double fps = s.elapsed_s > 0 ? static_cast<double>(s.frames) / s.elapsed_s : 0.0;
   const double steps_per_s = s.elapsed_s > 0 ? static_cast<double>(s.step) / s.elapsed_s : 0.0;
-  char text[160];
+  char text[200];
+  char frames[64];
+  if (s.step < s.record_from) {
+    std::snprintf(frames, sizeof frames, "growing, recording from step %llu",
+                  static_cast<unsigned long long>(s.record_from));
+  } else {
+    std::snprintf(frames, sizeof frames, "frames %llu", static_cast<unsigned long long>(s.frames));
+  }
   std::string eta = "--:--";
   if (s.total_steps > 0 && steps_per_s > 0 && s.step <= s.total_steps) {
     eta = format_duration(static_cast<double>(s.total_steps - s.step) / steps_per_s);
   }
   if (s.total_steps > 0) {
-    std::snprintf(text, sizeof text, " %3d%%  step %llu/%llu  frames %llu  %.1f fps  ETA %s",
+    std::snprintf(text, sizeof text, " %3d%%  step %llu/%llu  %s  %.1f fps  ETA %s",
                   static_cast<int>(100.0 * static_cast<double>(std::min(s.step, s.total_steps)) /
                                    static_cast<double>(s.total_steps)),
                   static_cast<unsigned long long>(s.step), static_cast<unsigned long long>(s.total_steps),
-                  static_cast<unsigned long long>(s.frames), fps, eta.c_str());
+                  frames, fps, eta.c_str());
   } else {
-    std::snprintf(text, sizeof text, " step %llu  frames %llu  %.1f fps",
-                  static_cast<unsigned long long>(s.step), static_cast<unsigned long long>(s.frames), fps);
+    std::snprintf(text, sizeof text, " step %llu  %s  %.1f fps", static_cast<unsigned long long>(s.step),
+                  frames, fps);
   }
   std::string line = text;
   // The bar takes whatever width the numbers leave, between 10 and 40 cells.
@@ -82,6 +89,7 @@ void ProgressBar::draw(bool final_draw) {
   s.step = step_;
   s.total_steps = total_;
   s.frames = frames_;
+  s.record_from = record_from_;
   s.elapsed_s = std::chrono::duration<double>(now - start_).count();
   // \r returns to the line start; \033[K clears what a longer previous line left behind.
   std::fprintf(out_, "\r%s\033[K%s", format_progress(s, columns()).c_str(), final_draw ? "\n" : "");

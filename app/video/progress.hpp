@@ -14,6 +14,7 @@ struct ProgressState {
   uint64_t total_steps = 0;  // 0: unknown (no bar, no ETA)
   uint64_t frames = 0;
   double elapsed_s = 0;
+  uint64_t record_from = 0;  // before this step the run grows without recording: the line says so
 };
 
 // The line drawn for a state, at most `columns` characters wide (pure, for tests).
@@ -34,6 +35,8 @@ class ProgressBar {
   // Draws the final state and ends the line. Called by the destructor when not called before.
   void finish();
   bool active() const { return active_; }
+  // The step the first frame is recorded at (render --from); until then the line says "growing".
+  void set_record_from(uint64_t step) { record_from_ = step; }
 
  private:
   void draw(bool final_draw);
@@ -45,6 +48,7 @@ class ProgressBar {
   std::FILE* out_;
   uint64_t step_ = 0;
   uint64_t frames_ = 0;
+  uint64_t record_from_ = 0;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_draw_;
 };

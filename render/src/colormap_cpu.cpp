@@ -218,10 +218,31 @@ std::vector<float> cave_values(const float* planes, int channels, size_t cells, 
   return sum;
 }
 
+namespace {
+
+// One channel's range for continuous colouring: auto-range starts at its black level, not its min.
+void lift_to_black_level(const float* plane, size_t cells, const DisplayParams& d, float hi, float& lo,
+                         float& inv_span) {
+  if (!d.auto_range || cells == 0 || !(inv_span > 0)) return;
+  double sum = 0;
+  for (size_t i = 0; i < cells; ++i) sum += plane[i];
+  const float black = channel_black_level(lo, hi, static_cast<float>(sum / static_cast<double>(cells)));
+  const float span = hi - black;
+  lo = black;
+  inv_span = span > 0 && std::isfinite(1.0f / span) ? 1.0f / span : 0.0f;
+}
+
+}  // namespace
+
 DisplayRange compute_channels_range(const float* planes, int channels, size_t cells,
                                     const DisplayParams& given) {
-  if (channels <= 1) return compute_display_range(planes, cells, given);
   const DisplayParams d = drawable_display(given);
+  if (channels <= 1) {
+    DisplayRange r = compute_display_range(planes, cells, d);
+    // Cave levels keep the min: their thresholds, not lo, place every cell.
+    if (d.cave == CaveMode::Off) lift_to_black_level(planes, cells, d, r.hi, r.lo, r.inv_span);
+    return r;
+  }
   const std::vector<float> cave = cave_values(planes, channels, cells, d.cave_channel);
   DisplayRange r = compute_display_range(cave.data(), cells, d);
   for (int c = 0; c < channels && c < kMaxSpecies; ++c) {
@@ -229,15 +250,7 @@ DisplayRange compute_channels_range(const float* planes, int channels, size_t ce
     const DisplayRange one = compute_display_range(plane, cells, d);
     r.channel_lo[c] = one.lo;
     r.channel_inv_span[c] = one.inv_span;
-    if (d.auto_range && cells > 0 && one.inv_span > 0) {
-      double sum = 0;
-      for (size_t i = 0; i < cells; ++i) sum += plane[i];
-      const float black =
-          channel_black_level(one.lo, one.hi, static_cast<float>(sum / static_cast<double>(cells)));
-      const float span = one.hi - black;
-      r.channel_lo[c] = black;
-      r.channel_inv_span[c] = span > 0 && std::isfinite(1.0f / span) ? 1.0f / span : 0.0f;
-    }
+    lift_to_black_level(plane, cells, d, one.hi, r.channel_lo[c], r.channel_inv_span[c]);
   }
   return r;
 }
@@ -306,7 +319,7 @@ std::vector<uint8_t> render_channels_to_rgba(const std::vector<float>& planes, i
 std::vector<uint8_t> render_field_to_rgba(const std::vector<float>& field, int width, int height,
                                           const DisplayParams& d, const Palette& p) {
   std::vector<uint8_t> out(field.size() * 4);
-  const DisplayRange r = compute_display_range(field.data(), field.size(), d);
+  const DisplayRange r = compute_channels_range(field.data(), 1, field.size(), d);
   map_field_to_rgba(field.data(), width, height, d, r, p, out.data());
   return out;
 }

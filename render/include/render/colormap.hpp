@@ -96,20 +96,22 @@ ChannelColours channel_colours(const SpeciesSet& resolved);  // each species' co
 int drawable_cave_channel(int cave_channel, int channels);
 // The cave value of every cell: channel `cave_channel`, or for -1 the sum in channel order.
 std::vector<float> cave_values(const float* planes, int channels, size_t cells, int cave_channel);
-// Several species, auto range: each channel starts at a black level between its min and its mean.
-// A grown network sits on a dark background near the min, and its mean is close to the min (under
-// kBlackLevelFrom of the span): the black level is the min, the picture as with one species. A field
+// Auto range, continuous colouring: each channel (one species: the field) starts at a black level
+// between its min and its mean. A grown network sits on a dark background near the min, and its
+// mean is close to the min (under kBlackLevelFrom of the span): the black level is the min. A field
 // with no structure yet (the first frames after a random spawn) has its mean far above the min,
-// and from the min, log-mapped, nearly every cell is bright: added, the colours wash out to white.
-// There the black level moves up to the mean (fully at kBlackLevelFull), so the noise around the
-// mean reads dark and what rises above it shows in its colour. Display only: the field is untouched.
+// and from the min, log-mapped, nearly every cell is bright: a video opens on a flash of flat
+// bright noise, and several species' colours wash out to white. There the black level moves up to
+// the mean (fully at kBlackLevelFull), so the noise around the mean reads dark and the network
+// fades in as it rises above it. Display only: the field is untouched.
 inline constexpr float kBlackLevelFrom = 0.02f;
 inline constexpr float kBlackLevelFull = 0.2f;
 // min + w * (mean - min), w = clamp((r - kBlackLevelFrom) / (kBlackLevelFull - kBlackLevelFrom), 0, 1),
 // r = (mean - min) / (max - min); exactly `lo` when w = 0. Same float operations in range_finish.comp.
 float channel_black_level(float lo, float hi, float mean);
+// One species: compute_display_range, from the black level when the cave map is off. Several:
 // compute_display_range of the cave value, plus each channel's range (auto-range: from its black
-// level to its max).
+// level to its max). The renderers use this; compute_display_range alone is the plain min..max.
 DisplayRange compute_channels_range(const float* planes, int channels, size_t cells, const DisplayParams& d);
 // RGB of one cell in cave-off mode from its channel values `v` (count of `colours`).
 void blend_channels(const float* v, const DisplayParams& d, const DisplayRange& r,

@@ -87,7 +87,7 @@ class FieldRenderer {
   Buffer pbo_;
   Buffer range_buf_;
   static constexpr int kMaxRangeGroups = 32;  // range_minmax's workgroups on each axis, at most
-  Buffer partial_sums_;                       // its per-workgroup channel sums (several species)
+  Buffer partial_sums_;                       // its per-workgroup channel sums (black levels)
   Query timer_[2];
   bool timer_pending_[2] = {false, false};
   int timer_next_ = 0;
