@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -78,6 +79,14 @@ std::string error_of(F&& f) {
     return e.what();
   }
   return "";
+}
+
+// Seconds of CPU time the calling thread has used. Bounds on single-threaded work measure this, not
+// the wall clock, so that a loaded machine (other tests, other jobs) does not make them fail.
+inline double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 inline void write_file(const std::filesystem::path& p, const std::string& bytes) {
