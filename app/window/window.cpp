@@ -31,10 +31,13 @@
 #include "video/signals.hpp"
 #include "window/drop.hpp"
 #include "window/explore_strip.hpp"
+#include "window/frame_windows.hpp"
 #include "window/glfw_session.hpp"
 #include "window/history.hpp"
 #include "window/input.hpp"
+#include "window/layout.hpp"
 #include "window/panel.hpp"
+#include "window/quit_guard.hpp"
 #include "window/timeline.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
@@ -132,11 +135,15 @@ class WindowSession {
   void count_times(double ui_ms);
   ImageFit image_fit() const { return panel_.image_fit == 1 ? ImageFit::Fit : ImageFit::Fill; }
   void undo_redo(bool undo);
+  void quit_or_ask();
 
   const WindowOptions& o_;
   GLFWwindow* win_;
   WindowCore core_;
   PanelState panel_;
+  LayoutSettings layout_settings_{panel_.layout};
+  QuitGuard quit_;
+  SavedPreset saved_;
   Toasts toasts_;
   WindowEvents events_;
   WindowRecording recording_;
@@ -153,6 +160,7 @@ class WindowSession {
 WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim)
     : o_(o), win_(win), core_(sim), explore_(std::random_device{}()) {
   history_.reset(core_.preset);
+  saved_.observe(core_.preset, core_.preset_file);
   std::printf("physarum: %s (%s)\n", core_.backend().name().c_str(), core_.backend_note().c_str());
   panel_.vsync = o.vsync;
   panel_.visible = !o.hide_panel;
@@ -197,12 +205,7 @@ bool WindowSession::frame() {
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   panel_.recording = recording_.status();
-  draw_panel(core_, panel_, toasts_);
-  run_panel_guarded(toasts_, [&] {
-    if (!panel_.visible) return;
-    draw_timeline(core_, timeline_, toasts_);
-    explore_.draw(core_, toasts_);
-  });
+  draw_frame_windows(core_, panel_, toasts_, timeline_, explore_);
   run_panel_guarded(toasts_, [&] { drops_.draw(core_, image_fit(), toasts_); });
   double ui_ms = ms_since(ui_start);
   read_input(fb_w, fb_h);
@@ -228,6 +231,7 @@ bool WindowSession::frame() {
   run_actions(fb_w, fb_h);  // after drawing: a screenshot shows this frame
   // A change that settled this frame (no widget held) is one undo step, whatever made it.
   (void)history_.observe(core_.preset, ImGui::IsAnyItemActive());
+  saved_.observe(core_.preset, core_.preset_file);
   glfwSwapBuffers(win_);
   count_times(ui_ms);
   return !last;
@@ -243,7 +247,7 @@ void WindowSession::read_input(int fb_w, int fb_h) {
     });
   }
   try {
-    handle_input(win_, core_, panel_, events_, fb_w, fb_h);
+    handle_input(core_, panel_, events_, fb_w, fb_h);
   } catch (const std::exception& e) {
     events_.last_stroke.reset();
     events_.keys.clear();  // a key whose action failed is not tried again every frame
@@ -288,7 +292,11 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
       case PanelAction::ApplyVsync: glfwSwapInterval(panel_.vsync ? 1 : 0); break;
       case PanelAction::Undo: undo_redo(true); break;
       case PanelAction::Redo: undo_redo(false); break;
-      case PanelAction::Explore: explore_.explore(core_, toasts_); break;
+      case PanelAction::Explore:
+        panel_.layout.explore_open = true;
+        explore_.explore(core_, toasts_);
+        break;
+      case PanelAction::Quit: quit_or_ask(); break;
       case PanelAction::AddKeyframe:
         try {
           timeline_.selected =
@@ -315,6 +323,15 @@ void WindowSession::undo_redo(bool undo) {
     toasts_.info(undo ? "undone" : "redone");
   } else {
     toasts_.error(r.error());
+  }
+}
+
+void WindowSession::quit_or_ask() {
+  const AtStake stake{recording_.status().active, saved_.unsaved(core_.preset)};
+  if (quit_.press(stake, Clock::now())) {
+    glfwSetWindowShouldClose(win_, GLFW_TRUE);
+  } else {
+    toasts_.info(QuitGuard::question(stake));
   }
 }
 

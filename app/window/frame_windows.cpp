@@ -1,0 +1,20 @@
+#include "window/frame_windows.hpp"
+
+#include "window/layout.hpp"
+
+namespace physarum::app {
+
+render::Area draw_frame_windows(WindowCore& core, PanelState& panel, Toasts& toasts, TimelineState& timeline,
+                                ExploreStrip& explore) {
+  draw_panel(core, panel, toasts);
+  run_panel_guarded(toasts, [&] {
+    if (!panel.visible) return;
+    dock_under_field("Twin distance");
+    if (draw_timeline(core, timeline, toasts)) dock_under_field("Timeline");
+    if (panel.layout.explore_open) explore.draw(core, toasts);
+  });
+  core.field_area = field_area();
+  return core.field_area;
+}
+
+}  // namespace physarum::app
