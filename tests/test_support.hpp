@@ -136,16 +136,22 @@ inline ProcessResult run_physarum(const std::vector<std::string>& args, const st
                                   const std::vector<std::string>& unset = {},
                                   const std::string& exe = PHYSARUM_EXE) {
   expect_labelled_end_to_end("runs the program");
+  // The program keeps the window's layout and the user's presets in the config folder: unless a test
+  // chooses one, a run gets the scratch folder's, never the user's (which would change what it shows).
+  bool config_chosen = false;
+  for (const auto& u : unset) config_chosen |= u == "XDG_CONFIG_HOME";
+  for (const auto& kv_set : set) config_chosen |= kv_set.first == "XDG_CONFIG_HOME";
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     const std::string kv = *e;
     const std::string name = kv.substr(0, kv.find('='));
-    bool drop = false;
+    bool drop = name == "XDG_CONFIG_HOME" && !config_chosen;
     for (const auto& u : unset) drop |= name == u;
     for (const auto& kv_set : set) drop |= name == kv_set.first;
     if (!drop) env.push_back(kv);
   }
   for (const auto& kv_set : set) env.push_back(kv_set.first + "=" + kv_set.second);
+  if (!config_chosen) env.push_back("XDG_CONFIG_HOME=" + std::filesystem::absolute(dir / "config").string());
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
