@@ -20,9 +20,9 @@
 #include "run/preset_library.hpp"
 #include "test_support.hpp"
 #include "window/brush.hpp"
-#include "window/panel_words.hpp"
 #include "window/frame_windows.hpp"
 #include "window/layout.hpp"
+#include "window/panel_words.hpp"
 #include "window/performance_window.hpp"
 #include "window/quit_guard.hpp"
 #include "window/timeline.hpp"
@@ -247,6 +247,31 @@ TEST(WindowLayout, TheTwinAndTheTimelineSitUnderTheFieldBesideThePanel) {
       EXPECT_LE(w->Pos.y + w->Size.y, size.y + 0.5f) << name;
     }
   }
+}
+
+TEST(WindowLayout, ThePanelIsWidenedByDraggingItsEdgeAndTheFieldMakesRoom) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  HeadlessImGui imgui(1280, 720);
+  ImGuiIO& io = ImGui::GetIO();
+  io.BackendFlags |= ImGuiBackendFlags_HasMouseCursors;  // as the GLFW backend says: edges resize
+  Session s;
+  s.frames(2);
+  const float edge = ImGui::FindWindowByName(kPanelWindow)->Size.x;
+  const float drag[][2] = {{edge, 0},       {edge, 1},       {edge + 50, 1},
+                           {edge + 100, 1}, {edge + 100, 1}, {edge + 100, 0}};
+  render::Area area;
+  for (const auto& [x, down] : drag) {
+    io.MousePos = ImVec2(x, 360);
+    io.MouseDown[0] = down != 0;
+    area = s.frames(1);
+  }
+  area = s.frames(1);
+  const float width = ImGui::FindWindowByName(kPanelWindow)->Size.x;
+  EXPECT_NEAR(width, edge + 100, 2.0f);
+  EXPECT_NEAR(area.x, width, 0.5f);
+  expect_field_uncovered(area, 1280, 720);
 }
 
 TEST(WindowLayout, TheIniFileIsInTheXdgConfigFolderAndNeverInTheCurrentOne) {
