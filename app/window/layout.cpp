@@ -95,16 +95,35 @@ void end_side_panel() {
   vp->UpdateWorkRect();
 }
 
-void dock_under_field(const char* window_name) {
-  const ImGuiWindow* w = ImGui::FindWindowByName(window_name);
+void dock_under_field(const char* window_name, float width) {
+  ImGuiWindow* w = ImGui::FindWindowByName(window_name);
   if (!w || !w->Active) return;
+  // One band under the field, shared side by side: windows with a width fill it from the right,
+  // one without takes what is left. The band is as tall as its tallest window.
+  static struct {
+    int frame = -1;
+    float right = 0, height = 0;
+  } band;
   ImGuiViewportP* vp = main_viewport();
+  if (band.frame != ImGui::GetFrameCount()) band = {ImGui::GetFrameCount(), 0, 0};
   const ImRect work = vp->GetWorkRect();
-  const float height = std::min(w->Size.y, 0.5f * work.GetHeight());  // the field keeps half at least
-  ImGui::SetWindowPos(window_name, ImVec2(work.Min.x, work.Max.y - height));
-  ImGui::SetWindowSize(window_name, ImVec2(work.GetWidth(), height));
-  vp->WorkOffsetMax.y -= height;
-  vp->UpdateWorkRect();
+  const float bottom = work.Max.y + band.height;  // the band's bottom: where the work area ended before it
+  const float space = work.GetHeight() + band.height;
+  // As tall as its contents (a strip's own size would be whatever its first frame had), a title
+  // bar when collapsed; the field keeps half the height at least.
+  const float wanted = w->Collapsed ? w->TitleBarHeight() : ImGui::CalcWindowNextAutoFitSize(w).y;
+  const float height = std::min(wanted, 0.5f * space);
+  const float right = work.Max.x - band.right;
+  const float left =
+      width > 0 ? std::max(work.Min.x, right - width * ImGui::GetIO().FontGlobalScale) : work.Min.x;
+  ImGui::SetWindowPos(window_name, ImVec2(left, bottom - height));
+  ImGui::SetWindowSize(window_name, ImVec2(right - left, height));
+  band.right += right - left;
+  if (height > band.height) {
+    vp->WorkOffsetMax.y -= height - band.height;
+    band.height = height;
+    vp->UpdateWorkRect();
+  }
 }
 
 render::Area field_area() {

@@ -40,9 +40,11 @@ bool begin_side_panel(LayoutState& layout, bool& visible);
 // work area of the main viewport).
 void end_side_panel();
 
-// After a window that belongs under the field (drawn this frame): moves it to the bottom of the
-// work area at its full width and takes its height off the work area. Nothing when it did not show.
-void dock_under_field(const char* window_name);
+// After a window that belongs under the field (drawn this frame): moves it into a band along the
+// bottom of the work area, as tall as its contents, and takes the band's height off the work area.
+// With a `width` (at a content scale of 1) it sits at the band's right end, else it takes the rest
+// of the band's width. Nothing when it did not show.
+void dock_under_field(const char* window_name, float width = 0);
 
 // Where the field goes this frame, in framebuffer pixels: what the panel and the strips left of the
 // window (all of it when they are hidden). Call after the windows that take space were drawn.
