@@ -9,6 +9,10 @@
 namespace physarum::app {
 namespace {
 
+// The window sizes itself to its rows, which come and go (a stage that did not run has none); the
+// plots give it its width.
+constexpr float kPlotWidth = 330.0f;
+
 void plot(const char* label, const PerfHistory& h, const std::array<float, PerfHistory::kHistory>& values) {
   float peak = 0;
   for (float v : values) peak = std::max(peak, v);
@@ -16,7 +20,7 @@ void plot(const char* label, const PerfHistory& h, const std::array<float, PerfH
   std::snprintf(overlay, sizeof overlay, "%s (up to %.2f ms)", label, static_cast<double>(peak));
   ImGui::PushID(label);  // several plots share the hidden "##plot" label
   ImGui::PlotLines("##plot", values.data(), PerfHistory::kHistory, h.head, overlay, 0.0f, peak * 1.1f + 1e-3f,
-                   ImVec2(ImGui::GetContentRegionAvail().x, 40));
+                   ImVec2(kPlotWidth * ImGui::GetIO().FontGlobalScale, 40));
   ImGui::PopID();
 }
 
@@ -81,9 +85,8 @@ void performance_window(WindowCore& core, float ui_ms, bool& open) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + 10),
                           ImGuiCond_FirstUseEver, ImVec2(1, 0));
-  ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(0.85f);
-  if (ImGui::Begin("Performance", &open)) contents(core, ui_ms);
+  if (ImGui::Begin("Performance", &open, ImGuiWindowFlags_AlwaysAutoResize)) contents(core, ui_ms);
   ImGui::End();
 }
 
