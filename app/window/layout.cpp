@@ -100,12 +100,16 @@ void dock_under_field(const char* window_name, float width) {
   if (!w || !w->Active) return;
   // One band under the field, shared side by side: windows with a width fill it from the right,
   // one without takes what is left. The band is as tall as its tallest window.
+  // The band is this frame's, of this ImGui context (the tests make several).
   static struct {
+    const ImGuiContext* context = nullptr;
     int frame = -1;
     float right = 0, height = 0;
   } band;
   ImGuiViewportP* vp = main_viewport();
-  if (band.frame != ImGui::GetFrameCount()) band = {ImGui::GetFrameCount(), 0, 0};
+  const ImGuiContext* context = ImGui::GetCurrentContext();
+  if (band.context != context || band.frame != ImGui::GetFrameCount())
+    band = {context, ImGui::GetFrameCount(), 0, 0};
   const ImRect work = vp->GetWorkRect();
   const float bottom = work.Max.y + band.height;  // the band's bottom: where the work area ended before it
   const float space = work.GetHeight() + band.height;
