@@ -44,17 +44,21 @@ inline std::filesystem::path temp_dir() {
   return dir;
 }
 
-// Sets (or, given nullopt, unsets) an environment variable for one test and restores the old value.
+// Sets an environment variable (or, given nullptr or nullopt, unsets it) for one scope and restores
+// the old value.
 class ScopedEnv {
  public:
-  ScopedEnv(const char* name, const std::optional<std::string>& value) : name_(name) {
+  ScopedEnv(const char* name, const char* value) : name_(name) {
     if (const char* old = std::getenv(name)) old_ = old;
     if (value) {
-      ::setenv(name, value->c_str(), 1);
+      ::setenv(name, value, 1);
     } else {
       ::unsetenv(name);
     }
   }
+  ScopedEnv(const char* name, const std::string& value) : ScopedEnv(name, value.c_str()) {}
+  ScopedEnv(const char* name, const std::optional<std::string>& value)
+      : ScopedEnv(name, value ? value->c_str() : nullptr) {}
   ~ScopedEnv() {
     if (old_) {
       ::setenv(name_, old_->c_str(), 1);
@@ -174,16 +178,22 @@ inline Spawned spawn_physarum(const std::vector<std::string>& args, const std::f
                               const std::vector<std::string>& unset = {},
                               const std::string& exe = PHYSARUM_EXE) {
   expect_labelled_end_to_end("runs the program");
+  // The program keeps the window's layout and the user's presets in the config folder: unless a test
+  // chooses one, a run gets the scratch folder's, never the user's (which would change what it shows).
+  bool config_chosen = false;
+  for (const auto& u : unset) config_chosen |= u == "XDG_CONFIG_HOME";
+  for (const auto& kv_set : set) config_chosen |= kv_set.first == "XDG_CONFIG_HOME";
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     const std::string kv = *e;
     const std::string name = kv.substr(0, kv.find('='));
-    bool drop = false;
+    bool drop = name == "XDG_CONFIG_HOME" && !config_chosen;
     for (const auto& u : unset) drop |= name == u;
     for (const auto& kv_set : set) drop |= name == kv_set.first;
     if (!drop) env.push_back(kv);
   }
   for (const auto& kv_set : set) env.push_back(kv_set.first + "=" + kv_set.second);
+  if (!config_chosen) env.push_back("XDG_CONFIG_HOME=" + std::filesystem::absolute(dir / "config").string());
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);

@@ -233,17 +233,22 @@ TEST(WindowTimeline, ShowsUnderTheFieldWhenThePresetHasKeyframes) {
   ASSERT_GT(shown.w, 0);
   ASSERT_EQ(shown.w, bare.w);
   ASSERT_EQ(shown.h, bare.h);
-  // The same field in both (the keyframes play alike); the timeline differs at the bottom middle
-  // and nowhere in the middle above it.
-  int bottom = 0, middle = 0;
-  for (int yy = 0; yy < shown.h; ++yy) {
-    for (int xx = 420; xx < 860; ++xx) {
-      const bool d = !std::equal(shown.at(xx, yy), shown.at(xx, yy) + 3, bare.at(xx, yy));
-      (yy >= shown.h - 140 ? bottom : middle) += d;
+  // The timeline runs along the bottom beside the panel (the field, fitted above it, is checked
+  // headless in test_window_layout.cpp), and the field still shows above it.
+  int bottom = 0;
+  for (int yy = shown.h - 60; yy < shown.h; ++yy) {
+    for (int xx = 430; xx < 1270; ++xx)
+      bottom += !std::equal(shown.at(xx, yy), shown.at(xx, yy) + 3, bare.at(xx, yy));
+  }
+  EXPECT_GT(bottom, 840 * 40) << "no timeline at the bottom";
+  std::set<uint32_t> colours;
+  for (int yy = 50; yy < 500; ++yy) {
+    for (int xx = 600; xx < 1100; ++xx) {
+      const uint8_t* p = shown.at(xx, yy);
+      colours.insert(static_cast<uint32_t>(p[0]) << 16 | static_cast<uint32_t>(p[1]) << 8 | p[2]);
     }
   }
-  EXPECT_GT(bottom, 440 * 40) << "no timeline at the bottom";
-  EXPECT_EQ(middle, 0) << "the timeline covers the field, or the field differs";
+  EXPECT_GT(colours.size(), 200u) << "no field above the timeline";
 }
 
 }  // namespace

@@ -5,10 +5,12 @@
 
 namespace physarum::app {
 
-std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, float py, int fb_w, int fb_h,
-                                           Size field, const BrushSettings& brush, bool erase) {
+std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, float py,
+                                           const render::Area& area, Size field, const BrushSettings& brush,
+                                           bool erase) {
+  if (!area.contains(px, py)) return std::nullopt;  // zoomed in, the field reaches under the panel
   float fx = 0, fy = 0;
-  view.to_field(px, py, fb_w, fb_h, field, fx, fy);
+  view.to_field(px, py, area, field, fx, fy);
   if (!(fx >= 0 && fy >= 0 && fx < static_cast<float>(field.width) &&
         fy < static_cast<float>(field.height))) {
     return std::nullopt;

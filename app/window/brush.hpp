@@ -30,10 +30,17 @@ const char* brush_mode_name(BrushMode m);
 // the backends accept.
 inline constexpr float kMaxBrushAmount = 1.0e6f;
 
-// px, py: framebuffer pixels (y down). Nothing when the point lies outside the field. A radius or
-// amount the backends would refuse (negative, infinite, NaN, too large) is clamped.
-std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, float py, int fb_w, int fb_h,
-                                           Size field, const BrushSettings& brush, bool erase);
+// px, py: framebuffer pixels (y down); the field is fitted into `area` of the framebuffer. Nothing
+// when the point lies outside the field or the area. A radius or amount the backends would refuse
+// (negative, infinite, NaN, too large) is clamped.
+std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, float py,
+                                           const render::Area& area, Size field, const BrushSettings& brush,
+                                           bool erase);
+inline std::optional<BrushStroke> brush_stroke_at(const render::View& view, float px, float py, int fb_w,
+                                                  int fb_h, Size field, const BrushSettings& brush,
+                                                  bool erase) {
+  return brush_stroke_at(view, px, py, render::Area::whole(fb_w, fb_h), field, brush, erase);
+}
 
 // The dabs that carry a drag from `from` to `to` (same radius and amount as `to`): spaced at most
 // half a radius apart so a fast drag paints a line, not beads; `from` itself is not repeated.

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "render/gl_objects.hpp"
+#include "window/layout.hpp"
 
 namespace physarum::app {
 
@@ -26,7 +27,9 @@ void WindowDeleter::operator()(GLFWwindow* w) const {
 ImGuiSession::ImGuiSession(GLFWwindow* w, float scale) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini files left in the user's folders
+  ini_file_ = prepare_ini_file().string();
+  // Never ImGui's default, an imgui.ini in the current folder.
+  ImGui::GetIO().IniFilename = ini_file_.empty() ? nullptr : ini_file_.c_str();
   ImGui::StyleColorsDark();
   ImGui::GetStyle().ScaleAllSizes(scale);
   ImGui::GetIO().FontGlobalScale = scale;

@@ -25,12 +25,16 @@ struct WindowDeleter {
 };
 using WindowPtr = std::unique_ptr<GLFWwindow, WindowDeleter>;
 
-// The ImGui context with its GLFW and OpenGL 3 back ends, scaled for the monitor.
+// The ImGui context with its GLFW and OpenGL 3 back ends, scaled for the monitor, keeping its
+// layout in the user's config folder (window/layout.hpp).
 struct ImGuiSession {
   ImGuiSession(GLFWwindow* w, float scale);
   ~ImGuiSession();
   ImGuiSession(const ImGuiSession&) = delete;
   ImGuiSession& operator=(const ImGuiSession&) = delete;
+
+ private:
+  std::string ini_file_;  // ImGui keeps a pointer to it
 };
 
 // F11: fullscreen on the primary monitor and back to where the window was.

@@ -29,7 +29,7 @@ void on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
   }
 }
 
-void handle_keys(GLFWwindow* win, WindowCore& core, PanelState& panel, std::vector<int>& keys) {
+void handle_keys(WindowCore& core, PanelState& panel, std::vector<int>& keys) {
   const bool typing = ImGui::GetIO().WantCaptureKeyboard;
   for (const int code : keys) {
     const int key = code & 0xffff, mods = code >> 16;
@@ -58,7 +58,8 @@ void handle_keys(GLFWwindow* win, WindowCore& core, PanelState& panel, std::vect
       case GLFW_KEY_BACKSPACE: (void)core.reset(); break;  // a refusal shows as the notice
       case GLFW_KEY_R: core.view.reset(); break;
       case GLFW_KEY_TAB: panel.visible = !panel.visible; break;
-      case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(win, GLFW_TRUE); break;
+      case GLFW_KEY_P: panel.layout.performance_open = !panel.layout.performance_open; break;
+      case GLFW_KEY_ESCAPE: panel.actions.push_back(PanelAction::Quit); break;
       default: break;
     }
   }
@@ -77,14 +78,16 @@ void handle_mouse(WindowCore& core, const BrushSettings& brush, WindowEvents& ev
   // Mouse positions are in window units; the view works in framebuffer pixels (HiDPI).
   const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
   const float px = io.MousePos.x * sx, py = io.MousePos.y * sy;
-  if (io.MouseWheel != 0.0f) core.view.zoom_at(std::pow(1.15f, io.MouseWheel), px, py, fb_w, fb_h, field);
+  const render::Area area = core.area(fb_w, fb_h);
+  if (io.MouseWheel != 0.0f && area.contains(px, py))
+    core.view.zoom_at(std::pow(1.15f, io.MouseWheel), px, py, area, field);
   if (ImGui::IsMouseDown(ImGuiMouseButton_Middle)) {
-    core.view.pan(io.MouseDelta.x * sx, io.MouseDelta.y * sy, fb_w, fb_h, field);
+    core.view.pan(io.MouseDelta.x * sx, io.MouseDelta.y * sy, area, field);
   }
   const bool paint = ImGui::IsMouseDown(ImGuiMouseButton_Left),
              erase = ImGui::IsMouseDown(ImGuiMouseButton_Right);
   const auto stroke =
-      (paint || erase) ? brush_stroke_at(core.view, px, py, fb_w, fb_h, field, brush, erase) : std::nullopt;
+      (paint || erase) ? brush_stroke_at(core.view, px, py, area, field, brush, erase) : std::nullopt;
   if (!stroke) {
     events.last_stroke.reset();
     return;
@@ -106,9 +109,8 @@ void install_event_callbacks(GLFWwindow* win, WindowEvents* events) {
   glfwSetKeyCallback(win, on_key);  // replaces ImGui's, which on_key calls
 }
 
-void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, WindowEvents& events, int fb_w,
-                  int fb_h) {
-  handle_keys(win, core, panel, events.keys);
+void handle_input(WindowCore& core, PanelState& panel, WindowEvents& events, int fb_w, int fb_h) {
+  handle_keys(core, panel, events.keys);
   handle_mouse(core, panel.brush, events, fb_w, fb_h);
 }
 

@@ -34,7 +34,6 @@ void install_event_callbacks(GLFWwindow* win, WindowEvents* events);
 
 // Acts on the queued keys and the mouse. The function keys become panel actions (they act even
 // while a text field has the keyboard); the brush paints; the view pans and zooms.
-void handle_input(GLFWwindow* win, WindowCore& core, PanelState& panel, WindowEvents& events, int fb_w,
-                  int fb_h);
+void handle_input(WindowCore& core, PanelState& panel, WindowEvents& events, int fb_w, int fb_h);
 
 }  // namespace physarum::app

@@ -12,7 +12,10 @@
 #include "render/environment_overlay.hpp"
 #include "sim/preset.hpp"
 #include "sim/registry.hpp"
+#include "window/panel_words.hpp"
+#include "window/layout.hpp"
 #include "window/panel_values.hpp"
+#include "window/performance_window.hpp"
 
 namespace physarum::app {
 namespace {
@@ -64,11 +67,22 @@ void log_recovery(void*, const char* fmt, ...) {
   std::fprintf(stderr, "\n");
 }
 
+// How the field reaches the screen, said only where it tells the user something: on the GPU
+// straight, or through the CPU because sharing failed (the technical reason on hover).
+void picture_path_line(const Backend& b, const render::FieldRenderer& r) {
+  if (r.interop_active()) {
+    ImGui::TextDisabled("drawn straight from the GPU");
+  } else if (b.can_publish() && r.field_size().width > 0) {
+    ImGui::TextWrapped("drawn through the CPU (slower): the GPU could not share the field with OpenGL");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.interop_status().c_str());
+  }
+}
+
 void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   Backend& b = core.backend();
   ImGui::Text("Backend: %s", b.name().c_str());
   if (!core.backend_note().empty()) ImGui::TextWrapped("%s", core.backend_note().c_str());
-  ImGui::TextWrapped("Field upload: %s", core.renderer().interop_status().c_str());
+  picture_path_line(core.backend(), core.renderer());
   ImGui::Text("Field %dx%d, %s agents, step %llu", b.size().width, b.size().height,
               format_count(b.agent_count()).c_str(), static_cast<unsigned long long>(b.steps_done()));
 
@@ -314,7 +328,7 @@ void environment_overlay_controls(WindowCore& core) {
   ImGui::SameLine();
   colour_edit("##food colour", d.food_colour);
   ImGui::EndDisabled();
-  if (!walls && !food) ImGui::TextDisabled("no food or walls (drop a map, or paint them with the brush)");
+  if (!walls && !food) note("no food or walls (drop a map, or paint them with the brush)");
 }
 
 void display_section(WindowCore& core, Toasts& toasts) {
@@ -358,41 +372,6 @@ void display_section(WindowCore& core, Toasts& toasts) {
   if (ImGui::Button("Reset view (R)")) core.view.reset();
   ImGui::SameLine();
   ImGui::Text("zoom %.2fx", static_cast<double>(core.view.zoom));
-}
-
-void plot(const char* label, const PerfHistory& h, const std::array<float, PerfHistory::kHistory>& values) {
-  float peak = 0;
-  for (float v : values) peak = std::max(peak, v);
-  char overlay[64];
-  std::snprintf(overlay, sizeof overlay, "%s (max %.2f ms)", label, static_cast<double>(peak));
-  ImGui::PushID(label);  // several plots share the hidden "##plot" label
-  ImGui::PlotLines("##plot", values.data(), PerfHistory::kHistory, h.head, overlay, 0.0f, peak * 1.1f + 1e-3f,
-                   ImVec2(ImGui::GetContentRegionAvail().x, 40));
-  ImGui::PopID();
-}
-
-void performance_section(WindowCore& core, const PanelState& st) {
-  const StageTimings t = core.backend().timings();
-  const ImGuiIO& io = ImGui::GetIO();
-  ImGui::Text("%.1f FPS (%.2f ms/frame)", static_cast<double>(io.Framerate),
-              1000.0 / std::max(1e-3, static_cast<double>(io.Framerate)));
-  ImGui::Text("%.3g agent-steps/s", core.agent_steps_per_s);
-  // Fixed-width text lines: the numbers stay in one column while they change.
-  auto row = [](const char* name, double ms) { ImGui::Text("%-22s %9.3f ms", name, ms); };
-  ImGui::TextDisabled("per simulation step:");
-  row("agents (sense+move)", t.agents_ms);
-  row("field (blur+decay)", t.field_ms);
-  if (t.sort_ms > 0) row("sort (amortised)", t.sort_ms);
-  row("whole step", t.step_ms);
-  ImGui::TextDisabled("per frame:");
-  row("sim (wall clock)", core.sim_ms);
-  row("publish field", t.publish_ms);
-  row("draw (GL timer)", core.renderer().draw_ms());
-  row("panel (CPU)", static_cast<double>(st.ui_ms));
-  plot("sim ms/frame", core.history, core.history.step);
-  plot("draw ms", core.history, core.history.draw);
-  plot("panel ms", core.history, core.history.ui);
-  plot("frame ms", core.history, core.history.frame);
 }
 
 void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
@@ -480,15 +459,20 @@ void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
 void record_section(PanelState& st) {
   const RecordingStatus& r = st.recording;
   if (!r.active) {
-    const char* sources[] = {"field alone (field resolution)", "whole window with panel"};
-    ImGui::Combo("source", &st.record_source, sources, 2);
+    static constexpr Choice sources[] = {
+        {"field alone", "The field at its own resolution, without the panel"},
+        {"whole window", "The window as you see it, panel included"}};
+    choice_combo("source", st.record_source, sources);
     slider(st.record_fps, limits::kRecordFps);
-    const char* pacings[] = {"real time (video lasts as long as it ran)", "every frame (speed varies)"};
-    ImGui::Combo("timing", &st.record_pacing, pacings, 2);
-    const char* formats[] = {"MP4 (H.264)", "WebM (VP9; alpha with a transparent background)",
-                             "GIF (looping; made when the recording stops)",
-                             "PNG sequence (a folder of frames)"};
-    ImGui::Combo("format", &st.record_format, formats, 4);
+    static constexpr Choice pacings[] = {
+        {"real time", "The video lasts as long as the recording ran (frames repeated or skipped to fit)"},
+        {"every frame", "One video frame per window frame: the video's speed follows the frame rate"}};
+    choice_combo("timing", st.record_pacing, pacings);
+    static constexpr Choice formats[] = {{"MP4 (H.264)", "Plays everywhere"},
+                                         {"WebM (VP9)", "Keeps a transparent background"},
+                                         {"GIF", "Loops; made when the recording stops"},
+                                         {"PNG frames", "A folder with one PNG file per frame"}};
+    choice_combo("format", st.record_format, formats);
     ImGui::InputTextWithHint("file", "physarum-<date>-<time>", st.record_path, sizeof st.record_path);
   }
   if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)"))
@@ -507,11 +491,11 @@ void record_section(PanelState& st) {
                 static_cast<unsigned long long>(r.dropped));
     if (r.pacing == Pacing::EveryFrame) {
       // Each window frame is a video frame: the video plays at the recording's rate over the window's.
-      ImGui::Text("every frame: %.1f s ran, plays in %.1f s (%.2gx speed)", r.rec.wall_s, r.rec.duration_s,
-                  r.speed());
+      ImGui::TextWrapped("every frame: %.1f s ran, plays in %.1f s (%.2gx speed)", r.rec.wall_s,
+                         r.rec.duration_s, r.speed());
     } else {
-      ImGui::Text("real time: %.1f s ran, %.1f s of video (frames repeated or skipped to fit)", r.rec.wall_s,
-                  r.rec.duration_s);
+      ImGui::TextWrapped("real time: %.1f s ran, %.1f s of video (frames repeated or skipped to fit)",
+                         r.rec.wall_s, r.rec.duration_s);
     }
     ImGui::Text("%.1f s, %s, %dx%d %s", r.rec.duration_s, format_bytes(r.rec.file_bytes).c_str(),
                 r.rec.video_width, r.rec.video_height, r.rec.encoder.c_str());
@@ -519,18 +503,26 @@ void record_section(PanelState& st) {
   }
 }
 
+// Bulleted and wrapped: a line reads whole at any panel width.
+void help_line(const char* text) {
+  ImGui::Bullet();
+  ImGui::TextWrapped("%s", text);
+}
+
 void help_section() {
-  ImGui::BulletText("Space: pause / resume    S: single step");
-  ImGui::BulletText("Backspace: reset the simulation");
-  ImGui::BulletText("Scroll: zoom at the cursor    Middle drag: pan");
-  ImGui::BulletText("R: reset the view    F11: fullscreen    Tab: hide this panel");
-  ImGui::BulletText("Left drag: paint (trail, food, walls: see Seed image & brush)    Right drag: erase");
-  ImGui::BulletText("Drop an image on the window: seed, food or walls (a dialog asks)");
-  ImGui::BulletText("Shift-drop: food map    Ctrl-drop: walls map");
-  ImGui::BulletText("F9: start / stop recording");
-  ImGui::BulletText("F12: save the field (field resolution)    Shift+F12: the whole window");
-  ImGui::BulletText("Ctrl+Z / Ctrl+Shift+Z: undo / redo    E: explore    K: keyframe here");
-  ImGui::BulletText("Esc: quit");
+  for (const char* line : {
+           "Space: pause / resume    S: single step",
+           "Backspace: restart the simulation",
+           "Scroll: zoom at the cursor    Middle drag: pan    R: reset the view",
+           "Tab: hide everything but the field    P: performance    E: explore    F11: fullscreen",
+           "Left drag: paint (trail, food or walls: see Seed image & brush)    Right drag: erase",
+           "Drop an image on the window: seed, food or walls (a dialog asks); Shift-drop: food, Ctrl-drop: "
+           "walls",
+           "F9: start / stop recording    F12: save the field    Shift+F12: save the whole window",
+           "Ctrl+Z / Ctrl+Shift+Z: undo / redo    K: keyframe here",
+           "Esc: quit (asks first while recording or with unsaved changes)",
+       })
+    help_line(line);
 }
 
 void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
@@ -544,10 +536,7 @@ void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
     st.initialised = true;
   }
   if (!st.visible) return;
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowBgAlpha(0.88f);
-  if (ImGui::Begin("physarum")) {
+  if (begin_side_panel(st.layout, st.visible)) {
     if (!core.notice().empty()) {
       ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "%s", core.notice().c_str());
       ImGui::SameLine();
@@ -565,16 +554,9 @@ void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
     if (ImGui::CollapsingHeader("Help")) help_section();
     ImGui::PopItemWidth();
   }
-  ImGui::End();
+  end_side_panel();
   draw_toasts(toasts);
-  // Performance in its own window at the top right: it is watched while the sliders move.
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + 10),
-                          ImGuiCond_FirstUseEver, ImVec2(1, 0));
-  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowBgAlpha(0.85f);
-  if (ImGui::Begin("Performance")) performance_section(core, st);
-  ImGui::End();
+  if (st.layout.performance_open) performance_window(core, st.ui_ms, st.layout.performance_open);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The ImGui panel: Simulation, Model, Display, Presets, Seed & brush, Record, Performance and Help
-// sections. Call between
+// The ImGui panel: a side panel (window/layout.hpp) with the Simulation, Record, Model, Display,
+// Presets, Seed & brush, Twin and Help sections, and the Performance window when it is open. Call
+// between
 // ImGui::NewFrame() and ImGui::Render(); it changes the WindowCore directly (live parameters).
 #pragma once
 
@@ -10,6 +11,7 @@
 #include "run/preset_library.hpp"
 #include "window/brush.hpp"
 #include "window/gallery.hpp"
+#include "window/layout.hpp"
 #include "window/species_edit.hpp"
 #include "window/toast.hpp"
 #include "window/twin_panel.hpp"
@@ -30,6 +32,7 @@ enum class PanelAction {
   Redo,         // Ctrl+Shift+Z or Ctrl+Y
   Explore,      // E (window/explore_strip.hpp)
   AddKeyframe,  // K (window/timeline.hpp)
+  Quit,         // Esc: asks first while recording or with unsaved changes (window/quit_guard.hpp)
 };
 
 struct PanelState {
@@ -42,8 +45,9 @@ struct PanelState {
   int seed = 0;
   int spawn_mode = 0;
   bool vsync = true;
-  float ui_ms = 0;  // measured by the window: building + drawing the panel last frame
-  bool visible = true;
+  float ui_ms = 0;      // measured by the window: building + drawing the panel last frame
+  bool visible = true;  // Tab: the panel and every window but the field
+  LayoutState layout;   // which windows are open, kept between sessions (window/layout.hpp)
 
   // Species added or removed wait here until their "Apply" (they reallocate); empty: none planned.
   SpeciesPlan species_plan;

@@ -130,14 +130,14 @@ void TwinRun::measure(Backend& a) {
   difference_dirty_ = true;
 }
 
-void TwinRun::draw(const render::View& view, int fb_w, int fb_h) {
+void TwinRun::draw(const render::View& view, const render::Area& area, int fb_w, int fb_h) {
   if (!b_) return;
   if (!renderer_) renderer_ = std::make_unique<render::DifferenceRenderer>();
   if (difference_dirty_ || !(renderer_->size() == b_->backend().size())) {
     renderer_->upload(difference_.data(), b_->backend().size());
     difference_dirty_ = false;
   }
-  renderer_->draw(view, inv_range(), display == TwinDisplay::AbsoluteDifference, fb_w, fb_h);
+  renderer_->draw(view, inv_range(), display == TwinDisplay::AbsoluteDifference, area, fb_w, fb_h);
 }
 
 std::string TwinRun::counter_note() const {

@@ -55,7 +55,7 @@ class TwinRun {
 
   // The overlay instead of A's field; needs a current GL context (the program is built at the first).
   bool showing_difference() const { return active() && display != TwinDisplay::A; }
-  void draw(const render::View& view, int fb_w, int fb_h);
+  void draw(const render::View& view, const render::Area& area, int fb_w, int fb_h);
 
   Backend* backend() { return b_ ? &b_->backend() : nullptr; }
   const Backend* backend() const { return b_ ? &b_->backend() : nullptr; }

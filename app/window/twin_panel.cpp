@@ -18,6 +18,19 @@ std::vector<float> log10_distances(const std::vector<sensitivity::Record>& recor
   return out;
 }
 
+std::string growth_words(double lambda) {
+  char text[128];
+  if (lambda > 0 && std::isfinite(lambda)) {
+    std::snprintf(text, sizeof text, "the difference doubles every %.3g steps (lambda = %.3g per step)",
+                  std::log(2.0) / lambda, lambda);
+  } else if (std::isfinite(lambda)) {
+    std::snprintf(text, sizeof text, "the difference is not growing (lambda = %.3g per step)", lambda);
+  } else {
+    std::snprintf(text, sizeof text, "the difference is not growing");
+  }
+  return text;
+}
+
 namespace {
 
 void distance_plots(const TwinRun& t) {
@@ -49,8 +62,7 @@ void distance_plots(const TwinRun& t) {
                    std::min(top, 1.0f), ImVec2(width, 50));
   const sensitivity::LyapunovFit& f = t.fit();
   if (f.ok) {
-    ImGui::Text("lambda = %.3g /step (doubles in %.3g steps)", f.lambda,
-                f.lambda > 0 ? std::log(2.0) / f.lambda : INFINITY);
+    ImGui::TextWrapped("%s", growth_words(f.lambda).c_str());
     ImGui::TextDisabled("fitted over steps %lld to %lld (%d points)", static_cast<long long>(f.from_step),
                         static_cast<long long>(f.to_step), f.points);
     if (f.saturation_step >= 0)

@@ -4,6 +4,9 @@
 // plotted live, with the fitted Lyapunov exponent.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "window/toast.hpp"
 #include "window/twin.hpp"
 #include "window/window_core.hpp"
@@ -16,11 +19,14 @@ struct TwinPanelState {
 
 // Between ImGui::NewFrame() and ImGui::Render(), inside the panel's window: the collapsing header
 // "Twin (butterfly effect)" with the controls (open while a twin runs), and while one runs the
-// "Twin distance" window with the live plots at the bottom right.
+// "Twin distance" window with the live plots, docked under the field by the window (layout.hpp).
 void twin_panel(WindowCore& core, TwinPanelState& st, Toasts& toasts);
 
 // The distances as the plot shows them: log10 of each record's field distance, a record of 0
 // (the twins agree to the bit) at `floor`. Plain, for the tests.
 std::vector<float> log10_distances(const std::vector<sensitivity::Record>& records, float floor);
+
+// The fitted growth rate in words: how many steps a difference takes to double, or that it does not grow.
+std::string growth_words(double lambda);
 
 }  // namespace physarum::app

@@ -31,11 +31,14 @@
 #include "video/signals.hpp"
 #include "window/drop.hpp"
 #include "window/explore_strip.hpp"
+#include "window/frame_windows.hpp"
 #include "window/glfw_session.hpp"
 #include "window/history.hpp"
 #include "window/input.hpp"
+#include "window/layout.hpp"
 #include "window/midi_control.hpp"
 #include "window/panel.hpp"
+#include "window/quit_guard.hpp"
 #include "window/remote_control.hpp"
 #include "window/timeline.hpp"
 #include "window/window_core.hpp"
@@ -135,12 +138,16 @@ class WindowSession {
   void count_times(double ui_ms);
   ImageFit image_fit() const { return panel_.image_fit == 1 ? ImageFit::Fit : ImageFit::Fill; }
   void undo_redo(bool undo);
+  void quit_or_ask();
 
   const WindowOptions& o_;
   GLFWwindow* win_;
   RemoteControl* remote_;
   WindowCore core_;
   PanelState panel_;
+  LayoutSettings layout_settings_{panel_.layout};
+  QuitGuard quit_;
+  SavedPreset saved_;
   Toasts toasts_;
   WindowEvents events_;
   WindowRecording recording_;
@@ -159,6 +166,7 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
                              RemoteControl* remote)
     : o_(o), win_(win), remote_(remote), core_(sim), explore_(std::random_device{}()) {
   history_.reset(core_.preset);
+  saved_.observe(core_.preset, core_.preset_file);
   std::printf("physarum: %s (%s)\n", core_.backend().name().c_str(), core_.backend_note().c_str());
   panel_.vsync = o.vsync;
   panel_.visible = !o.hide_panel;
@@ -208,12 +216,7 @@ bool WindowSession::frame() {
   panel_.recording = recording_.status();
   std::optional<Preset> before_ui;
   if (midi_) before_ui = core_.preset;  // MIDI learn binds the key the panel edits
-  draw_panel(core_, panel_, toasts_);
-  run_panel_guarded(toasts_, [&] {
-    if (!panel_.visible) return;
-    draw_timeline(core_, timeline_, toasts_);
-    explore_.draw(core_, toasts_);
-  });
+  draw_frame_windows(core_, panel_, toasts_, timeline_, explore_);
   run_panel_guarded(toasts_, [&] { drops_.draw(core_, image_fit(), toasts_); });
   if (midi_) run_panel_guarded(toasts_, [&] { midi_->frame(*before_ui, core_, toasts_); });
   double ui_ms = ms_since(ui_start);
@@ -244,6 +247,7 @@ bool WindowSession::frame() {
   // A change that settled this frame (no widget held) is one undo step, whatever made it.
   (void)history_.observe(core_.preset, ImGui::IsAnyItemActive() || (remote_ && remote_->editing()) ||
                                            (midi_ && midi_->editing()));
+  saved_.observe(core_.preset, core_.preset_file);
   glfwSwapBuffers(win_);
   count_times(ui_ms);
   return !last;
@@ -259,7 +263,7 @@ void WindowSession::read_input(int fb_w, int fb_h) {
     });
   }
   try {
-    handle_input(win_, core_, panel_, events_, fb_w, fb_h);
+    handle_input(core_, panel_, events_, fb_w, fb_h);
   } catch (const std::exception& e) {
     events_.last_stroke.reset();
     events_.keys.clear();  // a key whose action failed is not tried again every frame
@@ -304,7 +308,11 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
       case PanelAction::ApplyVsync: glfwSwapInterval(panel_.vsync ? 1 : 0); break;
       case PanelAction::Undo: undo_redo(true); break;
       case PanelAction::Redo: undo_redo(false); break;
-      case PanelAction::Explore: explore_.explore(core_, toasts_); break;
+      case PanelAction::Explore:
+        panel_.layout.explore_open = true;
+        explore_.explore(core_, toasts_);
+        break;
+      case PanelAction::Quit: quit_or_ask(); break;
       case PanelAction::AddKeyframe:
         try {
           timeline_.selected =
@@ -331,6 +339,15 @@ void WindowSession::undo_redo(bool undo) {
     toasts_.info(undo ? "undone" : "redone");
   } else {
     toasts_.error(r.error());
+  }
+}
+
+void WindowSession::quit_or_ask() {
+  const AtStake stake{recording_.status().active, saved_.unsaved(core_.preset)};
+  if (quit_.press(stake, Clock::now())) {
+    glfwSetWindowShouldClose(win_, GLFW_TRUE);
+  } else {
+    toasts_.info(QuitGuard::question(stake));
   }
 }
 

@@ -65,7 +65,7 @@ void WindowCore::step() {
 void WindowCore::render(int fb_w, int fb_h) {
   ++frame_;
   if (twin.showing_difference()) {  // A's field is not needed for the overlay (the twin reads it)
-    twin.draw(view, fb_w, fb_h);
+    twin.draw(view, area(fb_w, fb_h), fb_w, fb_h);
     return;
   }
   const bool quantile = preset.display.cave == CaveMode::Quantile;
@@ -76,12 +76,12 @@ void WindowCore::render(int fb_w, int fb_h) {
       quantile && (!renderer_.has_host_range_for(preset.display) ||
                    (frame_ - 1) % static_cast<uint64_t>(std::max(host_copy_interval, 1)) == 0);
   renderer_.update_field(run_.backend(), need_host);
-  renderer_.draw(preset.display, view, fb_w, fb_h);
+  renderer_.draw(preset.display, view, area(fb_w, fb_h), fb_w, fb_h);
 }
 
 void WindowCore::draw_field(const render::View& v, int w, int h) {
   if (twin.showing_difference()) {
-    twin.draw(v, w, h);
+    twin.draw(v, render::Area::whole(w, h), w, h);
   } else {
     renderer_.draw_again(preset.display, v, w, h);
   }

@@ -54,8 +54,14 @@ class WindowCore {
 
   // The sim steps of this frame: steps_per_frame when running, one after a single-step request.
   void step();
-  // Publish the field (interop or host copy) and draw it into the bound framebuffer.
+  // Publish the field (interop or host copy) and draw it into the bound framebuffer, fitted into
+  // area(fb_w, fb_h).
   void render(int fb_w, int fb_h);
+  // Where the field is fitted in a fb_w x fb_h framebuffer: `field_area` below, or the whole
+  // framebuffer while that is empty. The view's zoom, pan and the brush map the mouse through it.
+  render::Area area(int fb_w, int fb_h) const {
+    return field_area.w > 0 && field_area.h > 0 ? field_area : render::Area::whole(fb_w, fb_h);
+  }
 
   // Live model change; refused when the values are invalid.
   CommandResult apply_model(const ModelParams& m);
@@ -109,6 +115,7 @@ class WindowCore {
   Preset& preset;           // the run's live values: model as applied, display as shown
   std::string preset_file;  // where `preset` came from; empty: the built-in defaults
   render::View view;
+  render::Area field_area;      // framebuffer pixels; set each frame by the window's layout (layout.hpp)
   int steps_per_frame = 1;      // 1..64
   int host_copy_interval = 15;  // quantile levels with interop: host copy every N frames
   TwinRun twin;                 // the perturbed twin and its overlay (window/twin_panel.hpp)

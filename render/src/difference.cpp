@@ -53,7 +53,8 @@ void DifferenceRenderer::upload(const float* difference, Size size) {
   glTextureSubImage2D(tex_.get(), 0, 0, 0, size.width, size.height, GL_RED, GL_FLOAT, difference);
 }
 
-void DifferenceRenderer::draw(const View& view, float inv_range, bool absolute, int fb_w, int fb_h) {
+void DifferenceRenderer::draw(const View& view, float inv_range, bool absolute, const Area& area, int fb_w,
+                              int fb_h) {
   glViewport(0, 0, fb_w, fb_h);
   if (!tex_) {
     glClearColor(kDifferenceZero[0], kDifferenceZero[1], kDifferenceZero[2], 1.0f);
@@ -63,8 +64,10 @@ void DifferenceRenderer::draw(const View& view, float inv_range, bool absolute, 
   const Program& p = prog_;
   glBindTextureUnit(0, tex_.get());
   set_uniform(p, "u_fb_size", static_cast<float>(fb_w), static_cast<float>(fb_h));
-  set_uniform(p, "u_center", view.center_cell_x(size_), view.center_cell_y(size_));
-  set_uniform(p, "u_scale", view.scale(fb_w, fb_h, size_));
+  float cx = 0, cy = 0;
+  view.framebuffer_center_cell(area, fb_w, fb_h, size_, cx, cy);
+  set_uniform(p, "u_center", cx, cy);
+  set_uniform(p, "u_scale", view.scale(area, size_));
   set_uniform(p, "u_inv_range", std::isfinite(inv_range) ? inv_range : 0.0f);
   set_uniform(p, "u_absolute", absolute ? 1 : 0);
   set_uniform(p, "u_negative", kDifferenceNegative[0], kDifferenceNegative[1], kDifferenceNegative[2]);
@@ -72,12 +75,14 @@ void DifferenceRenderer::draw(const View& view, float inv_range, bool absolute, 
   set_uniform(p, "u_positive", kDifferencePositive[0], kDifferencePositive[1], kDifferencePositive[2]);
   glDisable(GL_BLEND);
   glDisable(GL_DEPTH_TEST);
-  glDisable(GL_SCISSOR_TEST);
+  const float outside[4] = {0.07f, 0.07f, 0.08f, 1.0f};  // as the shader draws beyond the field
+  (void)clip_to_area(area, fb_w, fb_h, outside);
   glUseProgram(p.get());
   glBindVertexArray(vao_.get());
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);
   glUseProgram(0);
+  glDisable(GL_SCISSOR_TEST);
 }
 
 }  // namespace physarum::render

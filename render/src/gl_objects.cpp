@@ -2,6 +2,8 @@
 
 #include <glad/gl.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -48,6 +50,19 @@ static const char* gl_error_name(GLenum e) {
     case GL_STACK_UNDERFLOW: return "GL_STACK_UNDERFLOW";
     default: return "unknown GL error";
   }
+}
+
+bool clip_to_area(const Area& area, int fb_w, int fb_h, const float rgba[4]) {
+  glDisable(GL_SCISSOR_TEST);
+  if (area == Area::whole(fb_w, fb_h)) return false;
+  glClearColor(rgba[0], rgba[1], rgba[2], rgba[3]);
+  glClear(GL_COLOR_BUFFER_BIT);
+  // GL counts rows from the bottom.
+  const int x0 = static_cast<int>(std::lround(area.x)), x1 = static_cast<int>(std::lround(area.x + area.w));
+  const int y0 = static_cast<int>(std::lround(area.y)), y1 = static_cast<int>(std::lround(area.y + area.h));
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(x0, fb_h - y1, std::max(0, x1 - x0), std::max(0, y1 - y0));
+  return true;
 }
 
 void check_gl(const char* what) {

@@ -18,12 +18,18 @@ std::filesystem::path shipped_preset_dir() {
   return data_dir(DataKind::presets);
 }
 
-std::filesystem::path user_preset_dir() {
-  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) {
-    return std::filesystem::path(xdg) / "physarum" / "presets";
+std::filesystem::path user_config_dir() {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+    return std::filesystem::path(xdg) / "physarum";
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    return std::filesystem::path(home) / ".config" / "physarum";
   }
-  const char* home = std::getenv("HOME");
-  return std::filesystem::path(home && *home ? home : ".") / ".config" / "physarum" / "presets";
+  return {};
+}
+
+std::filesystem::path user_preset_dir() {
+  const std::filesystem::path config = user_config_dir();
+  return (config.empty() ? std::filesystem::path(".") / ".config" / "physarum" : config) / "presets";
 }
 
 namespace {

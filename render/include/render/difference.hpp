@@ -36,7 +36,11 @@ class DifferenceRenderer {
   // One plane of width * height differences, row-major (y down).
   void upload(const float* difference, Size size);
   // Into the bound framebuffer's (0, 0, fb_w, fb_h), placed by `view` as the field is.
-  void draw(const View& view, float inv_range, bool absolute, int fb_w, int fb_h);
+  void draw(const View& view, float inv_range, bool absolute, int fb_w, int fb_h) {
+    draw(view, inv_range, absolute, Area::whole(fb_w, fb_h), fb_w, fb_h);
+  }
+  // The same, fitted into `area` of the framebuffer; the rest is cleared to the zero colour.
+  void draw(const View& view, float inv_range, bool absolute, const Area& area, int fb_w, int fb_h);
   Size size() const { return size_; }
 
  private:

@@ -46,7 +46,12 @@ class FieldRenderer {
   // Computes the display range (on the host when this frame's field is there or none is needed,
   // else with a compute shader) and draws into the bound framebuffer's (0, 0, fb_w, fb_h).
   // Display values out of range are clamped and NaN/infinite ones replaced (drawable_display).
-  void draw(const DisplayParams& d, const View& view, int fb_w, int fb_h);
+  void draw(const DisplayParams& d, const View& view, int fb_w, int fb_h) {
+    draw(d, view, Area::whole(fb_w, fb_h), fb_w, fb_h);
+  }
+  // The same, fitted into `area` of the framebuffer (the window's field rectangle); the rest of
+  // the framebuffer is cleared to the background.
+  void draw(const DisplayParams& d, const View& view, const Area& area, int fb_w, int fb_h);
   // The same field with the same display again, e.g. into the recorder's framebuffer: reuses the
   // range (and binary cave) of the last draw() and is not timed, so draw_ms() stays the frame's.
   void draw_again(const DisplayParams& d, const View& view, int fb_w, int fb_h);
@@ -70,11 +75,12 @@ class FieldRenderer {
   void allocate(Size size, const ChannelColours& colours);
   void upload_range(const DisplayRange& r);
   void compute_range(const DisplayParams& d);
-  void draw_field(const DisplayParams& d, const View& view, int fb_w, int fb_h, bool new_range);
+  void draw_field(const DisplayParams& d, const View& view, const Area& area, int fb_w, int fb_h,
+                  bool new_range);
   void build_binary_cave(int passes, int cave_channel);
   void update_environment(const Backend& backend);
   void set_environment_uniforms(const Program& p, const DisplayParams& d);
-  void colour_pass(int fb_w, int fb_h);
+  void colour_pass(int fb_w, int fb_h, bool may_write_directly);
 
   Program minmax_prog_, finish_prog_, cave_prog_, colour_prog_;
   Texture colour_tex_;  // colour_pass's RGBA8 image, framebuffer-sized

@@ -6,6 +6,8 @@
 
 #include <utility>
 
+#include "render/view.hpp"
+
 namespace physarum::render {
 
 enum class GlKind { Texture, Buffer, Program, VertexArray, Framebuffer, Query, Shader };
@@ -59,6 +61,12 @@ Query make_query(unsigned int target);
 // Debug builds: GL errors and warnings reported through KHR_debug go to stderr as they happen
 // (the context must be a debug context for most drivers). Does nothing in release builds.
 void enable_gl_debug_output();
+
+// Drawing into a part of the framebuffer: clears what lies outside `area` to `rgba` and restricts
+// the following draws and copies to `area` with the scissor test; with the whole framebuffer,
+// just turns the scissor test off (ImGui leaves it on). Returns true when the scissor is on: the
+// caller turns it off after its draw.
+bool clip_to_area(const Area& area, int fb_w, int fb_h, const float rgba[4]);
 
 // Throws Error naming `what` and the GL error when glGetError() reports one; clears all pending.
 void check_gl(const char* what);

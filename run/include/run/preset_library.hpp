@@ -19,6 +19,9 @@ struct PresetEntry {
 
 std::filesystem::path shipped_preset_dir();
 std::filesystem::path user_preset_dir();
+// The user's physarum config folder: $XDG_CONFIG_HOME/physarum, else ~/.config/physarum; empty when
+// neither variable is set.
+std::filesystem::path user_config_dir();
 
 // The *.toml files of each directory (missing directories are skipped), sorted by name within
 // each; shipped ones first.
