@@ -1,0 +1,52 @@
+// A run made smaller or larger by its area, keeping its look: the aspect and the density (agents
+// per cell) stay, so the network grows the same pattern at the same scale in cells, only over less
+// or more ground. The window uses it to open a preset smoothly on the CPU; a size scale (a later
+// run.density / --scale) is the same function with a chosen factor.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/params.hpp"
+
+namespace physarum::run {
+
+// `run` with its area multiplied by about `area_factor` (> 0): each side by sqrt(area_factor),
+// rounded, at least `min_short_side` cells on the shorter side (and never larger than kMaxSide);
+// agents in proportion to the cells, at least 1. The seed is kept. Throws UsageError for a factor
+// that is not a positive finite number.
+RunParams scale_area(const RunParams& run, double area_factor, int min_short_side = 8);
+
+// What one frame of a run costs, in agent-step equivalents: each agent's step plus each cell's
+// field update per species channel at kCellWork of an agent's, times the steps a frame runs.
+// On the CPU backend (2 threads) an agent's sense, turn, move and deposit took about 0.6 us and a
+// channel's blur and decay of a cell about 0.025 us: a cell is cheap, but a field of millions of
+// cells with four channels still counts.
+inline constexpr double kCellWork = 0.1;
+double frame_work(const RunParams& run, int species, int steps_per_frame);
+
+// The CPU backend's budget: agent-step equivalents per second it sustains with the window's
+// drawing, and the frame rate to keep. Assumed for a two-core machine from the plain default,
+// which opens at 960x540 with 250K agents, one species and one step a frame at about 15 frames
+// per second: (250K + 0.1 * 518K) * 15 is about 4.5M per second. Faster machines run above 15.
+struct FrameBudget {
+  double work_per_s = 4.5e6;
+  double fps = 15.0;
+  int min_short_side = 270;  // smaller fields read as a few blobs, whatever the budget says
+};
+
+// A run fitted into a budget: `run` when it fits (scaled false), else scale_area() of it by the
+// largest factor whose frame_work() stays within budget.work_per_s / budget.fps (or the smallest
+// readable size). `full` is the run as asked.
+struct AreaFit {
+  RunParams full;
+  RunParams run;
+  bool scaled = false;
+};
+AreaFit fit_to_budget(const RunParams& run, int species, int steps_per_frame, const FrameBudget& budget = {});
+
+// "960x540 with 250K agents (the preset asks 1920x1080 with 1M; same agents per cell)": one line
+// for the terminal and the panel.
+std::string describe_fit(const AreaFit& fit);
+
+}  // namespace physarum::run
