@@ -19,7 +19,9 @@ ImVec4 swatch_colour(uint32_t rgb) {
 
 // A species' colour and name, as a row or column heading; the name is cut to `width` pixels with
 // the whole of it in a tooltip.
-void species_heading(const Species& sp, float width) {
+void species_heading(const Species& sp, float width, bool beside_sliders) {
+  // Beside a row of sliders the swatch and the name sit on their text's line.
+  if (beside_sliders) ImGui::SetCursorPosY(ImGui::GetCursorPosY() + ImGui::GetStyle().FramePadding.y);
   const float box = ImGui::GetTextLineHeight();
   ImGui::ColorButton("##swatch", swatch_colour(sp.colour), ImGuiColorEditFlags_NoTooltip, ImVec2(box, box));
   ImGui::SameLine(0.0f, 4.0f);
@@ -96,7 +98,7 @@ bool interaction_matrix(SpeciesSet& s, Toasts& toasts) {
   for (int c = 0; c < n; ++c) {
     ImGui::TableNextColumn();
     ImGui::PushID(100 + c);
-    species_heading(s.list[static_cast<size_t>(c)], cell);
+    species_heading(s.list[static_cast<size_t>(c)], cell, false);
     ImGui::PopID();
   }
   bool changed = false;
@@ -104,7 +106,7 @@ bool interaction_matrix(SpeciesSet& s, Toasts& toasts) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::PushID(200 + r);
-    species_heading(s.list[static_cast<size_t>(r)], heading);
+    species_heading(s.list[static_cast<size_t>(r)], heading, true);
     ImGui::PopID();
     for (int c = 0; c < n; ++c) {
       ImGui::TableNextColumn();
