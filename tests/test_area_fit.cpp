@@ -65,20 +65,20 @@ TEST(AreaFit, ABraidSizedRunShrinksToTheLargestAreaWithinTheBudget) {
   ASSERT_TRUE(fit.scaled);
   EXPECT_EQ(fit.full, full);
 
-  // By hand: work = agents + 0.1 * cells * species per step, proportional to the area.
+  // By hand: work = agents * (1 + 0.5 * (species - 1)) + 0.1 * cells * species per step,
+  // proportional to the area.
   const double per_frame = budget.work_per_s / budget.fps;
-  const double work = 1e6 + 0.1 * 1920.0 * 1080.0 * species;
+  const double work = 1e6 * 2.5 + 0.1 * 1920.0 * 1080.0 * species;
   const double side = std::sqrt(per_frame / work);
   EXPECT_EQ(fit.run.size.width, static_cast<int>(std::lround(1920 * side)));
   EXPECT_EQ(fit.run.size.height, static_cast<int>(std::lround(1080 * side)));
   EXPECT_NEAR(density(fit.run), density(full), 0.01 * density(full));
   EXPECT_NEAR(static_cast<double>(fit.run.size.width) / fit.run.size.height, 16.0 / 9.0, 0.01);
   EXPECT_LE(frame_work(fit.run, species, 1), per_frame * 1.01);
-  // Two steps a frame halve the area.
-  const AreaFit two = fit_to_budget(full, species, 2, budget);
-  EXPECT_NEAR(static_cast<double>(two.run.size.width) * two.run.size.height,
-              0.5 * fit.run.size.width * fit.run.size.height,
-              0.01 * fit.run.size.width * fit.run.size.height);
+  // Two steps a frame cost twice as much: with twice the budget the same run fits.
+  FrameBudget twice = budget;
+  twice.work_per_s *= 2.0;
+  EXPECT_EQ(fit_to_budget(full, species, 2, twice).run, fit.run);
 }
 
 TEST(AreaFit, ARunWithinTheBudgetStaysAndNoneGoesBelowTheReadableSize) {

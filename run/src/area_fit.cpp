@@ -44,7 +44,9 @@ RunParams scale_area(const RunParams& run, double area_factor, int min_short_sid
 }
 
 double frame_work(const RunParams& run, int species, int steps_per_frame) {
-  return (static_cast<double>(run.agents) + kCellWork * cells(run.size) * std::max(species, 1)) *
+  const double s = std::max(species, 1);
+  const double agent = 1.0 + kSpeciesWork * (s - 1.0);
+  return (static_cast<double>(run.agents) * agent + kCellWork * cells(run.size) * s) *
          std::max(steps_per_frame, 1);
 }
 

@@ -17,12 +17,15 @@ namespace physarum::run {
 // that is not a positive finite number.
 RunParams scale_area(const RunParams& run, double area_factor, int min_short_side = 8);
 
-// What one frame of a run costs, in agent-step equivalents: each agent's step plus each cell's
-// field update per species channel at kCellWork of an agent's, times the steps a frame runs.
-// Measured in the window's Performance section on a busy two-core machine (two species, 1920x1080,
-// 1.5M agents): an agent's sense, turn, move and deposit took about 0.6 us and a channel's blur
-// and decay of a cell about 0.025 us. A cell is cheap, but millions of cells with four channels
-// still count.
+// What one frame of a run costs, in agent-step equivalents of one species, times the steps a frame
+// runs: each agent's step at 1 + kSpeciesWork * (species - 1) (with several species each sensor
+// reads and weighs every channel), plus each cell's field update per species channel at kCellWork.
+// Measured with `physarum run` on the CPU backend of a busy two-core machine (the time of 50 steps
+// less that of 10): the plain default (960x540, 250K agents) 45 ms a step, territories (2 species,
+// 760x427, 235K) 66 ms, braid (4 species, 778x437, 164K) 74 ms; an agent's share grows by about
+// half a single-species step per further species. In the window's Performance section a channel's
+// blur and decay of a cell took about 0.025 us against 0.6 us for an agent's step.
+inline constexpr double kSpeciesWork = 0.5;
 inline constexpr double kCellWork = 0.1;
 double frame_work(const RunParams& run, int species, int steps_per_frame);
 
