@@ -38,13 +38,22 @@ vec4 bicubic_field(sampler2D tex, vec2 cell) {
   return clamp(sum, lo, hi);
 }
 
-// The binary cave (1 floor, 0 wall) smoothed the same way: floor where the result is at least 0.5.
-bool bicubic_floor(usampler2D tex, vec2 cell) {
+// Cubic B-spline weights for the same offsets: a smoothing filter (it does not pass through the
+// cells' values), so a mask's 0.5 contour runs straight along a slanted staircase of cells.
+vec4 bspline_weights(float f) {
+  float g = 1.0 - f, f2 = f * f, f3 = f2 * f;
+  return vec4(g * g * g, 3.0 * f3 - 6.0 * f2 + 4.0, -3.0 * f3 + 3.0 * f2 + 3.0 * f + 1.0, f3) / 6.0;
+}
+
+// A mask (non-zero texels count 1) at `cell`, filtered with `spline` weights (0 Catmull-Rom,
+// 1 B-spline): 0.5 on the mask's edge.
+float bicubic_mask(usampler2D tex, vec2 cell, int spline) {
   ivec2 size = textureSize(tex, 0);
   vec2 u = cell - 0.5;
   ivec2 base = ivec2(floor(u));
   vec2 f = u - vec2(base);
-  vec4 wx = catmull_rom_weights(f.x), wy = catmull_rom_weights(f.y);
+  vec4 wx = spline != 0 ? bspline_weights(f.x) : catmull_rom_weights(f.x);
+  vec4 wy = spline != 0 ? bspline_weights(f.y) : catmull_rom_weights(f.y);
   float sum = 0.0;
   for (int j = 0; j < 4; ++j) {
     float row = 0.0;
@@ -53,5 +62,8 @@ bool bicubic_floor(usampler2D tex, vec2 cell) {
     }
     sum += wy[j] * row;
   }
-  return sum >= 0.5;
+  return sum;
 }
+
+// The binary cave (1 floor, 0 wall) smoothed the same way: floor where the result is at least 0.5.
+bool bicubic_floor(usampler2D tex, vec2 cell) { return bicubic_mask(tex, cell, 0) >= 0.5; }

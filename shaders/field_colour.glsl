@@ -43,19 +43,24 @@ float inverted(float t) { return u_invert != 0 ? 1.0 - t : t; }
 
 vec4 with_alpha(vec4 colour, float alpha) { return u_transparent != 0 ? vec4(colour.rgb, alpha) : colour; }
 
-// The field's colour at framebuffer position `frag`; `shown`: the field cell it shows, or (-1, -1) outside the field.
-vec4 field_colour(vec2 frag, out ivec2 shown) {
+// The field's colour at framebuffer position `frag`; `shown`: the field cell it shows, or (-1, -1) outside
+// the field; `at`: the point it shows (field cell units); `smooth_scale`: u_scale where sampled
+// bicubically, else 0.
+vec4 field_colour(vec2 frag, out ivec2 shown, out vec2 at, out float smooth_scale) {
   shown = ivec2(-1);
+  smooth_scale = 0.0;
   ivec2 size = textureSize(u_field, 0);
   // Screen y grows downwards like the field's rows.
   vec2 screen = vec2(frag.x, u_fb_size.y - frag.y);
   vec2 cell = u_center + (screen - 0.5 * u_fb_size) / u_scale;
+  at = cell;
   ivec2 c = ivec2(floor(cell));
   if (cell.x < 0.0 || cell.y < 0.0 || c.x >= size.x || c.y >= size.y) {
     return u_transparent != 0 ? vec4(0.0) : vec4(u_background, 1.0);
   }
   shown = c;
   bool smooth_sampling = u_bicubic != 0 && u_scale > 1.0;
+  if (smooth_sampling) smooth_scale = u_scale;
   vec4 f = smooth_sampling ? bicubic_field(u_field, cell) : texelFetch(u_field, c, 0);
   float v = cave_value(f, u_channels, u_cave_channel);
   if (u_mode == 0 && u_channels > 1) {
@@ -95,6 +100,8 @@ vec4 field_colour(vec2 frag, out ivec2 shown) {
 // (i, j) is at (i + 0.5, j + 0.5), rows from the bottom), with the environment drawn over it.
 vec4 pixel_colour(vec2 frag) {
   ivec2 shown;
-  vec4 colour = field_colour(frag, shown);
-  return shown.x >= 0 ? environment_overlay(colour, shown) : colour;
+  vec2 at;
+  float smooth_scale;
+  vec4 colour = field_colour(frag, shown, at, smooth_scale);
+  return shown.x >= 0 ? environment_overlay(colour, shown, at, smooth_scale) : colour;
 }

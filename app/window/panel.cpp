@@ -12,10 +12,12 @@
 #include "render/environment_overlay.hpp"
 #include "sim/preset.hpp"
 #include "sim/registry.hpp"
-#include "window/panel_words.hpp"
+#include "window/cpu_fit_note.hpp"
 #include "window/layout.hpp"
 #include "window/panel_values.hpp"
+#include "window/panel_words.hpp"
 #include "window/performance_window.hpp"
+#include "window/species_panel.hpp"
 
 namespace physarum::app {
 namespace {
@@ -85,6 +87,7 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   picture_path_line(core.backend(), core.renderer());
   ImGui::Text("Field %dx%d, %s agents, step %llu", b.size().width, b.size().height,
               format_count(b.agent_count()).c_str(), static_cast<unsigned long long>(b.steps_done()));
+  cpu_fit_note(core, st.cpu_fit, toasts);
 
   if (ImGui::Button(core.paused() ? "Resume (Space)" : "Pause (Space)")) core.toggle_pause();
   ImGui::SameLine();
@@ -169,32 +172,6 @@ bool colour_edit(uint32_t& rgb) {
   return true;
 }
 
-// W as a grid of sliders: row s is what species s senses of each column's trail.
-bool interaction_grid(SpeciesSet& s, Toasts& toasts) {
-  const int n = static_cast<int>(s.list.size());
-  bool changed = false;
-  ImGui::TextWrapped("interaction: row senses column's trail (+ follows, - avoids)");
-  const float width =
-      (ImGui::GetContentRegionAvail().x - 8.0f * static_cast<float>(n)) / static_cast<float>(n);
-  for (int r = 0; r < n; ++r) {
-    for (int c = 0; c < n; ++c) {
-      if (c > 0) ImGui::SameLine();
-      ImGui::PushID(r * 8 + c);
-      ImGui::SetNextItemWidth(width);
-      float& w = s.interaction[static_cast<size_t>(r * n + c)];
-      float typed = w;
-      const FloatLimit& limit = slider_limit(registry::Section::Interaction, "matrix");
-      if (ImGui::SliderFloat("##w", &typed, limit.lo, limit.hi, "%.2f", ImGuiSliderFlags_AlwaysClamp)) {
-        std::string refusal;
-        changed |= settle(typed, w, limit, &refusal);
-        if (!refusal.empty()) toasts.error(refusal);
-      }
-      ImGui::PopID();
-    }
-  }
-  return changed;
-}
-
 ImVec4 rgb_colour(uint32_t rgb) {
   return ImVec4(static_cast<float>((rgb >> 16) & 0xffU) / 255.0f,
                 static_cast<float>((rgb >> 8) & 0xffU) / 255.0f, static_cast<float>(rgb & 0xffU) / 255.0f,
@@ -271,7 +248,7 @@ void species_section(WindowCore& core, PanelState& st, Toasts& toasts) {
     }
     ImGui::EndTabBar();
   }
-  changed |= interaction_grid(s, toasts);
+  changed |= interaction_matrix(s, toasts);
   if (changed) apply_species_edit(core, s, toasts);
   species_count_section(core, st, toasts);
 }
@@ -333,21 +310,27 @@ void environment_overlay_controls(WindowCore& core) {
 
 void display_section(WindowCore& core, Toasts& toasts) {
   DisplayParams& d = core.preset.display;
-  const auto& pals = core.palettes().palettes;
-  if (ImGui::BeginCombo("palette", pals[core.palette_index()].name.c_str())) {
-    for (size_t i = 0; i < pals.size(); ++i) {
-      const bool selected = i == core.palette_index();
-      std::string label = pals[i].name + (pals[i].discrete ? "  (discrete)" : "");
-      if (ImGui::Selectable(label.c_str(), selected))
-        guarded(toasts, "palette", [&] { core.select_palette(i); });
-      if (selected) ImGui::SetItemDefaultFocus();
+  const int species = core.backend().species_count();
+  if (palette_shown(species, d.cave)) {
+    const auto& pals = core.palettes().palettes;
+    if (ImGui::BeginCombo("palette", pals[core.palette_index()].name.c_str())) {
+      for (size_t i = 0; i < pals.size(); ++i) {
+        const bool selected = i == core.palette_index();
+        std::string label = pals[i].name + (pals[i].discrete ? "  (discrete)" : "");
+        if (ImGui::Selectable(label.c_str(), selected))
+          guarded(toasts, "palette", [&] { core.select_palette(i); });
+        if (selected) ImGui::SetItemDefaultFocus();
+      }
+      ImGui::EndCombo();
     }
-    ImGui::EndCombo();
+    palette_swatch(pals[core.palette_index()], ImGui::CalcItemWidth(), ImGui::GetFrameHeight());
+    if (ImGui::Button("Reload palettes"))
+      guarded(toasts, "cannot reload palettes", [&] { core.reload_palettes(); });
+    for (const auto& e : core.palettes().errors)
+      ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", e.c_str());
+  } else {
+    ImGui::TextDisabled("colours: each species' own (Model section)");
   }
-  palette_swatch(pals[core.palette_index()], ImGui::CalcItemWidth(), ImGui::GetFrameHeight());
-  if (ImGui::Button("Reload palettes"))
-    guarded(toasts, "cannot reload palettes", [&] { core.reload_palettes(); });
-  for (const auto& e : core.palettes().errors) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", e.c_str());
 
   int mapping = d.mapping == Mapping::Log ? 1 : 0;
   const char* mappings[] = {"linear", "log"};
@@ -357,10 +340,13 @@ void display_section(WindowCore& core, Toasts& toasts) {
   ImGui::Checkbox("auto range", &d.auto_range);
   ImGui::SameLine();
   ImGui::Checkbox("invert", &d.invert);
+  for (const std::string_view key : species_display_keys(species, d.cave))
+    parameter_widget(*registry::find(registry::Section::Display, key), &d, toasts);
 
   int cave = static_cast<int>(d.cave);
   const char* caves[] = {"off (palette)", "levels, even", "levels, quantile", "binary walls/floor"};
   if (ImGui::Combo("cave map", &cave, caves, 4)) d.cave = static_cast<CaveMode>(cave);
+  if (cave_channel_shown(species, d.cave)) cave_channel_choice(d, core.backend().species());
   using registry::Section;
   if (d.cave == CaveMode::Even || d.cave == CaveMode::Quantile)
     slider(d.levels, int_slider_limit(Section::Display, "levels"));

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "run/area_fit.hpp"
 #include "run/preset_library.hpp"
 #include "window/brush.hpp"
 #include "window/gallery.hpp"
@@ -73,6 +75,8 @@ struct PanelState {
   RecordingStatus recording;   // filled by the window each frame
 
   TwinPanelState twin;  // the twin view's perturbation (window/twin_panel.hpp)
+
+  std::optional<run::AreaFit> cpu_fit;  // a preset opened smaller on the CPU (window/cpu_fit_note.hpp)
 };
 
 // Never throws: a failing action becomes an error toast (see run_panel_guarded).

@@ -18,11 +18,13 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/png.hpp"
+#include "run/area_fit.hpp"
 #include "sensitivity/perturbation.hpp"
 #include "sim/backend.hpp"
 #include "sim/elapsed.hpp"
@@ -58,19 +60,46 @@ bool has_display() {
   return (display && *display) || (wayland && *wayland);
 }
 
-// The built-in size (1920x1080, 2M agents) is for a GPU. On the CPU backend with nothing asked
-// for, start smaller so the window stays smooth; --size, --agents or a preset override this.
-run::Recipe smooth_on_cpu(const run::Recipe& asked) {
-  run::Recipe o = asked;
+// The recipe the window opens, and how a preset was fitted to the CPU (run/area_fit.hpp).
+struct CpuStart {
+  run::Recipe recipe;
+  std::optional<run::AreaFit> fit;
+};
+
+bool asks_size_or_agents(const run::Recipe& r) {
+  if (!r.size.empty() || !r.agents.empty()) return true;
+  return std::any_of(r.sets.begin(), r.sets.end(), [](const std::string& s) {
+    return s.starts_with("run.size=") || s.starts_with("run.agents=");
+  });
+}
+
+// The built-in size (1920x1080, 2M agents) and the presets' are for a GPU. On the CPU backend with
+// no size or agents asked for, start smaller so the window stays smooth: the plain default at
+// 960x540 with 250K agents, a preset at its own density within the CPU's frame budget.
+CpuStart smooth_on_cpu(const run::Recipe& asked) {
+  CpuStart start{asked, std::nullopt};
+  run::Recipe& o = start.recipe;
   const bool on_cpu = o.backend == "cpu" || (o.backend == "auto" && cuda_device().empty());
-  if (on_cpu && o.preset.empty() && o.size.empty() && o.agents.empty()) {
+  if (!on_cpu || asks_size_or_agents(o) || o.base) return start;
+  if (o.preset.empty()) {
     o.size = "960x540";
     o.agents = "250K";
     std::printf(
         "physarum: CPU backend: starting at 960x540 with 250K agents to stay smooth "
         "(--size and --agents choose more)\n");
+    return start;
   }
-  return o;
+  const Preset p = run::resolve(o);
+  const run::AreaFit fit = run::fit_to_budget(p.run, p.species.count(), 1);
+  if (!fit.scaled) return start;
+  o.size = format_size(fit.run.size);
+  o.agents = std::to_string(fit.run.agents);
+  std::printf(
+      "physarum: CPU backend: starting at %s to stay smooth (--size and --agents choose; the "
+      "panel offers the full size)\n",
+      run::describe_fit(fit).c_str());
+  start.fit = fit;
+  return start;
 }
 
 // Choosing the encoder runs ffmpeg twice (the encoder list, a trial encode): done at the first F9
@@ -129,6 +158,7 @@ class WindowSession {
   bool frame();
   // Stops an open recording; returns the exit status.
   int finish();
+  void set_cpu_fit(const std::optional<run::AreaFit>& fit) { panel_.cpu_fit = fit; }
 
  private:
   void read_input(int fb_w, int fb_h);
@@ -391,7 +421,8 @@ int run_window(const WindowOptions& o) {
     no_display("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)");
     return kExitRuntime;
   }
-  const run::Recipe sim = smooth_on_cpu(o.sim);
+  const CpuStart start = smooth_on_cpu(o.sim);
+  const run::Recipe& sim = start.recipe;
   const Preset preset = run::resolve(sim);  // bad options are told before a window flashes up
   if (!o.twin.empty()) (void)sensitivity::parse_perturbation(o.twin);  // a bad spec too
   if (!o.record.empty()) (void)pick_h264_encoder();                    // no ffmpeg: say so now
@@ -413,6 +444,7 @@ int run_window(const WindowOptions& o) {
   {
     ImGuiSession imgui(window.get(), content_scale(window.get()));
     WindowSession session(o, window.get(), sim, remote.get());
+    session.set_cpu_fit(start.fit);
     while (!glfwWindowShouldClose(window.get()) && !stop_requested() && session.frame()) {
     }
     status = session.finish();

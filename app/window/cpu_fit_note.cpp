@@ -1,0 +1,28 @@
+#include "window/cpu_fit_note.hpp"
+
+#include <imgui.h>
+
+#include <string>
+
+#include "window/toast.hpp"
+#include "window/window_core.hpp"
+
+namespace physarum::app {
+
+void cpu_fit_note(WindowCore& core, std::optional<run::AreaFit>& fit, Toasts& toasts) {
+  if (!fit || !fit->scaled) return;
+  ImGui::TextWrapped("Smaller to stay smooth on the CPU: %s.", run::describe_fit(*fit).c_str());
+  const std::string label = "Full size (" + format_size(fit->full.size) + ", slower)";
+  const bool clicked = ImGui::Button(label.c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Reallocates at the preset's %s with %s agents", format_size(fit->full.size).c_str(),
+                      format_count(fit->full.agents).c_str());
+  if (!clicked) return;
+  if (const CommandResult r = core.rebuild(fit->full, core.preset.spawn); r) {
+    fit.reset();
+  } else {
+    toasts.error(r.error());
+  }
+}
+
+}  // namespace physarum::app

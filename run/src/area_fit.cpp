@@ -1,0 +1,72 @@
+#include "run/area_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "run/recipe.hpp"
+
+namespace physarum::run {
+namespace {
+
+double cells(Size s) {
+  return static_cast<double>(s.width) * static_cast<double>(s.height);
+}
+
+// Agents for `area` cells at the density of `run`. Rounded to whole thousands from 10K on, so the
+// count reads as "377K" in the panel; that moves the density by at most 5%, far less than the
+// look changes with it.
+uint64_t agents_at_density(const RunParams& run, double area) {
+  const double exact = static_cast<double>(run.agents) * area / cells(run.size);
+  const double rounded = exact >= 10000.0 ? std::round(exact / 1000.0) * 1000.0 : std::round(exact);
+  return static_cast<uint64_t>(std::max(1.0, rounded));
+}
+
+}  // namespace
+
+RunParams scale_area(const RunParams& run, double area_factor, int min_short_side) {
+  if (!std::isfinite(area_factor) || area_factor <= 0.0) {
+    std::ostringstream m;
+    m << "an area factor must be a positive number, not " << area_factor;
+    throw UsageError(m.str());
+  }
+  const double side = std::sqrt(area_factor);
+  const int shorter = std::min(run.size.width, run.size.height);
+  // The shorter side's floor, as a factor of the sides; never above 1 for the floor alone, so a
+  // field already smaller than the floor keeps its size.
+  const double floor_side = std::min(1.0, static_cast<double>(min_short_side) / shorter);
+  const double k = std::max(side, floor_side);
+  const auto scaled = [&](int n) { return std::clamp(static_cast<int>(std::lround(n * k)), 1, kMaxSide); };
+  RunParams out = run;
+  out.size = {scaled(run.size.width), scaled(run.size.height)};
+  out.agents = agents_at_density(run, cells(out.size));
+  return out;
+}
+
+double frame_work(const RunParams& run, int species, int steps_per_frame) {
+  const double s = std::max(species, 1);
+  const double agent = 1.0 + kSpeciesWork * (s - 1.0);
+  return (static_cast<double>(run.agents) * agent + kCellWork * cells(run.size) * s) *
+         std::max(steps_per_frame, 1);
+}
+
+AreaFit fit_to_budget(const RunParams& run, int species, int steps_per_frame, const FrameBudget& budget) {
+  AreaFit fit{run, run, false};
+  const double limit = budget.work_per_s / budget.fps;
+  const double work = frame_work(run, species, steps_per_frame);
+  if (work <= limit) return fit;
+  // Work is proportional to the area at a fixed density: the factor follows directly.
+  fit.run = scale_area(run, limit / work, budget.min_short_side);
+  fit.scaled = fit.run.size != run.size || fit.run.agents != run.agents;
+  return fit;
+}
+
+std::string describe_fit(const AreaFit& fit) {
+  const auto both = [](const RunParams& r) {
+    return format_size(r.size) + " with " + format_count(r.agents) + " agents";
+  };
+  if (!fit.scaled) return both(fit.run);
+  return both(fit.run) + " (the preset asks " + both(fit.full) + "; same agents per cell)";
+}
+
+}  // namespace physarum::run
