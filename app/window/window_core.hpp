@@ -11,6 +11,7 @@
 
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
+#include "render/palette_blend.hpp"
 #include "render/view.hpp"
 #include "run/run.hpp"
 #include "window/twin.hpp"
@@ -124,6 +125,7 @@ class WindowCore {
   std::string notice_;
   render::PaletteSet palettes_;
   size_t palette_index_ = 0;
+  render::PaletteFollower palette_follower_;  // what keyframes blend between palettes
   bool paused_ = false;
   bool single_step_ = false;
 

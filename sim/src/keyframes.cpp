@@ -163,6 +163,21 @@ Preset preset_at(const Preset& p, uint64_t step) {
   return out;
 }
 
+std::optional<KeyBlend> blend_at(const Preset& p, std::string_view key, uint64_t step) {
+  Track t{key, {}};
+  for (const Keyframe& k : p.keyframes) {
+    for (const KeyframeValue& v : k.values) {
+      if (v.key == key) t.points.emplace_back(&k, &v.value);
+    }
+  }
+  if (t.points.empty()) return std::nullopt;
+  const Segment s = segment_at(t, step);
+  if (s.va == nullptr) return KeyBlend{*s.vb, *s.vb, 0.0};
+  if (s.vb == nullptr) return KeyBlend{*s.va, *s.va, 0.0};
+  const double f = static_cast<double>(step - s.at->step) / static_cast<double>(s.next->step - s.at->step);
+  return KeyBlend{*s.va, *s.vb, ease_weight(s.at->ease, f)};
+}
+
 std::vector<std::string> keyframable_keys(const Preset& p) {
   std::vector<std::string> out;
   for (const registry::Key& k : registry::keys_of(p)) {

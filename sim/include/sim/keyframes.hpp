@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,17 @@ double ease_weight(Ease e, double t);
 // sb > sa), for sa <= step < sb: float(a + (b - a) * w) in double, w = ease_weight(e, (step - sa) /
 // (sb - sa)); a result below the smallest normal float becomes 0.
 float interpolate(float a, float b, uint64_t sa, uint64_t sb, Ease e, uint64_t step);
+
+// A key that is not interpolated as a float (a palette's name) seen as a blend at `step`: the value
+// the last keyframe naming it holds, the next one's value, and the weight of the next one by the
+// held keyframe's ease, as interpolate() weighs a float. Before the first keyframe naming the key
+// and from the last one on, both values are the one in force and the weight is 0. nullopt when no
+// keyframe names the key. Display code blends what it can (render/palette_blend.hpp).
+struct KeyBlend {
+  Value from, to;
+  double weight = 0;
+};
+std::optional<KeyBlend> blend_at(const Preset& p, std::string_view key, uint64_t step);
 
 // `p` with every keyframed key set to its value at `step` (p.keyframes kept). Without keyframes p
 // itself. Throws Error when a value does not apply (validate_keyframes catches that earlier).
