@@ -208,6 +208,7 @@ bool WindowSession::frame() {
   read_input(fb_w, fb_h);
   take_dropped_files();
 
+  advance_timeline(core_, timeline_);  // a seek's next chunk, the loop's wrap
   core_.step();
   core_.render(fb_w, fb_h);
   recording_.capture_field(core_);

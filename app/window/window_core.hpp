@@ -100,6 +100,7 @@ class WindowCore {
   void dismiss_notice() { notice_.clear(); }
 
   Backend& backend() { return run_.backend(); }
+  run::Run& run() { return run_; }  // stepping it directly skips the frame's timing (a timeline seek)
   Size field_size() const { return run_.backend().size(); }
   const std::string& backend_note() const { return run_.note(); }
   const render::FieldRenderer& renderer() const { return renderer_; }
