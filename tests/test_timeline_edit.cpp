@@ -2,6 +2,7 @@
 // left button on headless ImGui frames (one undo step per drag), seeking by re-running, and the loop.
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the timeline window's place
 
 #include <cstring>
 #include <vector>
@@ -133,6 +134,10 @@ TEST(TimelineEdit, ALeftPressSelectsADiamondADragMovesItSnappedAndOneUndoRestore
   ASSERT_NEAR(st.x1 - st.x0, 488.0f, 24.0f) << "the timeline's width changed; the grid below assumes it";
   ASSERT_EQ(snap_grid(st), 10u);
   const Preset before = core.preset;
+  const ImGuiWindow* win = ImGui::FindWindowByName("Timeline");
+  ASSERT_NE(win, nullptr);
+  const float bottom = win->Pos.y + win->Size.y, height = win->Size.y;
+  EXPECT_LE(bottom, 720.0f);
   const ImVec2 diamond(x_of_step(st, 25), st.track_mid);
   frame(diamond, true);
   EXPECT_EQ(st.selected, 1);
@@ -148,6 +153,11 @@ TEST(TimelineEdit, ALeftPressSelectsADiamondADragMovesItSnappedAndOneUndoRestore
   EXPECT_EQ(st.selected, 1);
   EXPECT_FALSE(st.seeker.active()) << "a keyframe's drag is not a scrub";
   EXPECT_EQ(steps_recorded, 1);
+  // The selected keyframe's editor opened under the track: the window grew upward, its bottom held.
+  EXPECT_GT(win->Size.y, height + 10.0f);
+  EXPECT_NEAR(win->Pos.y + win->Size.y, bottom, 0.5f);
+  EXPECT_GE(win->Pos.y, 0.0f) << "height " << height << " now " << win->Size.y << " content "
+                              << win->ContentSize.y;
   const auto undone = history.undo(core.preset);
   ASSERT_TRUE(undone.has_value());
   EXPECT_EQ(undone->keyframes, before.keyframes);
@@ -190,6 +200,26 @@ TEST(TimelineSeek, ScrubbingToAStepGivesTheFieldOfRunningThatManySteps) {
   EXPECT_TRUE(core.paused());
   EXPECT_GT(st.seeker.ms_per_step(), 0.0);
   EXPECT_GT(st.seeker.estimate_s(0, 1000), 0.0);
+}
+
+// A seek goes in chunks of a frame's budget by the step time it knows: 10 ms at 1 ms a step is 10
+// steps, and the frames between them draw.
+TEST(TimelineSeek, EachFrameStepsAboutItsBudget) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  WindowCore core(keyed_recipe(test::temp_dir()));
+  Seeker s;
+  s.note_step_time(1.0, 1);
+  s.seek(200);
+  EXPECT_TRUE(s.advance(core, 10.0));
+  EXPECT_EQ(core.backend().steps_done(), 10u);
+  EXPECT_GT(s.progress(), 0.04);
+  EXPECT_LT(s.progress(), 0.06);
+  while (s.advance(core, 10.0)) {
+  }
+  EXPECT_EQ(core.backend().steps_done(), 200u);
+  EXPECT_TRUE(same_field(core, 200));
 }
 
 TEST(TimelineLoop, PlayingTheRangeGoesBackToItsStartWithItsField) {

@@ -1,12 +1,14 @@
 #include "window/timeline.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the window the mouse is moving
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
 #include <string>
+#include <string_view>
 
 #include "sim/keyframes.hpp"
 #include "sim/registry.hpp"
@@ -82,8 +84,8 @@ void seek_to(WindowCore& core, TimelineState& st, uint64_t target) {
 
 void advance_timeline(WindowCore& core, TimelineState& st) {
   if (st.seeker.active()) {
-    // About half a frame at 30 frames per second: the window keeps drawing and answering.
-    if (!st.seeker.advance(core, 16.0) && st.resume_after_seek && core.paused()) core.toggle_pause();
+    // Stepping 40 ms a frame keeps the window drawing and answering while it goes.
+    if (!st.seeker.advance(core, 40.0) && st.resume_after_seek && core.paused()) core.toggle_pause();
     return;
   }
   if (!core.paused() && core.sim_ms > 0) {
@@ -96,6 +98,8 @@ void advance_timeline(WindowCore& core, TimelineState& st) {
 
 namespace {
 
+constexpr const char* kWindowName = "Timeline";
+
 std::string seconds_text(double s) {
   char buf[32];
   if (s < 0.1) return "a moment";
@@ -106,7 +110,7 @@ std::string seconds_text(double s) {
 void seek_status(WindowCore& core, TimelineState& st) {
   if (!st.seeker.active()) return;
   const uint64_t now = core.backend().steps_done();
-  const std::string left = seconds_text(st.seeker.estimate_s(now, st.seeker.target()));
+  const std::string left = seconds_text(st.seeker.seconds_left(now));
   char text[96];
   std::snprintf(text, sizeof text, "going to step %llu: %s left",
                 static_cast<unsigned long long>(st.seeker.target()), left.c_str());
@@ -130,9 +134,47 @@ void loop_controls(WindowCore& core, TimelineState& st) {
   if (ImGui::SmallButton("in here")) st.loop.in = now;
   ImGui::SameLine();
   if (ImGui::SmallButton("out here")) st.loop.out = now;
-  ImGui::SameLine();
-  ImGui::TextDisabled("%llu-%llu", static_cast<unsigned long long>(st.loop.in),
-                      static_cast<unsigned long long>(st.loop.out));
+  if (st.loop.out > st.loop.in) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%llu-%llu", static_cast<unsigned long long>(st.loop.in),
+                        static_cast<unsigned long long>(st.loop.out));
+  }
+}
+
+// The window's place: first at the bottom between the panel (left, 380 wide) and the Explore window
+// (bottom right, 340 wide) when the window is wide enough, across the bottom otherwise; then where
+// the person moved it. Its height follows the content (a selected keyframe's editor opens under the
+// track) and grows upward from the bottom edge; its width stays as the person left it, since a scroll
+// bar appearing would shift the track under a dragged keyframe.
+bool moving_this_window() {
+  const ImGuiWindow* moving = ImGui::GetCurrentContext()->MovingWindow;
+  return moving != nullptr && std::string_view(moving->Name) == kWindowName;
+}
+
+void place_window(TimelineState& st) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  if (st.width <= 0) {
+    const bool wide = vp->WorkSize.x >= 1100;
+    const float left = wide ? 400.0f : 10.0f, right = wide ? 360.0f : 10.0f;
+    st.left = vp->WorkPos.x + left;
+    st.bottom = vp->WorkPos.y + vp->WorkSize.y - 8;
+    st.width = vp->WorkSize.x - left - right;
+  }
+  if (!moving_this_window()) {
+    ImGui::SetNextWindowPos(ImVec2(st.left, st.bottom), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  }
+  ImGui::SetNextWindowSize(ImVec2(st.width, 0), ImGuiCond_Always);
+}
+
+// Inside the window: what the person changed by hand (its first frame is laid out hidden, before
+// the bottom edge applies, so the place is read only while the mouse moves it).
+void remember_place(TimelineState& st) {
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  if (moving_this_window()) {
+    st.left = pos.x;
+    st.bottom = pos.y + size.y;
+  }
+  st.width = size.x;
 }
 
 }  // namespace
@@ -141,23 +183,16 @@ bool draw_timeline(WindowCore& core, TimelineState& st, Toasts& toasts) {
   auto& ks = core.preset.keyframes;
   if (ks.empty() && !st.force_show) return false;
   if (st.selected >= static_cast<int>(ks.size())) st.selected = -1;
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  // Between the panel (left, 380 wide) and the Explore window (bottom right, 340 wide) when the
-  // window is wide enough; across the bottom otherwise.
-  const bool wide = vp->WorkSize.x >= 1100;
-  const float left = wide ? 400.0f : 10.0f, right = wide ? 360.0f : 10.0f;
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + left, vp->WorkPos.y + vp->WorkSize.y - 8),
-                          ImGuiCond_FirstUseEver, ImVec2(0.0f, 1.0f));
-  // The height follows the content (a selected keyframe's editor opens under the track) and the width
-  // stays as the person left it: a scroll bar appearing would shift the track under a dragged keyframe.
-  if (st.width <= 0) st.width = vp->WorkSize.x - left - right;
-  ImGui::SetNextWindowSize(ImVec2(st.width, 0), ImGuiCond_Always);
+  place_window(st);
   ImGui::SetNextWindowBgAlpha(0.85f);
-  if (ImGui::Begin("Timeline", nullptr, ImGuiWindowFlags_NoScrollbar)) {
-    st.width = ImGui::GetWindowWidth();
+  if (ImGui::Begin(kWindowName, nullptr, ImGuiWindowFlags_NoScrollbar)) {
+    remember_place(st);
     if (ImGui::Button(core.paused() && !st.seeker.active() ? "Play" : "Pause")) {
-      st.seeker.cancel();
-      core.toggle_pause();
+      if (st.seeker.active()) {
+        st.seeker.cancel();  // stays where the seek got to, paused
+      } else {
+        core.toggle_pause();
+      }
     }
     ImGui::SameLine();
     ImGui::Text("step %llu", static_cast<unsigned long long>(core.backend().steps_done()));
@@ -169,7 +204,9 @@ bool draw_timeline(WindowCore& core, TimelineState& st, Toasts& toasts) {
         toasts.error(std::string("cannot add a keyframe: ") + e.what());
       }
     }
-    ImGui::SameLine();
+    // The loop's controls go on their own line where the window is narrow.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (right - ImGui::GetItemRectMax().x > 260) ImGui::SameLine();
     loop_controls(core, st);
     seek_status(core, st);
     timeline_ruler(core, st);

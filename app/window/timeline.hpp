@@ -29,7 +29,7 @@ struct TimelineState {
   // The ruler and the track as last drawn, in screen pixels: for hit tests, and for tests that
   // drive the mouse.
   float x0 = 0, x1 = 1, ruler_mid = 0, track_mid = 0;
-  float width = 0;  // the window's, as the person left it (0: not yet placed)
+  float left = 0, bottom = 0, width = 0;  // the window's place, as the person left it (0: not yet placed)
   uint64_t span = 100;
 };
 

@@ -62,6 +62,8 @@ bool Seeker::advance(WindowCore& core, double budget_ms) {
     }
     from_ = at_;
     started_ = true;
+    began_ = std::chrono::steady_clock::now();
+    made_ = 0;
   }
   if (at_ >= target_) {
     active_ = false;
@@ -76,6 +78,7 @@ bool Seeker::advance(WindowCore& core, double budget_ms) {
   const auto t1 = std::chrono::steady_clock::now();
   note_step_time(std::chrono::duration<double, std::milli>(t1 - t0).count() / static_cast<double>(steps),
                  steps);
+  made_ += steps;
   at_ = core.backend().steps_done();
   if (at_ >= target_) active_ = false;
   return active_;
@@ -90,6 +93,17 @@ void Seeker::note_step_time(double ms_per_step, uint64_t steps) {
 double Seeker::estimate_s(uint64_t current, uint64_t target) const {
   const uint64_t steps = target >= current ? target - current : target;  // behind: again from 0
   return static_cast<double>(steps) * ms_per_step_ / 1000.0;
+}
+
+}  // namespace physarum::app
+
+namespace physarum::app {
+
+double Seeker::seconds_left(uint64_t current) const {
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began_).count();
+  const uint64_t left = target_ > current ? target_ - current : 0;
+  if (!active_ || !started_ || made_ < 2 || elapsed < 0.3) return estimate_s(current, target_);
+  return static_cast<double>(left) * elapsed / static_cast<double>(made_);
 }
 
 }  // namespace physarum::app

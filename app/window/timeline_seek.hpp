@@ -5,6 +5,7 @@
 // and over: reaching `out` seeks back to `in`.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 
@@ -47,6 +48,9 @@ class Seeker {
   double ms_per_step() const { return ms_per_step_; }
   // Seconds a seek from `current` to `target` takes at the measured step time (0 while unmeasured).
   double estimate_s(uint64_t current, uint64_t target) const;
+  // Seconds the running seek still needs: at the pace it has kept so far, which includes the frames
+  // drawn between its chunks, once it has one; else estimate_s.
+  double seconds_left(uint64_t current) const;
 
  private:
   bool active_ = false;
@@ -55,6 +59,8 @@ class Seeker {
   uint64_t from_ = 0;  // the step the stepping began at (0 after a restart)
   uint64_t at_ = 0;    // steps done, as last seen
   double ms_per_step_ = 0;
+  std::chrono::steady_clock::time_point began_{};  // when the stepping began
+  uint64_t made_ = 0;                              // steps made since
 };
 
 }  // namespace physarum::app

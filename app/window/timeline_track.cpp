@@ -60,7 +60,12 @@ void ruler_ticks(ImDrawList* dl, const TimelineState& st, float top, float heigh
     const bool major = s % tick == 0;
     dl->AddLine(ImVec2(x, top + height - (major ? 9.0f : 4.0f)), ImVec2(x, top + height),
                 IM_COL32(150, 150, 160, 255));
-    if (major) dl->AddText(ImVec2(x + 3, top + 1), IM_COL32(200, 200, 210, 255), step_label(s).c_str());
+    if (!major) continue;
+    const std::string label = step_label(s);
+    // A label that would run past the end is left out rather than cut.
+    if (x + 3 + ImGui::CalcTextSize(label.c_str()).x <= st.x1 + kPad) {
+      dl->AddText(ImVec2(x + 3, top + 1), IM_COL32(200, 200, 210, 255), label.c_str());
+    }
   }
 }
 
