@@ -206,7 +206,7 @@ bool draw_timeline(WindowCore& core, TimelineState& st, Toasts& toasts) {
     }
     // The loop's controls go on their own line where the window is narrow.
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (right - ImGui::GetItemRectMax().x > 260) ImGui::SameLine();
+    if (right - ImGui::GetItemRectMax().x > 200) ImGui::SameLine();
     loop_controls(core, st);
     seek_status(core, st);
     timeline_ruler(core, st);

@@ -217,8 +217,13 @@ void timeline_track(WindowCore& core, TimelineState& st) {
   if (ImGui::IsItemClicked(ImGuiMouseButton_Right) && under >= 0) {
     delete_keyframe(p, static_cast<size_t>(under));
     st.selected = -1;
-  } else if (ImGui::IsItemHovered() && !ImGui::IsItemActive() && under >= 0) {
-    keyframe_tooltip(p, p.keyframes[static_cast<size_t>(under)]);
+  } else if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) {
+    if (under >= 0) {
+      keyframe_tooltip(p, p.keyframes[static_cast<size_t>(under)]);
+    } else {
+      ImGui::SetTooltip(
+          "Click a keyframe to edit it, drag it to move it; Backspace grows the run again from step 0");
+    }
   }
   draw_keyframes(dl, p, st);
   playhead(dl, st, core.backend().steps_done(), origin.y + 2, origin.y + height - 2, kPlayhead);

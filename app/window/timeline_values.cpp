@@ -108,10 +108,7 @@ void ease_and_delete(WindowCore& core, TimelineState& st) {
 }  // namespace
 
 void selected_keyframe_editor(WindowCore& core, TimelineState& st, Toasts& toasts) {
-  if (st.selected < 0 || st.selected >= static_cast<int>(core.preset.keyframes.size())) {
-    ImGui::TextDisabled("Click a keyframe to edit it; Backspace grows the run again from step 0");
-    return;
-  }
+  if (st.selected < 0 || st.selected >= static_cast<int>(core.preset.keyframes.size())) return;
   ease_and_delete(core, st);
   if (st.selected < 0) return;
   Keyframe& k = core.preset.keyframes[static_cast<size_t>(st.selected)];
