@@ -1,7 +1,6 @@
 #include "render/palette_blend.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,10 +13,7 @@ namespace physarum::render {
 Palette blend_palettes(const Palette& a, const Palette& b, double w) {
   w = std::clamp(w, 0.0, 1.0);
   Palette out = w >= 1.0 ? b : a;
-  for (size_t i = 0; i < out.lut.size(); ++i) {
-    const double from = a.lut[i], to = b.lut[i];
-    out.lut[i] = static_cast<uint8_t>(std::lround(from + (to - from) * w));
-  }
+  for (size_t i = 0; i < out.lut.size(); ++i) out.lut[i] = blend_channel(a.lut[i], b.lut[i], w);
   return out;
 }
 

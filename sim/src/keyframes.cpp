@@ -48,6 +48,21 @@ float interpolate(float a, float b, uint64_t sa, uint64_t sb, Ease e, uint64_t s
   return std::fabs(f) < std::numeric_limits<float>::min() ? 0.0f : f;
 }
 
+uint8_t blend_channel(uint8_t a, uint8_t b, double w) {
+  w = std::clamp(w, 0.0, 1.0);
+  const double from = a, to = b;
+  return static_cast<uint8_t>(std::lround(from + (to - from) * w));
+}
+
+uint32_t blend_colour(uint32_t a, uint32_t b, double w) {
+  uint32_t out = 0;
+  for (const int shift : {16, 8, 0}) {
+    const auto channel = [&](uint32_t c) { return static_cast<uint8_t>((c >> shift) & 0xffU); };
+    out |= static_cast<uint32_t>(blend_channel(channel(a), channel(b), w)) << shift;
+  }
+  return out;
+}
+
 namespace {
 
 // For one key, the keyframes around a step: the last at or before it naming the key, the next after.
@@ -111,41 +126,58 @@ std::vector<Segment> segments_at(const std::vector<Track>& tracks, uint64_t step
   return out;
 }
 
+// The weight of the next keyframe's value at `step` inside a segment with both ends.
+double weight_at(const Segment& s, uint64_t step) {
+  const double t = static_cast<double>(step - s.at->step) / static_cast<double>(s.next->step - s.at->step);
+  return ease_weight(s.at->ease, t);
+}
+
 // The value of a segment at `step`: before the first keyframe its first value, after the last (or
-// a value that is not a float) the one it holds, else the interpolation.
-Value value_at(const Segment& s, uint64_t step) {
+// a value that is neither a float nor a colour) the one it holds, else the interpolation.
+Value value_at(const Segment& s, uint64_t step, registry::Type type) {
   if (s.va == nullptr) return *s.vb;
-  if (s.vb == nullptr || !std::holds_alternative<float>(*s.va)) return *s.va;
+  if (s.vb == nullptr) return *s.va;
+  if (type == registry::Type::Colour) {
+    const auto colour = [](const Value& v) { return static_cast<uint32_t>(std::get<int64_t>(v)); };
+    return static_cast<int64_t>(blend_colour(colour(*s.va), colour(*s.vb), weight_at(s, step)));
+  }
+  if (!std::holds_alternative<float>(*s.va)) return *s.va;
   return interpolate(std::get<float>(*s.va), std::get<float>(*s.vb), s.at->step, s.next->step, s.at->ease,
                      step);
 }
 
+// A colour (a species' colour too) changes the picture only: the steps between its keyframes still
+// run as one call.
 bool changes_the_model(const registry::Key& k) {
   using registry::Section;
+  if (k.param->type == registry::Type::Colour) return false;
   return k.param->section == Section::Model || k.param->section == Section::Species ||
          k.param->section == Section::Interaction;
 }
 
 void apply_segments(Preset& p, const std::vector<Segment>& segments, uint64_t step) {
-  for (const Segment& s : segments) registry::set(p, registry::resolve(p, s.key), value_at(s, step));
+  for (const Segment& s : segments) {
+    const registry::Key k = registry::resolve(p, s.key);
+    registry::set(p, k, value_at(s, step, k.param->type));
+  }
 }
 
 // How many of the next `most` steps from `step` share the model parameters of `step`: the run ends
 // where a keyframe of a model key is reached or a model key's value changes (display keys may change).
 uint64_t steps_sharing_the_model(const Preset& live, const std::vector<Segment>& segments, uint64_t step,
                                  uint64_t most) {
-  std::vector<std::pair<const Segment*, Value>> model;
+  std::vector<std::tuple<const Segment*, registry::Type, Value>> model;
   uint64_t end = step + most;
   for (const Segment& seg : segments) {
     const registry::Key k = registry::resolve(live, seg.key);
     if (!changes_the_model(k)) continue;
-    model.emplace_back(&seg, registry::get(live, k));
+    model.emplace_back(&seg, k.param->type, registry::get(live, k));
     if (seg.next != nullptr) end = std::min(end, seg.next->step);
   }
   uint64_t run = 1;
   while (step + run < end) {
-    for (const auto& [seg, now] : model)
-      if (!(value_at(*seg, step + run) == now)) return run;
+    for (const auto& [seg, type, now] : model)
+      if (!(value_at(*seg, step + run, type) == now)) return run;
     ++run;
   }
   return std::max<uint64_t>(run, 1);
@@ -174,8 +206,7 @@ std::optional<KeyBlend> blend_at(const Preset& p, std::string_view key, uint64_t
   const Segment s = segment_at(t, step);
   if (s.va == nullptr) return KeyBlend{*s.vb, *s.vb, 0.0};
   if (s.vb == nullptr) return KeyBlend{*s.va, *s.va, 0.0};
-  const double f = static_cast<double>(step - s.at->step) / static_cast<double>(s.next->step - s.at->step);
-  return KeyBlend{*s.va, *s.vb, ease_weight(s.at->ease, f)};
+  return KeyBlend{*s.va, *s.vb, weight_at(s, step)};
 }
 
 std::vector<std::string> keyframable_keys(const Preset& p) {
@@ -254,7 +285,10 @@ void step_with_keyframes(Backend& b, Preset& live, uint64_t n) {
     b.step(static_cast<int>(run));
     left -= run;
   }
-  apply_segments(live, segments_at(tracks, b.steps_done()), b.steps_done());  // for whoever draws now
+  // For whoever draws now: the display keys and the species' colours, which the renderer reads
+  // from the backend (the next call sets the same values before its first step).
+  apply_segments(live, segments_at(tracks, b.steps_done()), b.steps_done());
+  set_live_parameters(b, live);
 }
 
 }  // namespace physarum

@@ -11,8 +11,8 @@
 
 namespace physarum::render {
 
-// Entry by entry: round(a + (b - a) * w) for each of R, G, B, A, w clamped into [0, 1]. Named
-// after a, or after b once w reaches 1.
+// Entry by entry, each of R, G, B, A blended as a keyframed colour is (sim/keyframes.hpp, blend_channel).
+// Named after a, or after b once w reaches 1.
 Palette blend_palettes(const Palette& a, const Palette& b, double w);
 
 // The palette `p` shows at `step`: its display.palette, or with keyframes naming display.palette

@@ -27,8 +27,9 @@ Ease parse_ease(std::string_view s);  // throws Error listing the choices
 inline constexpr uint64_t kMaxKeyframeStep = 1'000'000'000'000ULL;
 inline constexpr size_t kMaxKeyframes = 4096;
 
-// One key's value in a keyframe. Float keys are interpolated; any other key (a string, an integer,
-// true/false, the interaction matrix) holds its value until the next keyframe that names it.
+// One key's value in a keyframe. Float keys are interpolated and colour keys blended channel by
+// channel (both with the keyframe's ease); any other key (a string, an integer, true/false, the
+// interaction matrix) holds its value until the next keyframe that names it.
 struct KeyframeValue {
   std::string key;  // as for --set: "model.decay"
   Value value;      // of the key's type (sim/registry.hpp); a float key holds float
@@ -50,6 +51,13 @@ double ease_weight(Ease e, double t);
 // sb > sa), for sa <= step < sb: float(a + (b - a) * w) in double, w = ease_weight(e, (step - sa) /
 // (sb - sa)); a result below the smallest normal float becomes 0.
 float interpolate(float a, float b, uint64_t sa, uint64_t sb, Ease e, uint64_t step);
+
+// One 8-bit channel at weight w of the way from a to b: round(a + (b - a) * w), half away from zero,
+// w clamped into [0, 1]. Colour keys and palette tables both blend through it, so the picture of a
+// keyframed colour and of a keyframed palette follow one rule.
+uint8_t blend_channel(uint8_t a, uint8_t b, double w);
+// 0xRRGGBB colours blended channel by channel with blend_channel.
+uint32_t blend_colour(uint32_t a, uint32_t b, double w);
 
 // A key that is not interpolated as a float (a palette's name) seen as a blend at `step`: the value
 // the last keyframe naming it holds, the next one's value, and the weight of the next one by the
