@@ -3,15 +3,18 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 #include <imgui_internal.h>  // the timeline window's place
+#include <stb_image_write.h>
 
 #include <cstring>
 #include <vector>
 
 #include "gl_support.hpp"
+#include "run/seeding.hpp"
 #include "sim/backend.hpp"
 #include "sim/keyframes.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
+#include "window/drop.hpp"
 #include "window/history.hpp"
 #include "window/timeline.hpp"
 #include "window/window_core.hpp"
@@ -251,6 +254,56 @@ TEST(TimelineLoop, PlayingTheRangeGoesBackToItsStartWithItsField) {
   seek_to(core, st, 10);
   seek_frames(core, st);
   EXPECT_TRUE(same_field(core, 10));
+}
+
+// A seed image dropped at step 12: a seek back grows the run again with the image at step 12, so the
+// field at 30 is that of 12 steps, the image, and 18 more steps; a seek to 8 is before the drop.
+TEST(TimelineSeek, ASeekBackAppliesADroppedSeedImageAgainAtItsStep) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  const auto dir = test::temp_dir();
+  std::vector<unsigned char> px(40 * 30);
+  for (size_t i = 0; i < px.size(); ++i) px[i] = static_cast<unsigned char>((i * 37) % 251);
+  const auto image = dir / "seed.png";
+  ASSERT_TRUE(stbi_write_png(image.c_str(), 40, 30, 1, px.data(), 0));
+
+  const Preset p = parse_preset(kKeyed, "k");
+  auto b = create_backend(BackendKind::Cpu, config_from(p, 1));
+  Preset live = p;
+  step_with_keyframes(*b, live, 12);
+  ASSERT_TRUE(run::seed_from_image(*b, live, image, ImageFit::Fill, nullptr));
+  step_with_keyframes(*b, live, 18);
+  std::vector<float> want;
+  b->read_field(want);
+
+  WindowCore core(keyed_recipe(dir));
+  TimelineState st;
+  core.steps_per_frame = 4;
+  for (int f = 0; f < 3; ++f) core.step();
+  ASSERT_EQ(core.backend().steps_done(), 12u);
+  std::string message;
+  ASSERT_TRUE(load_dropped_image(core, image.string(), DropKind::Seed, ImageFit::Fill, &message)) << message;
+  for (int f = 0; f < 7; ++f) core.step();
+  ASSERT_EQ(core.backend().steps_done(), 40u);
+
+  const auto field_is = [&](const std::vector<float>& expected) {
+    std::vector<float> got;
+    core.backend().read_field(got);
+    return got.size() == expected.size() &&
+           std::memcmp(got.data(), expected.data(), expected.size() * sizeof(float)) == 0;
+  };
+  seek_to(core, st, 30);
+  seek_frames(core, st);
+  ASSERT_EQ(core.backend().steps_done(), 30u);
+  EXPECT_TRUE(field_is(want)) << "the dropped image was not applied again at its step";
+  seek_to(core, st, 8);
+  seek_frames(core, st);
+  EXPECT_TRUE(same_field(core, 8));
+  seek_to(core, st, 30);  // forward through the drop's step
+  seek_frames(core, st);
+  EXPECT_TRUE(field_is(want));
+  EXPECT_FALSE(same_field(core, 30)) << "the image changes the run";
 }
 
 }  // namespace

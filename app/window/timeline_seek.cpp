@@ -54,7 +54,7 @@ bool Seeker::advance(WindowCore& core, double budget_ms) {
   at_ = core.backend().steps_done();
   if (!started_) {
     if (at_ > target_) {
-      if (const CommandResult r = core.reset(); !r) {
+      if (const CommandResult r = core.restart(); !r) {
         active_ = false;
         return false;
       }

@@ -38,7 +38,7 @@ class Seeker {
   uint64_t target() const { return target_; }
   // Steps made toward the target over steps still to make (restarting from 0 counts all of them).
   double progress() const;
-  // One frame's share of the seek: a target behind the run restarts it from step 0 (WindowCore::reset),
+  // One frame's share of the seek: a target behind the run restarts it from step 0 (WindowCore::restart),
   // then steps for about `budget_ms` by the measured step time. False once the target is reached
   // (or the restart was refused, saying so in the core's notice).
   bool advance(WindowCore& core, double budget_ms);

@@ -189,6 +189,17 @@ CommandResult WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn
   }
 }
 
+CommandResult WindowCore::restart() {
+  try {
+    run_.restart(preset);
+    twin.stop("the simulation was rebuilt, so the twin stopped");
+    notice_.clear();
+    return CommandResult::done();
+  } catch (const std::exception& e) {
+    return refuse(std::string("could not go back: ") + e.what());
+  }
+}
+
 CommandResult WindowCore::apply_preset(const Preset& given, const std::string& file) {
   try {
     Preset p = given;

@@ -70,6 +70,9 @@ class WindowCore {
   // New backend with the same recipe: run parameters from `run`, spawn mode from `spawn`.
   CommandResult rebuild(const RunParams& run, const SpawnParams& spawn);
   CommandResult reset() { return rebuild(preset.run, preset.spawn); }
+  // The same run again from step 0, seed images dropped meanwhile applied again at their steps
+  // (run::Run::restart): a seek back grows what was grown.
+  CommandResult restart();
   void reload_palettes();
   void select_palette(size_t index);
   const render::PaletteSet& palettes() const { return palettes_; }

@@ -1,5 +1,6 @@
 #include "run/run.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -44,7 +45,30 @@ Run::Run(const Recipe& recipe) : recipe_(recipe), live_(resolve(recipe)) {
 }
 
 void Run::step(uint64_t n) {
-  step_with_keyframes(*backend_, live_, n);
+  if (late_seeds_.empty()) {
+    step_with_keyframes(*backend_, live_, n);
+  } else {
+    step_through_seeds(n);
+  }
+}
+
+void Run::step_through_seeds(uint64_t n) {
+  while (n > 0) {
+    const uint64_t now = backend_->steps_done();
+    uint64_t run = n;
+    for (const LateSeed& s : late_seeds_) {
+      if (s.step > now) run = std::min(run, s.step - now);
+    }
+    step_with_keyframes(*backend_, live_, run);
+    n -= run;
+    apply_seeds_at(backend_->steps_done());
+  }
+}
+
+void Run::apply_seeds_at(uint64_t step) {
+  for (const LateSeed& s : late_seeds_) {
+    if (s.step == step) apply_image_seed(*backend_, s.seed);
+  }
 }
 
 void Run::set(const std::vector<std::string>& assignments) {
@@ -97,14 +121,23 @@ void Run::brush(const BrushStroke& stroke) {
 }
 
 void Run::seed_image(const std::filesystem::path& file, ImageFit fit) {
-  const ImageSeed seed = as_input_error(
+  ImageSeed seed = as_input_error(
       [&] { return prepare_image_seed(file, live_, backend_->size(), backend_->agent_count(), fit); });
   apply_image_seed(*backend_, seed);
+  late_seeds_.push_back({backend_->steps_done(), std::move(seed)});
 }
 
 void Run::seed_image(const LumaImage& image, ImageFit fit) {
-  const ImageSeed seed = prepare_image_seed(image, live_, backend_->size(), backend_->agent_count(), fit);
+  ImageSeed seed = prepare_image_seed(image, live_, backend_->size(), backend_->agent_count(), fit);
   apply_image_seed(*backend_, seed);
+  late_seeds_.push_back({backend_->steps_done(), std::move(seed)});
+}
+
+bool Run::seed_from_image(const std::filesystem::path& file, ImageFit fit, std::string* message) {
+  ImageSeed seed;
+  if (!run::seed_from_image(*backend_, live_, file, fit, message, &seed)) return false;
+  late_seeds_.push_back({backend_->steps_done(), std::move(seed)});
+  return true;
 }
 
 void Run::set_map(MapKind kind, const std::filesystem::path& file, ImageFit fit) {
@@ -123,6 +156,14 @@ void Run::rebuild(const Recipe& recipe, const Preset& live) {
   backend_ = std::move(next.backend_);
   note_ = std::move(next.note_);
   live_ = live;
+  late_seeds_.clear();
+}
+
+void Run::restart(const Preset& live) {
+  std::vector<LateSeed> seeds = late_seeds_;  // copied: a failed rebuild keeps them as they are
+  rebuild(with_base(recipe_, live), live);
+  late_seeds_ = std::move(seeds);
+  apply_seeds_at(0);
 }
 
 }  // namespace physarum::run
