@@ -121,16 +121,14 @@ void Run::brush(const BrushStroke& stroke) {
 }
 
 void Run::seed_image(const std::filesystem::path& file, ImageFit fit) {
-  ImageSeed seed = as_input_error(
+  const ImageSeed seed = as_input_error(
       [&] { return prepare_image_seed(file, live_, backend_->size(), backend_->agent_count(), fit); });
   apply_image_seed(*backend_, seed);
-  late_seeds_.push_back({backend_->steps_done(), std::move(seed)});
 }
 
 void Run::seed_image(const LumaImage& image, ImageFit fit) {
-  ImageSeed seed = prepare_image_seed(image, live_, backend_->size(), backend_->agent_count(), fit);
+  const ImageSeed seed = prepare_image_seed(image, live_, backend_->size(), backend_->agent_count(), fit);
   apply_image_seed(*backend_, seed);
-  late_seeds_.push_back({backend_->steps_done(), std::move(seed)});
 }
 
 bool Run::seed_from_image(const std::filesystem::path& file, ImageFit fit, std::string* message) {

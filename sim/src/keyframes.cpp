@@ -267,6 +267,17 @@ void set_live_parameters(Backend& b, const Preset& p) {
   }
 }
 
+void set_live_colours(Backend& b, const Preset& p) {
+  SpeciesSet s = b.species();
+  if (s.list.size() != p.species.list.size()) return;  // one species: the palette colours it
+  bool changed = false;
+  for (size_t i = 0; i < s.list.size(); ++i) {
+    changed |= s.list[i].colour != p.species.list[i].colour;
+    s.list[i].colour = p.species.list[i].colour;
+  }
+  if (changed) b.set_species(s);
+}
+
 void step_with_keyframes(Backend& b, Preset& live, uint64_t n) {
   if (live.keyframes.empty()) {
     if (n > 0) b.step(static_cast<int>(n));
@@ -285,10 +296,10 @@ void step_with_keyframes(Backend& b, Preset& live, uint64_t n) {
     b.step(static_cast<int>(run));
     left -= run;
   }
-  // For whoever draws now: the display keys and the species' colours, which the renderer reads
-  // from the backend (the next call sets the same values before its first step).
+  // For whoever draws now: the display keys, and the species' colours, which the renderer reads from
+  // the backend (its model stays that of the last step run).
   apply_segments(live, segments_at(tracks, b.steps_done()), b.steps_done());
-  set_live_parameters(b, live);
+  set_live_colours(b, live);
 }
 
 }  // namespace physarum

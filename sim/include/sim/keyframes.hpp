@@ -90,6 +90,9 @@ void validate_keyframes(const Preset& p);
 // rebuild of its launch plan).
 void set_live_parameters(Backend& b, const Preset& p);
 
+// The species' colours of `p` on the backend, nothing else: the renderer reads them from there.
+void set_live_colours(Backend& b, const Preset& p);
+
 // Runs n steps of `b`, setting the keyframed values of `live` before each step (step number
 // b.steps_done()) through the backend's live parameters (set_model, or set_species with several
 // species), only when they change. `live` follows: the display keys are read from it by whoever
