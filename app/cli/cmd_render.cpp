@@ -28,6 +28,7 @@
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/palette.hpp"
+#include "render/palette_blend.hpp"
 #include "render/png.hpp"
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
@@ -297,8 +298,7 @@ class HeadlessRender {
     std::fprintf(stderr, "physarum render: %s; %s\n", b_.name().c_str(), egl_.description().c_str());
     palettes_ = render::load_palettes(render::palette_dir());
     check_keyframed_palettes(sim.preset(), palettes_);
-    renderer_.set_palette(palette_named(palettes_, sim.preset().display.palette));
-    palette_ = sim.preset().display.palette;
+    (void)palette_named(palettes_, sim.preset().display.palette);  // a missing one stops here, named
     renderer_.set_bicubic(true);  // only where a cell covers more than one pixel (--resolution 4x)
     target_.emplace(out.width, out.height);
   }
@@ -333,10 +333,7 @@ class HeadlessRender {
   }
 
   void draw(bool host_range) {
-    if (sim_.preset().display.palette != palette_) {  // a keyframe switched it
-      renderer_.set_palette(palette_named(palettes_, sim_.preset().display.palette));
-      palette_ = sim_.preset().display.palette;
-    }
+    if (palette_.update(palettes_, sim_.preset(), b_.steps_done())) renderer_.set_palette(palette_.current());
     renderer_.update_field(b_, host_range);
     renderer_.draw(sim_.preset().display, render::View{}, out_.width, out_.height);
   }
@@ -373,7 +370,7 @@ class HeadlessRender {
   render::EglContext egl_;
   render::FieldRenderer renderer_;
   render::PaletteSet palettes_;
-  std::string palette_;  // the one the renderer holds
+  render::PaletteFollower palette_;  // what the renderer holds; keyframes blend it
   std::optional<OffscreenTarget> target_;
   std::vector<std::unique_ptr<Recorder>> recorders_;
   RecorderFanOut fan_out_{recorders_};

@@ -34,7 +34,7 @@ bool load_dropped_image(WindowCore& core, const std::string& path, DropKind kind
                         std::string* message) {
   Backend* twin = core.twin.backend();
   if (kind == DropKind::Seed) {
-    if (!run::seed_from_image(core.backend(), core.preset, path, fit, message)) return false;
+    if (!core.run().seed_from_image(path, fit, message)) return false;
     // The twin takes the same seed (it decodes the file again; the same bytes give the same seed).
     if (twin != nullptr && !run::seed_from_image(*twin, core.preset, path, fit, nullptr)) {
       core.twin.stop("the twin could not take the dropped image, so it stopped");

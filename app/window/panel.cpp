@@ -163,15 +163,6 @@ bool model_sliders(ModelParams& m, Toasts& toasts) {
   return changed;
 }
 
-bool colour_edit(uint32_t& rgb) {
-  float c[3] = {static_cast<float>((rgb >> 16) & 0xffU) / 255.0f,
-                static_cast<float>((rgb >> 8) & 0xffU) / 255.0f, static_cast<float>(rgb & 0xffU) / 255.0f};
-  if (!ImGui::ColorEdit3("colour", c, ImGuiColorEditFlags_NoInputs)) return false;
-  const auto byte = [](float v) { return static_cast<uint32_t>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); };
-  rgb = (byte(c[0]) << 16) | (byte(c[1]) << 8) | byte(c[2]);
-  return true;
-}
-
 ImVec4 rgb_colour(uint32_t rgb) {
   return ImVec4(static_cast<float>((rgb >> 16) & 0xffU) / 255.0f,
                 static_cast<float>((rgb >> 8) & 0xffU) / 255.0f, static_cast<float>(rgb & 0xffU) / 255.0f,
@@ -240,7 +231,7 @@ void species_section(WindowCore& core, PanelState& st, Toasts& toasts) {
       ImGui::PushID(static_cast<int>(i));
       if (ImGui::BeginTabItem(sp.name.c_str())) {
         st.species_tab = static_cast<int>(i);
-        changed |= colour_edit(sp.colour);
+        changed |= colour_edit("colour", sp.colour);
         changed |= model_sliders(sp.model, toasts);
         ImGui::EndTabItem();
       }
@@ -276,18 +267,6 @@ void palette_swatch(const render::Palette& p, float width, float height) {
     dl->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1 + 0.5f, at.y + height), c);
   }
   ImGui::Dummy(ImVec2(width, height));
-}
-
-// A 0xRRGGBB display colour edited in place; true when it changed.
-bool colour_edit(const char* label, uint32_t& rgb) {
-  float c[3];
-  render::colour_components(rgb, c);
-  if (!ImGui::ColorEdit3(label, c, ImGuiColorEditFlags_NoInputs)) return false;
-  const auto byte = [](float v) {
-    return static_cast<uint32_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f));
-  };
-  rgb = (byte(c[0]) << 16) | (byte(c[1]) << 8) | byte(c[2]);
-  return true;
 }
 
 // The environment's overlays (render/environment_overlay.hpp); greyed out while the run has none.

@@ -1,10 +1,13 @@
 #include "window/panel_values.hpp"
 
+#include <imgui.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
 
+#include "render/environment_overlay.hpp"
 #include "window/toast.hpp"
 #include "window/window_core.hpp"
 
@@ -74,6 +77,18 @@ bool settle(int typed, int& value, const IntLimit& limit) {
   const bool changed = next != value;
   value = next;
   return changed;
+}
+
+// A 0xRRGGBB display colour edited in place; true when it changed.
+bool colour_edit(const char* label, uint32_t& rgb) {
+  float c[3];
+  render::colour_components(rgb, c);
+  if (!ImGui::ColorEdit3(label, c, ImGuiColorEditFlags_NoInputs)) return false;
+  const auto byte = [](float v) {
+    return static_cast<uint32_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f));
+  };
+  rgb = (byte(c[0]) << 16) | (byte(c[1]) << 8) | byte(c[2]);
+  return true;
 }
 
 bool apply_model_edit(WindowCore& core, const ModelParams& edited, Toasts& toasts) {

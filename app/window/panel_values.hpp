@@ -70,6 +70,9 @@ std::vector<FloatLimit> registry_float_limits();
 bool settle(float typed, float& value, const FloatLimit& limit, std::string* refusal = nullptr);
 bool settle(int typed, int& value, const IntLimit& limit);
 
+// A 0xRRGGBB colour edited in place with ImGui's colour button; true when it changed.
+bool colour_edit(const char* label, uint32_t& rgb);
+
 // A model edited in the panel: applied live through the backend, whose validation (sim's
 // validate) is the last word; a refusal becomes an error toast and changes nothing. Never throws.
 bool apply_model_edit(WindowCore& core, const ModelParams& edited, Toasts& toasts);

@@ -1,11 +1,14 @@
 #include "window/timeline.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the window the mouse is moving
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <string>
+#include <string_view>
 
 #include "sim/keyframes.hpp"
 #include "sim/registry.hpp"
@@ -52,89 +55,126 @@ void delete_keyframe(Preset& p, size_t index) {
   if (index < p.keyframes.size()) p.keyframes.erase(p.keyframes.begin() + static_cast<std::ptrdiff_t>(index));
 }
 
-uint64_t timeline_span(const Preset& p, uint64_t current) {
+uint64_t timeline_span(const Preset& p, uint64_t current, uint64_t loop_out) {
   const uint64_t last = p.keyframes.empty() ? 0 : p.keyframes.back().step;
-  const uint64_t far = std::max(last, current);
+  const uint64_t far = std::max({last, current, loop_out});
   return std::max<uint64_t>(100, far + far / 8 + 1);
+}
+
+float x_of_step(const TimelineState& st, uint64_t step) {
+  const double f = static_cast<double>(step) / static_cast<double>(std::max<uint64_t>(st.span, 1));
+  return st.x0 + (st.x1 - st.x0) * static_cast<float>(f);
+}
+
+double step_at_x(const TimelineState& st, float x) {
+  const double f = std::clamp((x - st.x0) / std::max(1.0f, st.x1 - st.x0), 0.0f, 1.0f);
+  return f * static_cast<double>(st.span);
+}
+
+uint64_t snap_grid(const TimelineState& st) {
+  // Labels at least 70 pixels apart; the small ticks between them are the grid.
+  return minor_tick(nice_tick(st.span, st.x1 - st.x0, 70.0f));
+}
+
+void seek_to(WindowCore& core, TimelineState& st, uint64_t target) {
+  if (!st.seeker.active()) st.resume_after_seek = !core.paused();
+  if (!core.paused()) core.toggle_pause();
+  st.seeker.seek(std::min(target, kMaxKeyframeStep));
+}
+
+void advance_timeline(WindowCore& core, TimelineState& st) {
+  if (st.seeker.active()) {
+    // Stepping 40 ms a frame keeps the window drawing and answering while it goes.
+    if (!st.seeker.advance(core, 40.0) && st.resume_after_seek && core.paused()) core.toggle_pause();
+    return;
+  }
+  if (!core.paused() && core.sim_ms > 0) {
+    st.seeker.note_step_time(core.sim_ms / std::max(core.steps_per_frame, 1),
+                             static_cast<uint64_t>(core.steps_per_frame));
+  }
+  if (const auto back = st.loop.wrap(core.backend().steps_done()); back && !core.paused())
+    seek_to(core, st, *back);
 }
 
 namespace {
 
-void keyframe_tooltip(const Preset& p, const Keyframe& k) {
-  std::string keys;
-  for (const KeyframeValue& v : k.values) {
-    if (keys.size() > 300) {
-      keys += "\n...";
-      break;
-    }
-    keys += "\n" + v.key + " = " + registry::to_text(*registry::resolve(p, v.key).param, v.value);
-  }
-  ImGui::SetTooltip("step %llu, %s (drag to move, right click to delete)%s",
-                    static_cast<unsigned long long>(k.step), std::string(to_string(k.ease)).c_str(),
-                    keys.c_str());
+constexpr const char* kWindowName = "Timeline";
+
+std::string seconds_text(double s) {
+  char buf[32];
+  if (s < 0.1) return "a moment";
+  std::snprintf(buf, sizeof buf, s < 10 ? "%.1f s" : "%.0f s", s);
+  return buf;
 }
 
-// The track: keyframes, the current step's marker; returns after handling drags and clicks.
-void track(WindowCore& core, TimelineState& st) {
-  auto& ks = core.preset.keyframes;
-  const uint64_t current = core.backend().steps_done();
-  const uint64_t span = st.drag_span > 0 ? st.drag_span : timeline_span(core.preset, current);
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = std::max(50.0f, ImGui::GetContentRegionAvail().x);
-  const float height = 30.0f;
-  const float pad = 8.0f;  // diamonds at the ends stay inside
-  const float x0 = origin.x + pad, x1 = origin.x + width - pad;
-  const auto x_of = [&](uint64_t s) {
-    return x0 + (x1 - x0) * static_cast<float>(static_cast<double>(s) / static_cast<double>(span));
-  };
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float mid = origin.y + height * 0.5f;
-  dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(30, 30, 36, 255), 4.0f);
-  dl->AddLine(ImVec2(x0, mid), ImVec2(x1, mid), IM_COL32(110, 110, 120, 255), 2.0f);
-  // The segments between keyframes, coloured by their ease.
-  for (size_t i = 0; i + 1 < ks.size(); ++i) {
-    const ImU32 c = ks[i].ease == Ease::Hold         ? IM_COL32(120, 120, 130, 255)
-                    : ks[i].ease == Ease::Smoothstep ? IM_COL32(90, 170, 240, 255)
-                                                     : IM_COL32(90, 210, 140, 255);
-    dl->AddLine(ImVec2(x_of(ks[i].step), mid), ImVec2(x_of(ks[i + 1].step), mid), c, 3.0f);
+void seek_status(WindowCore& core, TimelineState& st) {
+  if (!st.seeker.active()) return;
+  const uint64_t now = core.backend().steps_done();
+  const std::string left = seconds_text(st.seeker.seconds_left(now));
+  char text[96];
+  std::snprintf(text, sizeof text, "going to step %llu: %s left",
+                static_cast<unsigned long long>(st.seeker.target()), left.c_str());
+  ImGui::ProgressBar(static_cast<float>(st.seeker.progress()), ImVec2(-90.0f, 0), text);
+  ImGui::SameLine();
+  if (ImGui::Button("Stop here")) {
+    st.seeker.cancel();
+    if (st.resume_after_seek && core.paused()) core.toggle_pause();
   }
-  ImGui::InvisibleButton("##track", ImVec2(width, height));
-  if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) st.selected = -1;
-  const float marker = x_of(std::min(current, span));
-  dl->AddLine(ImVec2(marker, origin.y + 2), ImVec2(marker, origin.y + height - 2), IM_COL32(255, 80, 60, 255),
-              2.0f);
+}
 
-  int remove = -1;
-  for (size_t i = 0; i < ks.size(); ++i) {
-    const float cx = x_of(ks[i].step);
-    const float r = 7.0f;
-    ImGui::SetCursorScreenPos(ImVec2(cx - r, mid - r));
-    ImGui::PushID(static_cast<int>(i));
-    ImGui::InvisibleButton("##kf", ImVec2(2 * r, 2 * r));
-    const bool selected = static_cast<int>(i) == st.selected;
-    if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) st.selected = static_cast<int>(i);
-    if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) remove = static_cast<int>(i);
-    if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) keyframe_tooltip(core.preset, ks[i]);
-    const ImU32 fill = selected ? IM_COL32(255, 210, 80, 255) : IM_COL32(230, 230, 235, 255);
-    dl->AddQuadFilled(ImVec2(cx, mid - r), ImVec2(cx + r, mid), ImVec2(cx, mid + r), ImVec2(cx - r, mid),
-                      fill);
-    const bool dragging = ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f);
-    ImGui::PopID();
-    if (dragging) {
-      st.drag_span = span;
-      const double f = std::clamp((ImGui::GetIO().MousePos.x - x0) / (x1 - x0), 0.0f, 1.0f);
-      const auto step = static_cast<uint64_t>(std::llround(f * static_cast<double>(span)));
-      st.selected = static_cast<int>(move_keyframe(core.preset, i, step));
-      break;  // the order may have changed: draw again next frame
-    }
+void loop_controls(WindowCore& core, TimelineState& st) {
+  ImGui::Checkbox("loop", &st.loop.on);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Play steps %llu to %llu over and over (right click the ruler to set them)",
+                      static_cast<unsigned long long>(st.loop.in),
+                      static_cast<unsigned long long>(st.loop.out));
   }
-  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) st.drag_span = 0;
-  if (remove >= 0) {
-    delete_keyframe(core.preset, static_cast<size_t>(remove));
-    st.selected = -1;
+  ImGui::SameLine();
+  const uint64_t now = core.backend().steps_done();
+  if (ImGui::SmallButton("in here")) st.loop.in = now;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("out here")) st.loop.out = now;
+  if (st.loop.out > st.loop.in) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%llu-%llu", static_cast<unsigned long long>(st.loop.in),
+                        static_cast<unsigned long long>(st.loop.out));
   }
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height + 4));
-  ImGui::Dummy(ImVec2(width, 0));
+}
+
+// The window's place: first at the bottom between the panel (left, 380 wide) and the Explore window
+// (bottom right, 340 wide) when the window is wide enough, across the bottom otherwise; then where
+// the person moved it. Its height follows the content (a selected keyframe's editor opens under the
+// track) and grows upward from the bottom edge; its width stays as the person left it, since a scroll
+// bar appearing would shift the track under a dragged keyframe.
+bool moving_this_window() {
+  const ImGuiWindow* moving = ImGui::GetCurrentContext()->MovingWindow;
+  return moving != nullptr && std::string_view(moving->Name) == kWindowName;
+}
+
+void place_window(TimelineState& st) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  if (st.width <= 0) {
+    const bool wide = vp->WorkSize.x >= 1100;
+    const float left = wide ? 400.0f : 10.0f, right = wide ? 360.0f : 10.0f;
+    st.left = vp->WorkPos.x + left;
+    st.bottom = vp->WorkPos.y + vp->WorkSize.y - 8;
+    st.width = vp->WorkSize.x - left - right;
+  }
+  if (!moving_this_window()) {
+    ImGui::SetNextWindowPos(ImVec2(st.left, st.bottom), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  }
+  ImGui::SetNextWindowSize(ImVec2(st.width, 0), ImGuiCond_Always);
+}
+
+// Inside the window: what the person changed by hand (its first frame is laid out hidden, before
+// the bottom edge applies, so the place is read only while the mouse moves it).
+void remember_place(TimelineState& st) {
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  if (moving_this_window()) {
+    st.left = pos.x;
+    st.bottom = pos.y + size.y;
+  }
+  st.width = size.x;
 }
 
 }  // namespace
@@ -143,17 +183,17 @@ bool draw_timeline(WindowCore& core, TimelineState& st, Toasts& toasts) {
   auto& ks = core.preset.keyframes;
   if (ks.empty() && !st.force_show) return false;
   if (st.selected >= static_cast<int>(ks.size())) st.selected = -1;
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  // Between the panel (left, 380 wide) and the Explore window (bottom right, 340 wide) when the
-  // window is wide enough; across the bottom otherwise.
-  const bool wide = vp->WorkSize.x >= 1100;
-  const float left = wide ? 400.0f : 10.0f, right = wide ? 360.0f : 10.0f;
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + left, vp->WorkPos.y + vp->WorkSize.y - 8),
-                          ImGuiCond_FirstUseEver, ImVec2(0.0f, 1.0f));
-  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - left - right, 0), ImGuiCond_FirstUseEver);
+  place_window(st);
   ImGui::SetNextWindowBgAlpha(0.85f);
-  if (ImGui::Begin("Timeline")) {
-    if (ImGui::Button(core.paused() ? "Play (Space)" : "Pause (Space)")) core.toggle_pause();
+  if (ImGui::Begin(kWindowName, nullptr, ImGuiWindowFlags_NoScrollbar)) {
+    remember_place(st);
+    if (ImGui::Button(core.paused() && !st.seeker.active() ? "Play" : "Pause")) {
+      if (st.seeker.active()) {
+        st.seeker.cancel();  // stays where the seek got to, paused
+      } else {
+        core.toggle_pause();
+      }
+    }
     ImGui::SameLine();
     ImGui::Text("step %llu", static_cast<unsigned long long>(core.backend().steps_done()));
     ImGui::SameLine();
@@ -164,21 +204,14 @@ bool draw_timeline(WindowCore& core, TimelineState& st, Toasts& toasts) {
         toasts.error(std::string("cannot add a keyframe: ") + e.what());
       }
     }
-    if (st.selected >= 0) {
-      Keyframe& k = ks[static_cast<size_t>(st.selected)];
-      ImGui::SameLine();
-      int ease = static_cast<int>(k.ease);
-      const char* eases[] = {"linear", "smoothstep", "hold"};
-      ImGui::SetNextItemWidth(110);
-      if (ImGui::Combo("ease", &ease, eases, 3)) k.ease = static_cast<Ease>(ease);
-      ImGui::SameLine();
-      if (ImGui::Button("Delete keyframe")) {
-        delete_keyframe(core.preset, static_cast<size_t>(st.selected));
-        st.selected = -1;
-      }
-    }
-    track(core, st);
-    ImGui::TextDisabled("Backspace restarts from step 0; keyframes are saved with the preset");
+    // The loop's controls go on their own line where the window is narrow.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (right - ImGui::GetItemRectMax().x > 200) ImGui::SameLine();
+    loop_controls(core, st);
+    seek_status(core, st);
+    timeline_ruler(core, st);
+    timeline_track(core, st);
+    selected_keyframe_editor(core, st, toasts);
   }
   ImGui::End();
   return true;

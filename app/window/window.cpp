@@ -256,6 +256,7 @@ bool WindowSession::frame() {
     panel_.initialised = false;  // the size, agents and seed fields follow
   }
 
+  advance_timeline(core_, timeline_);  // a seek's next chunk, the loop's wrap
   core_.step();
   core_.render(fb_w, fb_h);
   recording_.capture_field(core_);

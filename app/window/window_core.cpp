@@ -37,6 +37,7 @@ void WindowCore::select_palette(size_t index) {
   palette_index_ = std::min(index, palettes_.palettes.size() - 1);
   preset.display.palette = palettes_.palettes[palette_index_].name;
   renderer_.set_palette(palettes_.palettes[palette_index_]);
+  palette_follower_.forget();
 }
 
 void WindowCore::step() {
@@ -49,6 +50,9 @@ void WindowCore::step() {
   if (twin.active()) twin.follow(run_.backend(), before, from, n);
   if (preset.display.palette != palettes_.palettes[palette_index_].name) {  // a keyframe switched it
     select_palette(palettes_.index_of(preset.display.palette));
+  }
+  if (palette_follower_.update(palettes_, preset, run_.backend().steps_done())) {  // keyframes blend it
+    renderer_.set_palette(palette_follower_.current());
   }
   const auto t1 = std::chrono::steady_clock::now();
   sim_ms = ms_between(t0, t1);
@@ -182,6 +186,17 @@ CommandResult WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn
     return CommandResult::done();
   } catch (const std::exception& e) {
     return refuse(std::string("could not apply: ") + e.what());
+  }
+}
+
+CommandResult WindowCore::restart() {
+  try {
+    run_.restart(preset);
+    twin.stop("the simulation was rebuilt, so the twin stopped");
+    notice_.clear();
+    return CommandResult::done();
+  } catch (const std::exception& e) {
+    return refuse(std::string("could not go back: ") + e.what());
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
+#include "render/palette_blend.hpp"
 #include "render/view.hpp"
 #include "run/run.hpp"
 #include "window/twin.hpp"
@@ -75,6 +76,9 @@ class WindowCore {
   // New backend with the same recipe: run parameters from `run`, spawn mode from `spawn`.
   CommandResult rebuild(const RunParams& run, const SpawnParams& spawn);
   CommandResult reset() { return rebuild(preset.run, preset.spawn); }
+  // The same run again from step 0, seed images dropped meanwhile applied again at their steps
+  // (run::Run::restart): a seek back grows what was grown.
+  CommandResult restart();
   void reload_palettes();
   void select_palette(size_t index);
   const render::PaletteSet& palettes() const { return palettes_; }
@@ -108,6 +112,7 @@ class WindowCore {
   void dismiss_notice() { notice_.clear(); }
 
   Backend& backend() { return run_.backend(); }
+  run::Run& run() { return run_; }  // stepping it directly skips the frame's timing (a timeline seek)
   Size field_size() const { return run_.backend().size(); }
   const std::string& backend_note() const { return run_.note(); }
   const render::FieldRenderer& renderer() const { return renderer_; }
@@ -136,6 +141,7 @@ class WindowCore {
   std::string notice_;
   render::PaletteSet palettes_;
   size_t palette_index_ = 0;
+  render::PaletteFollower palette_follower_;  // what keyframes blend between palettes
   bool paused_ = false;
   bool single_step_ = false;
 

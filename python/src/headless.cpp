@@ -10,6 +10,7 @@
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
 #include "render/palette.hpp"
+#include "render/palette_blend.hpp"
 
 namespace physarum::python {
 
@@ -54,7 +55,7 @@ void check_palette(const DisplayParams& d) {
   (void)palette_named(d.palette);
 }
 
-std::vector<uint8_t> render_rgba(Backend& backend, const DisplayParams& d, Size out) {
+std::vector<uint8_t> render_rgba(Backend& backend, const DisplayParams& d, Size out, const Preset* story) {
   const std::lock_guard lock(renderer_mutex());  // one renderer for every Sim of the process
   auto& slot = renderer_slot();
   if (slot && slot->owner != std::this_thread::get_id()) {
@@ -63,7 +64,11 @@ std::vector<uint8_t> render_rgba(Backend& backend, const DisplayParams& d, Size 
   }
   if (!slot) slot = std::make_unique<Renderer>(backend.can_publish());
   Renderer& r = *slot;
-  r.field.set_palette(palette_named(d.palette));
+  if (story != nullptr) {
+    r.field.set_palette(render::palette_at(palettes(), *story, backend.steps_done()));
+  } else {
+    r.field.set_palette(palette_named(d.palette));
+  }
 
   const render::Texture colour = render::make_texture_2d(out.width, out.height, GL_RGBA8);
   const render::Framebuffer fbo = render::make_framebuffer();

@@ -183,7 +183,8 @@ py::array_t<uint8_t> Sim::render(const std::optional<std::string>& palette,
       validate(d);
       check_palette(d);
     });
-    return render_rgba(run_->backend(), d, out);
+    // A palette asked for by name is drawn alone; else the keyframes' blend, as `physarum render` draws it.
+    return render_rgba(run_->backend(), d, out, palette ? nullptr : &run_->preset());
   });
   auto* owned = new std::vector<uint8_t>(std::move(rgba));
   py::capsule free_it(owned, [](void* p) { delete static_cast<std::vector<uint8_t>*>(p); });

@@ -36,3 +36,18 @@ def test_render_arguments_equal_the_same_display_set(physarum):
     a.set(display_palette="magma", display_cave="even")
     assert np.array_equal(a.render(size=(32, 24)), by_args)
     assert not np.array_equal(a.render(size=(32, 24), cave="off"), by_args)
+
+
+def test_render_blends_keyframed_palettes(physarum, scratch):
+    story = scratch / "story.toml"
+    story.write_text('[[keyframe]]\nstep = 0\ndisplay.palette = "inferno"\n'
+                     '[[keyframe]]\nstep = 100\ndisplay.palette = "viridis"\n')
+    sim = physarum.Sim(preset=str(story), size=(120, 80), agents=4000, seed=9, backend="cpu")
+    sim.step(50)  # halfway, linear: each entry of the table is the mean of the two palettes' entries
+    rgba = rendered(physarum, sim).astype(int)
+    inferno = sim.render(palette="inferno").astype(int)
+    viridis = sim.render(palette="viridis").astype(int)
+    # The same field through the same mapping picks the same entry of either table, so the blend's
+    # pixel is the two pixels' mean, rounded half up.
+    assert np.max(np.abs(rgba - (inferno + viridis + 1) // 2)) <= 1
+    assert np.mean(np.abs(rgba - inferno) > 8) > 0.2, "the held palette was drawn, not the blend"

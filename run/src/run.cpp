@@ -1,5 +1,6 @@
 #include "run/run.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -51,7 +52,30 @@ void Run::follow_keyframes(KeyframeTimeline timeline) {
 
 void Run::step(uint64_t n) {
   if (live_handed_out_ && live_.keyframes != timeline_keyframes_) follow_keyframes(KeyframeTimeline(live_));
-  step_with_keyframes(*backend_, live_, timeline_, n);
+  if (late_seeds_.empty()) {
+    step_with_keyframes(*backend_, live_, timeline_, n);
+  } else {
+    step_through_seeds(n);
+  }
+}
+
+void Run::step_through_seeds(uint64_t n) {
+  while (n > 0) {
+    const uint64_t now = backend_->steps_done();
+    uint64_t run = n;
+    for (const LateSeed& s : late_seeds_) {
+      if (s.step > now) run = std::min(run, s.step - now);
+    }
+    step_with_keyframes(*backend_, live_, timeline_, run);
+    n -= run;
+    apply_seeds_at(backend_->steps_done());
+  }
+}
+
+void Run::apply_seeds_at(uint64_t step) {
+  for (const LateSeed& s : late_seeds_) {
+    if (s.step == step) apply_image_seed(*backend_, s.seed);
+  }
 }
 
 void Run::set(const std::vector<std::string>& assignments) {
@@ -116,6 +140,13 @@ void Run::seed_image(const LumaImage& image, ImageFit fit) {
   apply_image_seed(*backend_, seed);
 }
 
+bool Run::seed_from_image(const std::filesystem::path& file, ImageFit fit, std::string* message) {
+  ImageSeed seed;
+  if (!run::seed_from_image(*backend_, live_, file, fit, message, &seed)) return false;
+  late_seeds_.push_back({backend_->steps_done(), std::move(seed)});
+  return true;
+}
+
 void Run::set_map(MapKind kind, const std::filesystem::path& file, ImageFit fit) {
   std::string message;
   if (!set_map_from_image(*backend_, kind, file, fit, live_.environment.walls_threshold, &message)) {
@@ -134,6 +165,14 @@ void Run::rebuild(const Recipe& recipe, const Preset& live) {
   note_ = std::move(next.note_);
   live_ = live;
   follow_keyframes(std::move(timeline));
+  late_seeds_.clear();
+}
+
+void Run::restart(const Preset& live) {
+  std::vector<LateSeed> seeds = late_seeds_;  // copied: a failed rebuild keeps them as they are
+  rebuild(with_base(recipe_, live), live);
+  late_seeds_ = std::move(seeds);
+  apply_seeds_at(0);
 }
 
 }  // namespace physarum::run

@@ -1,5 +1,7 @@
 #include "run/seeding.hpp"
 
+#include <utility>
+
 #include "sim/spawn.hpp"
 
 namespace physarum::run {
@@ -32,7 +34,7 @@ void apply_image_seed(Backend& backend, const ImageSeed& seed) {
 }
 
 bool seed_from_image(Backend& backend, const Preset& preset, const std::filesystem::path& file, ImageFit fit,
-                     std::string* message) {
+                     std::string* message, ImageSeed* applied) {
   const std::string name = file.filename().string();
   ImageSeed seed;
   try {
@@ -52,6 +54,7 @@ bool seed_from_image(Backend& backend, const Preset& preset, const std::filesyst
     *message =
         "seeded the field from " + name + (preset.spawn.agents_from_image ? " (agents respawned)" : "");
   }
+  if (applied) *applied = std::move(seed);
   return true;
 }
 

@@ -46,6 +46,21 @@ float interpolate(float a, float b, uint64_t sa, uint64_t sb, Ease e, uint64_t s
   return std::fabs(f) < std::numeric_limits<float>::min() ? 0.0f : f;
 }
 
+uint8_t blend_channel(uint8_t a, uint8_t b, double w) {
+  w = std::clamp(w, 0.0, 1.0);
+  const double from = a, to = b;
+  return static_cast<uint8_t>(std::lround(from + (to - from) * w));
+}
+
+uint32_t blend_colour(uint32_t a, uint32_t b, double w) {
+  uint32_t out = 0;
+  for (const int shift : {16, 8, 0}) {
+    const auto channel = [&](uint32_t c) { return static_cast<uint8_t>((c >> shift) & 0xffU); };
+    out |= static_cast<uint32_t>(blend_channel(channel(a), channel(b), w)) << shift;
+  }
+  return out;
+}
+
 namespace {
 
 struct Point {
@@ -54,8 +69,11 @@ struct Point {
   Value value;
 };
 
+// A colour (a species' colour too) changes the picture only: the steps between its keyframes still
+// run as one call.
 bool changes_the_model(const registry::Key& k) {
   using registry::Section;
+  if (k.param->type == registry::Type::Colour) return false;
   return k.param->section == Section::Model || k.param->section == Section::Species ||
          k.param->section == Section::Interaction;
 }
@@ -92,8 +110,15 @@ struct KeyframeTimeline::Track {
   const Value& value_at(uint64_t step, Value& scratch) const {
     if (next == 0) return points.front().value;
     const Point& a = points[next - 1];
-    if (next == points.size() || !std::holds_alternative<float>(a.value)) return a.value;
+    if (next == points.size()) return a.value;
     const Point& b = points[next];
+    if (key.param->type == registry::Type::Colour) {
+      const auto colour = [](const Value& v) { return static_cast<uint32_t>(std::get<int64_t>(v)); };
+      const double t = static_cast<double>(step - a.step) / static_cast<double>(b.step - a.step);
+      scratch = static_cast<int64_t>(blend_colour(colour(a.value), colour(b.value), ease_weight(a.ease, t)));
+      return scratch;
+    }
+    if (!std::holds_alternative<float>(a.value)) return a.value;
     scratch = interpolate(std::get<float>(a.value), std::get<float>(b.value), a.step, b.step, a.ease, step);
     return scratch;
   }
@@ -172,6 +197,22 @@ Preset preset_at(const Preset& p, uint64_t step) {
   return out;
 }
 
+std::optional<KeyBlend> blend_at(const Preset& p, std::string_view key, uint64_t step) {
+  std::vector<Point> points;
+  for (const Keyframe& k : p.keyframes) {
+    for (const KeyframeValue& v : k.values) {
+      if (v.key == key) points.push_back(Point{k.step, k.ease, v.value});
+    }
+  }
+  if (points.empty()) return std::nullopt;
+  const auto after = std::upper_bound(points.begin(), points.end(), step, before_point);
+  if (after == points.begin()) return KeyBlend{after->value, after->value, 0.0};
+  const Point& a = *std::prev(after);
+  if (after == points.end()) return KeyBlend{a.value, a.value, 0.0};
+  const double t = static_cast<double>(step - a.step) / static_cast<double>(after->step - a.step);
+  return KeyBlend{a.value, after->value, ease_weight(a.ease, t)};
+}
+
 std::vector<std::string> keyframable_keys(const Preset& p) {
   std::vector<std::string> out;
   for (const registry::Key& k : registry::keys_of(p)) {
@@ -230,6 +271,17 @@ void set_live_parameters(Backend& b, const Preset& p) {
   }
 }
 
+void set_live_colours(Backend& b, const Preset& p) {
+  SpeciesSet s = b.species();
+  if (s.list.size() != p.species.list.size()) return;  // one species: the palette colours it
+  bool changed = false;
+  for (size_t i = 0; i < s.list.size(); ++i) {
+    changed |= s.list[i].colour != p.species.list[i].colour;
+    s.list[i].colour = p.species.list[i].colour;
+  }
+  if (changed) b.set_species(s);
+}
+
 void step_with_keyframes(Backend& b, Preset& live, uint64_t n) {
   KeyframeTimeline timeline(live);
   step_with_keyframes(b, live, timeline, n);
@@ -251,7 +303,10 @@ void step_with_keyframes(Backend& b, Preset& live, KeyframeTimeline& timeline, u
     b.step(static_cast<int>(run));
     left -= run;
   }
-  timeline.apply(live, b.steps_done());  // for whoever draws now
+  // For whoever draws now: the display keys, and the species' colours, which the renderer reads from
+  // the backend (its model stays that of the last step run).
+  timeline.apply(live, b.steps_done());
+  set_live_colours(b, live);
 }
 
 }  // namespace physarum

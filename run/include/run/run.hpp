@@ -12,6 +12,7 @@
 
 #include "run/environment_maps.hpp"
 #include "run/recipe.hpp"
+#include "run/seeding.hpp"
 #include "sim/backend.hpp"
 #include "sim/keyframes.hpp"
 #include "sim/params.hpp"
@@ -55,20 +56,40 @@ class Run {
   void brush(const BrushStroke& stroke);
   // Seeds the field from an image (times spawn.field_strength; spawn.agents_from_image respawns the
   // agents). Throws InputError for a bad file, Error for refused values; nothing changes then.
+  // Not kept for restart(): a script that seeds every step would hold every image.
   void seed_image(const std::filesystem::path& file, ImageFit fit);
   void seed_image(const LumaImage& image, ImageFit fit);
+  // The same for a file dropped on the window, kept with its step so that restart() applies it again
+  // there: false, changing nothing, with the reason in `message` for a file that cannot seed
+  // (run/seeding.hpp, seed_from_image); `message` says what it did.
+  bool seed_from_image(const std::filesystem::path& file, ImageFit fit, std::string* message);
   // Replaces the food map or the walls with an image. Throws InputError, changing nothing, when the
   // image or the resulting environment is refused (e.g. walls everywhere).
   void set_map(MapKind kind, const std::filesystem::path& file, ImageFit fit);
 
   // A new backend from `recipe` (new size, agents, seed or spawn), then `live`'s model, species and
   // environment on it; `live` becomes the preset in force. Throws, changing nothing, when it fails.
+  // Forgets the seeds dropped while it ran: it is another run.
   void rebuild(const Recipe& recipe, const Preset& live);
+  // The same run again from step 0 with `live`'s values: the recipe's seed image, and each seed
+  // dropped while it ran applied again at the step it was dropped, so stepping grows what it grew
+  // before (a seek back in time). Throws, changing nothing, when it fails.
+  void restart(const Preset& live);
 
  private:
   // Steps follow `timeline` (made from live_'s keyframes once, so a step costs nothing per keyframe).
   void follow_keyframes(KeyframeTimeline timeline);
 
+  // `n` steps, stopping at the steps of the dropped seeds to apply them again.
+  void step_through_seeds(uint64_t n);
+  void apply_seeds_at(uint64_t step);
+
+  // A seed image dropped while the run grew, and the step it was dropped at.
+  struct LateSeed {
+    uint64_t step = 0;
+    ImageSeed seed;
+  };
+  std::vector<LateSeed> late_seeds_;
   Recipe recipe_;
   Preset live_;
   std::unique_ptr<Backend> backend_;

@@ -30,8 +30,9 @@ void apply_image_seed(Backend& backend, const ImageSeed& seed);
 
 // Returns true when the field (and, if asked, the agents) were replaced. On failure (unreadable,
 // corrupt, too large) returns false, changes nothing and says why in `message`; on success
-// `message` says what happened. Never throws for a bad file or a bad spawn.field_strength.
+// `message` says what happened, and `applied` (when given) takes the seed. Never throws for a bad
+// file or a bad spawn.field_strength.
 bool seed_from_image(Backend& backend, const Preset& preset, const std::filesystem::path& file, ImageFit fit,
-                     std::string* message);
+                     std::string* message, ImageSeed* applied = nullptr);
 
 }  // namespace physarum::run

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,8 +27,9 @@ Ease parse_ease(std::string_view s);  // throws Error listing the choices
 inline constexpr uint64_t kMaxKeyframeStep = 1'000'000'000'000ULL;
 inline constexpr size_t kMaxKeyframes = 4096;
 
-// One key's value in a keyframe. Float keys are interpolated; any other key (a string, an integer,
-// true/false, the interaction matrix) holds its value until the next keyframe that names it.
+// One key's value in a keyframe. Float keys are interpolated and colour keys blended channel by
+// channel (both with the keyframe's ease); any other key (a string, an integer, true/false, the
+// interaction matrix) holds its value until the next keyframe that names it.
 struct KeyframeValue {
   std::string key;  // as for --set: "model.decay"
   Value value;      // of the key's type (sim/registry.hpp); a float key holds float
@@ -78,6 +80,24 @@ class KeyframeTimeline {
   std::vector<Track> tracks_;
 };
 
+// One 8-bit channel at weight w of the way from a to b: round(a + (b - a) * w), half away from zero,
+// w clamped into [0, 1]. Colour keys and palette tables both blend through it, so the picture of a
+// keyframed colour and of a keyframed palette follow one rule.
+uint8_t blend_channel(uint8_t a, uint8_t b, double w);
+// 0xRRGGBB colours blended channel by channel with blend_channel.
+uint32_t blend_colour(uint32_t a, uint32_t b, double w);
+
+// A key that is not interpolated as a float (a palette's name) seen as a blend at `step`: the value
+// the last keyframe naming it holds, the next one's value, and the weight of the next one by the
+// held keyframe's ease, as interpolate() weighs a float. Before the first keyframe naming the key
+// and from the last one on, both values are the one in force and the weight is 0. nullopt when no
+// keyframe names the key. Display code blends what it can (render/palette_blend.hpp).
+struct KeyBlend {
+  Value from, to;
+  double weight = 0;
+};
+std::optional<KeyBlend> blend_at(const Preset& p, std::string_view key, uint64_t step);
+
 // `p` with every keyframed key set to its value at `step` (p.keyframes kept). Without keyframes p
 // itself. Throws Error when a value does not apply (validate_keyframes catches that earlier).
 Preset preset_at(const Preset& p, uint64_t step);
@@ -97,6 +117,9 @@ void validate_keyframes(const Preset& p);
 // parameters, shares and matrix; each only where it differs (a change may cost the backend a
 // rebuild of its launch plan).
 void set_live_parameters(Backend& b, const Preset& p);
+
+// The species' colours of `p` on the backend, nothing else: the renderer reads them from there.
+void set_live_colours(Backend& b, const Preset& p);
 
 // Runs n steps of `b`, setting the keyframed values of `live` before each step (step number
 // b.steps_done()) through the backend's live parameters (set_model, or set_species with several
