@@ -206,7 +206,7 @@ TEST(FfmpegPipe, AReaderThatLeavesGivesEpipe) {
 TEST(GifPass, MissingFramesFailTheFirstPassWithFfmpegsWords) {
   if (!find_on_path("ffmpeg")) GTEST_SKIP() << "ffmpeg is not installed";
   const std::filesystem::path dir = test::temp_dir();
-  const std::string problem = make_gif("ffmpeg", dir / "none.mkv", dir / "out.gif", 20s);
+  const std::string problem = make_gif("ffmpeg", dir / "none.mkv", dir / "out.gif", 20s, {}, 64);
   EXPECT_EQ(problem.rfind("the palette pass: ffmpeg exit status", 0), 0u) << problem;
   EXPECT_NE(problem.find("none.mkv"), std::string::npos) << problem;
   EXPECT_FALSE(std::filesystem::exists(dir / "out.gif"));

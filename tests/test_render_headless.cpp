@@ -115,7 +115,7 @@ TEST(HeadlessRender, RefusesUnknownOutputAndUnknownPalette) {
                                "100", "--out", "img.avi"},
                               dir, {}, {});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find(".png, .npy, .mp4, .webm or .gif"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(".png, .exr, .npy, .mp4, .webm or .gif"), std::string::npos) << r.err;
   r = test::run_physarum({"render", "--steps", "1", "--backend", "cpu", "--size", "32x32", "--agents", "100",
                           "--set", "display.palette=no-such-palette", "--out", "img.png"},
                          dir, {}, {});

@@ -1,6 +1,7 @@
 // `physarum render`: runs the simulation headless and draws it with the window's shader into an
 // offscreen framebuffer through EGL (no display needed). Outputs by extension: .png (last frame),
-// .npy (the field), videos (.mp4, .webm, .gif, or a PNG sequence frames/%05d.png: a frame every
+// .exr (linear OpenEXR), .npy (the field), videos (.mp4, .webm, .gif, or a PNG sequence frames/%05d.png: a
+// frame every
 // --every steps, through the recorder in Wait mode: the simulation waits for the encoder, so no
 // frame is ever dropped). --resolution 4x draws larger than the field, sampled bicubically. Ctrl-C / SIGTERM
 // finalise the videos written so far and exit with 128 + signal.
@@ -18,12 +19,14 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
+#include "cli/deep_stills.hpp"
 #include "cli/offscreen.hpp"
 #include "cli/output_budget.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/output_size.hpp"
 #include "cli/render_report.hpp"
 #include "cli/sim_options.hpp"
+#include "cli/video_options.hpp"
 #include "render/egl_context.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
@@ -44,6 +47,7 @@
 #include "video/recorder.hpp"
 #include "video/signals.hpp"
 #include "video/video_format.hpp"
+#include "video/video_quality.hpp"
 
 namespace physarum::app {
 namespace {
@@ -61,21 +65,24 @@ struct RenderOptions {
   bool quiet = false;
   ReportOptions report;
   std::string output_budget;
+  VideoQuality quality;   // --crf, --video-preset, --gif-*
+  DeepStillOptions deep;  // --depth, --exr-type
 };
 
 // Frames being read back at once: reading overlaps the next frames' simulation.
 constexpr int kReadbackRing = 3;
 
-enum class OutKind { Png, Npy, Video };
+enum class OutKind { Png, Exr, Npy, Video };
 
 OutKind out_kind(const std::string& file) {
   if (video_format_of(file)) return OutKind::Video;
   std::string ext = std::filesystem::path(file).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (ext == ".png") return OutKind::Png;
+  if (ext == ".exr") return OutKind::Exr;
   if (ext == ".npy") return OutKind::Npy;
   throw UsageError("--out " + file +
-                   ": the extension must be .png, .npy, .mp4, .webm or .gif, or a numbered PNG "
+                   ": the extension must be .png, .exr, .npy, .mp4, .webm or .gif, or a numbered PNG "
                    "sequence such as frames/%05d.png");
 }
 
@@ -135,7 +142,7 @@ void check_keyframed_palettes(const Preset& p, const render::PaletteSet& palette
 }
 
 struct Outputs {
-  std::vector<std::string> pngs, npys, videos;
+  std::vector<std::string> pngs, exrs, npys, videos;
 };
 
 // Every output checked before any work is done (a PNG sequence's folder is made by plan_output,
@@ -146,6 +153,7 @@ Outputs sorted_outputs(const std::vector<std::string>& outs, const std::string& 
   for (const auto& f : outs) {
     switch (out_kind(f)) {
       case OutKind::Png: r.pngs.push_back(f); break;
+      case OutKind::Exr: r.exrs.push_back(f); break;
       case OutKind::Npy: r.npys.push_back(f); break;
       case OutKind::Video: r.videos.push_back(f); break;
     }
@@ -192,6 +200,31 @@ Size image_size(const RenderOptions& o, Size field) {
 // written); a video adds its frames in flight, the readback ring's and the recorder's, and nothing
 // on disk: its length is what --steps and --every ask for, and the encoder compresses it. The
 // .npy is the field, 4 bytes a cell per species.
+// The frames a video gets: one every `every` steps before the last step, and the last step's.
+uint64_t video_frame_count(const RenderOptions& o) {
+  const uint64_t every = o.every > 0 ? static_cast<uint64_t>(o.every) : std::max<uint64_t>(1, o.steps / 300);
+  return o.steps == 0 ? 1 : (o.steps - 1) / every + 1;
+}
+
+// A GIF stores every pixel of every frame: its weight is said before the run (the typical size),
+// and its bound goes into the budget.
+void add_gif_estimates(const RenderOptions& o, const Outputs& outs, Size size, OutputBudget& budget) {
+  for (const auto& f : outs.videos) {
+    if (video_format_of(f) != VideoFormat::Gif) continue;
+    const GifEstimate e = estimate_gif(o.quality, size.width, size.height, video_frame_count(o), o.fps);
+    const std::string because = std::to_string(e.frames) + " frames of " + std::to_string(e.width) + "x" +
+                                std::to_string(e.height) + " at " + std::to_string(o.quality.gif_fps) +
+                                " fps";
+    budget.add("--out " + f, because, {e.bound_bytes, 0});
+    if (!o.quiet) {
+      std::fprintf(stderr,
+                   "physarum render: %s will be %s, about %.1f MB (--gif-width, --gif-fps and --gif-colors "
+                   "make it lighter)\n",
+                   printable(f).c_str(), because.c_str(), static_cast<double>(e.typical_bytes) / 1e6);
+    }
+  }
+}
+
 void check_output_budget(const RenderOptions& o, const Outputs& outs, Size size, const Preset& preset) {
   const uint64_t frame = 4 * static_cast<uint64_t>(size.width) * static_cast<uint64_t>(size.height);
   const std::string image =
@@ -200,8 +233,18 @@ void check_output_budget(const RenderOptions& o, const Outputs& outs, Size size,
   OutputBudget budget;
   budget.add("the image drawn", image, {0, 2 * frame});
   for (const auto& f : outs.pngs) {
-    const uint64_t png = png_bytes_bound(size.width, size.height, 4, 1);
+    const uint64_t png = png_bytes_bound(size.width, size.height, 4, o.deep.depth / 8);
     budget.add("--out " + f, image, {png, png});
+  }
+  const uint64_t pixels = frame / 4;
+  if (!outs.exrs.empty() || (o.deep.depth == 16 && !outs.pngs.empty())) {
+    // The float target and the floats read back from it.
+    budget.add("the deep still drawn", image, {0, 2 * 16 * pixels});
+  }
+  for (const auto& f : outs.exrs) {
+    // ZIP of incompressible samples grows by well under 1%; the header is small.
+    const uint64_t raw = pixels * 4 * (o.deep.exr_sample == "float" ? 4 : 2);
+    budget.add("--out " + f, image, {raw + raw / 64 + 65536, 2 * raw + 65536});
   }
   const auto in_flight = static_cast<uint64_t>(kReadbackRing + RecorderOptions{}.ring_slots);
   for (const auto& f : outs.videos) budget.add("--out " + f, image, {0, in_flight * frame});
@@ -215,6 +258,7 @@ void check_output_budget(const RenderOptions& o, const Outputs& outs, Size size,
                        static_cast<uint64_t>(preset.species.count());
   for (const auto& f : outs.npys)
     budget.add("--out " + f, "the " + format_size(field) + " field", {npy, npy});
+  add_gif_estimates(o, outs, size, budget);
   budget.check(o.output_budget);
 }
 
@@ -242,6 +286,9 @@ std::string checked_video_encoder(const RenderOptions& o, const std::vector<std:
       throw UsageError(std::string("--out ") + v + ": " + e.what() +
                        (o.resolution.empty() ? "; choose a smaller --resolution" : ""));
     }
+    if (std::string why = quality_problem(o.quality, f, f == VideoFormat::Mp4 ? encoder : ""); !why.empty()) {
+      throw UsageError("--out " + v + ": " + why);
+    }
     even_cropped = even_cropped || (format_needs_even_size(f) && ((w | h) & 1));
   }
   if (even_cropped) {
@@ -259,6 +306,11 @@ std::string checked_video_encoder(const RenderOptions& o, const std::vector<std:
 // The image's size, the encoder and the budget checked before any work; then the frames' folders
 // are made.
 OutputPlan plan_output(const RenderOptions& o, const Outputs& outs) {
+  if (o.deep.depth == 16 && outs.pngs.empty()) {
+    throw UsageError(
+        "--depth 16 sets the bits of the .png stills, and no --out names one (a .png such as "
+        "print.png; a PNG sequence is 8-bit)");
+  }
   const Preset preset = run::resolve(o.sim);
   OutputPlan plan{image_size(o, preset.run.size)};
   if (!outs.videos.empty()) plan.encoder = checked_video_encoder(o, outs.videos, plan.size);
@@ -316,6 +368,7 @@ class HeadlessRender {
       ro.encoder = encoder;
       ro.stop_limit = std::chrono::seconds(o_.video_stop_limit_s);
       ro.comment = video_comment(o_, sim_.preset(), every, out_, v);
+      ro.quality = o_.quality;
       recorders_.push_back(std::make_unique<Recorder>(ro));
     }
   }
@@ -336,6 +389,15 @@ class HeadlessRender {
     if (palette_.update(palettes_, sim_.preset(), b_.steps_done())) renderer_.set_palette(palette_.current());
     renderer_.update_field(b_, host_range);
     renderer_.draw(sim_.preset().display, render::View{}, out_.width, out_.height);
+  }
+
+  // The last state drawn again into a float target: the colours before any rounding to 8 bits.
+  std::vector<float> draw_deep() {
+    OffscreenTarget deep(out_.width, out_.height, GL_RGBA32F);
+    draw(true);
+    std::vector<float> rgba = render::read_framebuffer_rgba_float(out_.width, out_.height);
+    render::check_gl("drawing the deep still");
+    return rgba;
   }
 
   // Hands over the frames still being read, then stops the videos cleanly; a failed one is an error.
@@ -497,7 +559,15 @@ int run_render(const RenderOptions& o) {
   const auto rgba = render::read_framebuffer_rgba(plan.size.width, plan.size.height);
   render::check_gl("rendering headless");
   out.finish_videos();
-  for (const auto& f : outs.pngs) render::write_png_rgba(f, rgba.data(), plan.size.width, plan.size.height);
+  if (o.deep.depth == 16 || !outs.exrs.empty()) {
+    const std::vector<std::string> none;
+    write_deep_stills(o.deep.depth == 16 ? outs.pngs : none, outs.exrs, out.draw_deep(), plan.size,
+                      sim.preset().display.background == Background::Transparent, o.deep,
+                      "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()));
+  }
+  if (o.deep.depth == 8) {
+    for (const auto& f : outs.pngs) render::write_png_rgba(f, rgba.data(), plan.size.width, plan.size.height);
+  }
   const auto& field = out.host_field();
   for (const auto& f : outs.npys)
     write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
@@ -525,7 +595,8 @@ CommandFn add_render_command(CLI::App& app) {
       ->transform(decimal_integer())
       ->check(CLI::Range(0, 100'000'000));
   cmd->add_option("--out", o->outs,
-                  "Output file, by extension: .png (last frame), .npy (field), .mp4 (H.264), .webm (VP9), "
+                  "Output file, by extension: .png (last frame; --depth 16 for 16 bits a channel), .exr "
+                  "(last frame, linear, OpenEXR), .npy (field), .mp4 (H.264), .webm (VP9), "
                   ".gif (looping, two-pass palette), DIR/%05d.png (numbered PNG frames; DIR is made); "
                   "repeatable")
       ->type_name("FILE")
@@ -578,6 +649,8 @@ CommandFn add_render_command(CLI::App& app) {
       ->type_name("F")
       ->check(CLI::Range(0.001, 1.0))
       ->capture_default_str();
+  add_video_quality_options(*cmd, o->quality);
+  add_deep_still_options(*cmd, o->deep);
   add_output_budget_option(*cmd, o->output_budget);
   return [o] { return run_render(*o); };
 }

@@ -6,8 +6,10 @@
 
 namespace physarum::app {
 
-OffscreenTarget::OffscreenTarget(int w, int h)
-    : color_(render::make_texture_2d(w, h, GL_RGBA8)), fbo_(render::make_framebuffer()) {
+static_assert(GL_RGBA8 == 0x8058);
+
+OffscreenTarget::OffscreenTarget(int w, int h, unsigned internal_format)
+    : color_(render::make_texture_2d(w, h, internal_format)), fbo_(render::make_framebuffer()) {
   glNamedFramebufferTexture(fbo_.get(), GL_COLOR_ATTACHMENT0, color_.get(), 0);
   if (glCheckNamedFramebufferStatus(fbo_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
     throw Error("the offscreen framebuffer is incomplete");

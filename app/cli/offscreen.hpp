@@ -10,11 +10,12 @@
 
 namespace physarum::app {
 
-// An RGBA8 colour target of w x h, bound for drawing (and reading) while it lives. Needs a current
-// OpenGL 4.5 context. Throws Error when the framebuffer is incomplete.
+// A colour target of w x h (RGBA8 unless another GL internal format is given: GL_RGBA32F for the
+// deep stills), bound for drawing (and reading) while it lives. Needs a current OpenGL 4.5
+// context. Throws Error when the framebuffer is incomplete.
 class OffscreenTarget {
  public:
-  OffscreenTarget(int w, int h);
+  OffscreenTarget(int w, int h, unsigned internal_format = 0x8058 /* GL_RGBA8 */);
   ~OffscreenTarget();
   OffscreenTarget(const OffscreenTarget&) = delete;
   OffscreenTarget& operator=(const OffscreenTarget&) = delete;

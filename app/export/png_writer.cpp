@@ -30,13 +30,21 @@ void on_write(png_structp png, png_bytep data, size_t n) {
 }
 void on_flush(png_structp) {}
 
-bool encode_rows(png_structp png, png_infop info, PngOut& out, int width, int height, int bit_depth,
+int colour_type(int channels) {
+  switch (channels) {
+    case 1: return PNG_COLOR_TYPE_GRAY;
+    case 3: return PNG_COLOR_TYPE_RGB;
+    case 4: return PNG_COLOR_TYPE_RGB_ALPHA;
+    default: throw Error("PNG channels must be 1, 3 or 4, not " + std::to_string(channels));
+  }
+}
+
+bool encode_rows(png_structp png, png_infop info, PngOut& out, int width, int height, int bit_depth, int type,
                  std::vector<png_text>& text, std::vector<png_bytep>& rows) {
   if (setjmp(png_jmpbuf(png))) return false;
   png_set_write_fn(png, &out, on_write, on_flush);
-  png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), bit_depth,
-               PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-               PNG_FILTER_TYPE_DEFAULT);
+  png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), bit_depth, type,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   if (!text.empty()) png_set_text(png, info, text.data(), static_cast<int>(text.size()));
   png_set_compression_level(png, 9);
   png_write_info(png, info);
@@ -47,11 +55,13 @@ bool encode_rows(png_structp png, png_infop info, PngOut& out, int width, int he
 
 }  // namespace
 
-std::string encode_grey_png(const std::vector<uint16_t>& samples, int width, int height, int bit_depth,
-                            const TextChunks& text) {
+std::string encode_png(const std::vector<uint16_t>& samples, int width, int height, int channels,
+                       int bit_depth, const TextChunks& text) {
   if (bit_depth != 8 && bit_depth != 16) throw Error("PNG bit depth must be 8 or 16");
+  const int type = colour_type(channels);
   if (width <= 0 || height <= 0 ||
-      samples.size() != static_cast<size_t>(width) * static_cast<size_t>(height)) {
+      samples.size() !=
+          static_cast<size_t>(width) * static_cast<size_t>(height) * static_cast<size_t>(channels)) {
     throw Error("PNG size does not match its samples");
   }
   const size_t bpp = bit_depth / 8;
@@ -66,7 +76,7 @@ std::string encode_grey_png(const std::vector<uint16_t>& samples, int width, int
   }
   std::vector<png_bytep> rows(static_cast<size_t>(height));
   for (int y = 0; y < height; ++y)
-    rows[static_cast<size_t>(y)] = &pixels[static_cast<size_t>(y) * width * bpp];
+    rows[static_cast<size_t>(y)] = &pixels[static_cast<size_t>(y) * width * channels * bpp];
   std::vector<std::string> keys, values;  // png_text points into these
   for (const auto& [k, v] : text) {
     keys.push_back(k);
@@ -89,15 +99,25 @@ std::string encode_grey_png(const std::vector<uint16_t>& samples, int width, int
     png_destroy_write_struct(&png, nullptr);
     throw Error("cannot encode PNG: out of memory");
   }
-  const bool ok = encode_rows(png, info, out, width, height, bit_depth, chunks, rows);
+  const bool ok = encode_rows(png, info, out, width, height, bit_depth, type, chunks, rows);
   png_destroy_write_struct(&png, &info);
   if (!ok) throw Error(std::string("cannot encode PNG: ") + out.message);
   return std::move(out.bytes);
 }
 
+void write_png(const std::filesystem::path& file, const std::vector<uint16_t>& samples, int width, int height,
+               int channels, int bit_depth, const TextChunks& text) {
+  write_file_atomically(file, encode_png(samples, width, height, channels, bit_depth, text));
+}
+
+std::string encode_grey_png(const std::vector<uint16_t>& samples, int width, int height, int bit_depth,
+                            const TextChunks& text) {
+  return encode_png(samples, width, height, 1, bit_depth, text);
+}
+
 void write_grey_png(const std::filesystem::path& file, const std::vector<uint16_t>& samples, int width,
                     int height, int bit_depth, const TextChunks& text) {
-  write_file_atomically(file, encode_grey_png(samples, width, height, bit_depth, text));
+  write_png(file, samples, width, height, 1, bit_depth, text);
 }
 
 }  // namespace physarum::app::exporter

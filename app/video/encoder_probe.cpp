@@ -7,6 +7,7 @@
 #include "sim/params.hpp"
 #include "video/frame_ring.hpp"
 #include "video/process.hpp"
+#include "video/video_quality.hpp"
 
 namespace physarum::app {
 
@@ -30,15 +31,6 @@ std::string resolve_ffmpeg(const std::string& program) {
     throw Error(program + " not found (looked on PATH); install ffmpeg with apt-get install ffmpeg");
   }
   return *path;
-}
-
-std::vector<std::string> h264_encoder_args(const std::string& encoder, RingPolicy policy) {
-  if (encoder == "h264_nvenc") {
-    return {"-c:v", "h264_nvenc", "-pix_fmt", "yuv420p", "-preset", "p5",
-            "-rc",  "vbr",        "-cq",      "19",      "-b:v",    "0"};
-  }
-  return {"-c:v", "libx264", "-pix_fmt", "yuv420p",
-          "-crf", "18",      "-preset",  policy == RingPolicy::Drop ? "veryfast" : "medium"};
 }
 
 std::string video_size_problem(int width, int height, const std::string& encoder) {
@@ -84,7 +76,7 @@ std::string pick_h264_encoder(const std::string& ffmpeg) {
                                       "-f",        "lavfi",
                                       "-i",        "color=c=black:s=256x256:r=30",
                                       "-frames:v", "1"};
-    for (const std::string& a : h264_encoder_args("h264_nvenc", RingPolicy::Wait)) trial.push_back(a);
+    for (const std::string& a : h264_quality_args("h264_nvenc", RingPolicy::Wait, {})) trial.push_back(a);
     for (const char* a : {"-f", "null", "-"}) trial.emplace_back(a);
     if (wait_status_ok(run_capture(trial, true).wait_status)) chosen = "h264_nvenc";
   }

@@ -13,10 +13,6 @@ namespace physarum::app {
 // install it when it is not there.
 std::string resolve_ffmpeg(const std::string& program);
 
-// ffmpeg's codec and quality settings for an H.264 encoder (libx264 or h264_nvenc). The interactive
-// recorder must keep up with the frame loop, so libx264 uses a faster preset there.
-std::vector<std::string> h264_encoder_args(const std::string& encoder, RingPolicy policy);
-
 // Why ffmpeg cannot encode a width x height video with this encoder (sizes after rounding down to
 // even), or empty when it can: ffmpeg takes no raw frame with (w + 128) * (h + 128) >= 2^31 / 8,
 // h264_nvenc no side over 4096. Checked before any work so an impossible video fails at once.

@@ -1,7 +1,5 @@
 #include "video/ffmpeg_args.hpp"
 
-#include "video/encoder_probe.hpp"
-
 namespace physarum::app {
 
 namespace {
@@ -9,7 +7,6 @@ namespace {
 // Everything after the input: codec, container and file, per format. ffmpeg reads "-x.mp4" as an
 // option and "a:b.mp4" as a protocol: files go behind its file: prefix.
 std::vector<std::string> format_args(const EncodeSettings& s) {
-  const bool live = s.policy == RingPolicy::Drop;
   const std::string fps = std::to_string(s.fps);
   std::vector<std::string> a;
   const auto comment = [&] {
@@ -17,7 +14,7 @@ std::vector<std::string> format_args(const EncodeSettings& s) {
   };
   switch (s.format) {
     case VideoFormat::Mp4:
-      a = h264_encoder_args(s.encoder, s.policy);
+      a = h264_quality_args(s.encoder, s.policy, s.quality);
       // Fragmented MP4 with a fragment a second: a file cut short by a crash, a kill or a full disk
       // still plays up to its last whole fragment (a plain MP4 needs its index, written last).
       a.insert(a.end(), {"-r", fps, "-movflags", "+frag_keyframe+empty_moov+default_base_moof",
@@ -29,14 +26,8 @@ std::vector<std::string> format_args(const EncodeSettings& s) {
     case VideoFormat::Webm:
       // Constant quality (-b:v 0); WebM is Matroska, written cluster by cluster, so a file cut
       // short still plays up to its last cluster.
-      a = {"-c:v",      "libvpx-vp9",
-           "-pix_fmt",  s.alpha ? "yuva420p" : "yuv420p",
-           "-crf",      "31",
-           "-b:v",      "0",
-           "-row-mt",   "1",
-           "-deadline", live ? "realtime" : "good",
-           "-cpu-used", live ? "8" : "2",
-           "-r",        fps};
+      a = vp9_quality_args(s.alpha, s.policy, s.quality);
+      a.insert(a.end(), {"-r", fps});
       comment();
       a.insert(a.end(), {"-f", "webm", "file:" + s.output.string()});
       break;

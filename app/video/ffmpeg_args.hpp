@@ -8,6 +8,7 @@
 
 #include "video/frame_ring.hpp"
 #include "video/video_format.hpp"
+#include "video/video_quality.hpp"
 
 namespace physarum::app {
 
@@ -23,6 +24,7 @@ struct EncodeSettings {
   std::string comment;                // metadata comment, when the container takes one
   std::filesystem::path output;       // absolute
   std::filesystem::path frames_file;  // GIF: where its lossless frames go first
+  VideoQuality quality;               // checked already (quality_problem)
 };
 
 std::vector<std::string> ffmpeg_recording_argv(const std::string& ffmpeg, const EncodeSettings& s);

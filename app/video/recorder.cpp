@@ -33,8 +33,9 @@ Recorder::Recorder(RecorderOptions options)
   choose_encoder(ffmpeg);
   disk_.emplace(options_.output, absolute.parent_path(), options_.min_free_bytes, options_.free_space);
   disk_->check_at_start();
-  argv_ = ffmpeg_recording_argv(ffmpeg, {format_, encoder_, video_w_, video_h_, options_.fps, options_.alpha,
-                                         options_.policy, options_.comment, absolute, frames_file_});
+  argv_ = ffmpeg_recording_argv(
+      ffmpeg, {format_, encoder_, video_w_, video_h_, options_.fps, options_.alpha, options_.policy,
+               options_.comment, absolute, frames_file_, options_.quality});
   // The ring first: nothing to clean up if memory runs out.
   ring_.emplace(options_.ring_slots, static_cast<size_t>(video_w_) * static_cast<size_t>(video_h_) * 4);
   ffmpeg_ = std::make_unique<FfmpegPipe>(argv_, options_.log_file);
@@ -78,12 +79,15 @@ void Recorder::choose_encoder(const std::string& ffmpeg) {
       if (encoder_ != "libx264" && encoder_ != "h264_nvenc") {
         throw Error("unknown video encoder '" + encoder_ + "' (choose auto, libx264 or h264_nvenc)");
       }
+      if (std::string why = quality_problem(options_.quality, format_, encoder_); !why.empty())
+        throw Error(why);
       return;
     case VideoFormat::Webm: encoder_ = "libvpx-vp9"; break;
     case VideoFormat::Gif: encoder_ = "gif"; break;
     case VideoFormat::PngSequence: encoder_ = "png"; break;
   }
   if (std::string why = video_size_problem(video_w_, video_h_, encoder_); !why.empty()) throw Error(why);
+  if (std::string why = quality_problem(options_.quality, format_, encoder_); !why.empty()) throw Error(why);
 }
 
 void Recorder::start_writer() {
@@ -345,7 +349,8 @@ void Recorder::finish_gif() {
     std::lock_guard lock(mutex_);
     written = written_;
   }
-  std::string problem = written > 0 ? make_gif(argv_.front(), frames_file_, absolute_, options_.convert_limit)
+  std::string problem = written > 0 ? make_gif(argv_.front(), frames_file_, absolute_, options_.convert_limit,
+                                               options_.quality, video_w_)
                                     : "no frame was recorded";
   std::error_code ec;
   if (problem.empty()) {
@@ -376,15 +381,35 @@ RecorderStatus Recorder::status() const {
     s.wall_s = pacer_.wall_s();
   }
   s.duration_s = static_cast<double>(s.video_frames) / options_.fps;
-  // A GIF grows in its frames file until stop(); a PNG sequence has no one file (0).
+  // A GIF grows in its frames file until stop(); a PNG sequence is the sum of its files.
   std::error_code ec;
   const bool gif_pending = format_ == VideoFormat::Gif && !s.finished;
-  const auto bytes = std::filesystem::file_size(gif_pending ? frames_file_ : options_.output, ec);
-  s.file_bytes = ec ? 0 : static_cast<uint64_t>(bytes);
+  if (format_ == VideoFormat::PngSequence) {
+    s.file_bytes = png_sequence_bytes();
+  } else {
+    const auto bytes = std::filesystem::file_size(gif_pending ? frames_file_ : options_.output, ec);
+    s.file_bytes = ec ? 0 : static_cast<uint64_t>(bytes);
+  }
   s.video_width = video_w_;
   s.video_height = video_h_;
   s.encoder = encoder_;
   return s;
+}
+
+// The frames ffmpeg has finished so far: files 1, 2, ... up to the first not there (ffmpeg writes
+// them in order). Each file is measured once, when the next one exists (the last may still grow),
+// so a status a frame costs a stat or two however long the sequence.
+uint64_t Recorder::png_sequence_bytes() const {
+  std::lock_guard lock(png_bytes_mutex_);
+  std::error_code ec;
+  while (std::filesystem::exists(frame_file(options_.output, png_files_done_ + 2), ec)) {
+    const auto done = std::filesystem::file_size(frame_file(options_.output, png_files_done_ + 1), ec);
+    if (ec) break;
+    png_bytes_done_ += static_cast<uint64_t>(done);
+    ++png_files_done_;
+  }
+  const auto last = std::filesystem::file_size(frame_file(options_.output, png_files_done_ + 1), ec);
+  return png_bytes_done_ + (ec ? 0 : static_cast<uint64_t>(last));
 }
 
 bool Recorder::failed() const {

@@ -40,6 +40,7 @@
 #include "video/signals.hpp"
 #include "video/video_format.hpp"
 #include "video/video_pacer.hpp"
+#include "video/video_quality.hpp"
 
 namespace physarum::app {
 
@@ -58,6 +59,8 @@ struct RecorderOptions {
   std::string comment;           // metadata comment tag: how to make the video again
   std::string encoder = "auto";  // auto (h264_nvenc when it works here, else libx264) | libx264 | h264_nvenc
   std::string ffmpeg = "ffmpeg";
+  // Quality and speed (MP4, WebM), a GIF's width, rate, colours and dither (video_quality.hpp).
+  VideoQuality quality;
   std::filesystem::path log_file;  // ffmpeg's messages; empty: a temporary file, removed after
   Pacing pacing = Pacing::EveryFrame;
   // RealTime with a start time (the window's recordings): the video covers start .. stop(), the
@@ -89,7 +92,7 @@ struct RecorderStatus {
   uint64_t video_frames = 0;  // frames in the video (RealTime repeats a frame to fill wall time)
   double duration_s = 0;      // video_frames / fps
   double wall_s = 0;          // capture (or arrival) time from the first frame to the last
-  uint64_t file_bytes = 0;    // size of the output file now
+  uint64_t file_bytes = 0;    // size of the output file now (a PNG sequence: of its files)
   int video_width = 0;
   int video_height = 0;
   std::string encoder;
@@ -194,6 +197,11 @@ class Recorder final : public FrameSink, private Finalisable {
   uint64_t video_frames_ = 0;
   uint64_t tail_repeats_ = 0;  // RealTime with a start: the last frame again, up to stop()
   int last_slot_ = -1;         // the slot written last (held intact once stopping)
+
+  uint64_t png_sequence_bytes() const;
+  mutable std::mutex png_bytes_mutex_;  // guards the two below, a running sum of the frames' sizes
+  mutable uint64_t png_files_done_ = 0;
+  mutable uint64_t png_bytes_done_ = 0;
 
   std::mutex stop_mutex_;  // one stop() at a time (the destructor and a signal path may race)
   std::thread writer_;

@@ -1,6 +1,7 @@
 #include "video/video_format.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <system_error>
 
 #include "sim/params.hpp"
@@ -116,6 +117,19 @@ bool format_keeps_alpha(VideoFormat f) {
 
 bool format_needs_even_size(VideoFormat f) {
   return f == VideoFormat::Mp4 || f == VideoFormat::Webm;
+}
+
+}  // namespace physarum::app
+
+namespace physarum::app {
+
+std::filesystem::path frame_file(const std::filesystem::path& pattern, uint64_t n) {
+  // The pattern's name holds one %d or %0Nd and literal %%, which is what printf takes.
+  const std::string name = pattern.filename().string();
+  char buf[4096];
+  const int len = std::snprintf(buf, sizeof buf, name.c_str(), static_cast<int>(n));
+  if (len < 0 || static_cast<size_t>(len) >= sizeof buf) throw Error("frame name too long: " + name);
+  return pattern.parent_path() / buf;
 }
 
 }  // namespace physarum::app

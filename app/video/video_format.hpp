@@ -3,6 +3,7 @@
 // any work (a frame pattern with one number field, its folder there or made).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -31,6 +32,9 @@ std::optional<VideoFormat> video_format_of(const std::filesystem::path& file);
 // Throws Error unless the pattern's last part holds exactly one number field (%d or %0Nd, N up
 // to 9), no other '%' than "%%", and no '%' in its folders.
 void check_frame_pattern(const std::filesystem::path& pattern);
+
+// The `n`th file of a checked frame pattern (frames/%05d.png, 7: frames/00007.png).
+std::filesystem::path frame_file(const std::filesystem::path& pattern, uint64_t n);
 
 // Refuses a bad pattern, or a folder for the frames that exists and is not one; makes nothing.
 void check_frame_folder(const std::filesystem::path& pattern);

@@ -16,6 +16,10 @@ WindowRecording::~WindowRecording() {
 void WindowRecording::start(const std::filesystem::path& file, RecordSource source, int fps, Pacing pacing,
                             const WindowCore& core, int fb_w, int fb_h) {
   if (recorder_) stop();
+  // A PNG sequence is frames to edit, not a video to play: real-time pacing would write a file
+  // for every 1/fps of the wall clock, repeating each window frame many times on a slow backend.
+  // It keeps each window frame once; stop() says the rate that plays it in real time.
+  if (video_format_of(file) == VideoFormat::PngSequence) pacing = Pacing::EveryFrame;
   int w = fb_w, h = fb_h;
   if (source == RecordSource::Field) {
     const Size f = core.field_size();
@@ -88,6 +92,7 @@ std::string WindowRecording::stop() {
     last_error_ = "recording " + last_file_.string() + " failed: " + final_status_.error;
     return last_error_;
   }
+  if (video_format_of(last_file_) == VideoFormat::PngSequence) return png_sequence_note();
   char buf[512];
   std::snprintf(buf, sizeof buf, "recorded %s: %llu frames (%.1f s, %s), %llu dropped", last_file_.c_str(),
                 static_cast<unsigned long long>(final_status_.video_frames), final_status_.duration_s,
@@ -104,6 +109,29 @@ std::string WindowRecording::stop() {
   return msg;
 }
 
+std::string WindowRecording::png_sequence_note() const {
+  const RecorderStatus& s = final_status_;
+  char buf[768];
+  int n = std::snprintf(buf, sizeof buf, "recorded %llu PNG frames (%s) into %s",
+                        static_cast<unsigned long long>(s.video_frames), format_bytes(s.file_bytes).c_str(),
+                        recording_folder(last_file_).c_str());
+  if (s.wall_s > 0 && s.video_frames > 1 && n > 0 && static_cast<size_t>(n) < sizeof buf) {
+    n += std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n),
+                       "; %.1f s of running: play at %.3g fps for real time", s.wall_s,
+                       static_cast<double>(s.video_frames - 1) / s.wall_s);
+  }
+  if (s.dropped > 0 && n > 0 && static_cast<size_t>(n) < sizeof buf) {
+    std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), ", %llu dropped",
+                  static_cast<unsigned long long>(s.dropped));
+  }
+  return buf;
+}
+
+std::string recording_folder(const std::filesystem::path& pattern) {
+  const std::filesystem::path folder = pattern.parent_path();
+  return (folder.empty() ? std::string(".") : folder.string()) + "/";
+}
+
 RecordingNote WindowRecording::toggle(const RecordingSettings& settings, const WindowCore& core, int fb_w,
                                       int fb_h) {
   if (active()) return finish();
@@ -114,6 +142,8 @@ RecordingNote WindowRecording::toggle(const RecordingSettings& settings, const W
   } catch (const std::exception& e) {
     return {std::string("cannot record: ") + e.what(), true};
   }
+  if (video_format_of(file) == VideoFormat::PngSequence)
+    return {"recording PNG frames into " + recording_folder(file), false};
   return {"recording to " + file, false};
 }
 
@@ -180,6 +210,8 @@ std::string format_bytes(uint64_t bytes) {
     std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
   } else if (b >= 1e6) {
     std::snprintf(buf, sizeof buf, "%.1f MB", b / 1e6);
+  } else if (b < 1e3) {
+    std::snprintf(buf, sizeof buf, "%.0f bytes", b);
   } else {
     std::snprintf(buf, sizeof buf, "%.0f KB", b / 1e3);
   }

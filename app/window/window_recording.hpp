@@ -73,6 +73,8 @@ class WindowRecording {
   RecordingNote finish();
 
   bool active() const { return recorder_ != nullptr; }
+  // What a finished PNG sequence says: its frames, their size, its folder, the real-time rate.
+  std::string png_sequence_note() const;
   RecordSource source() const { return source_; }
   RecordingStatus status() const;
   const std::string& last_error() const { return last_error_; }
@@ -104,7 +106,10 @@ std::string timestamped_name(const char* extension);
 // frame pattern as it is. Never an existing file or folder (unused_path).
 std::filesystem::path recording_name(const std::string& typed, VideoFormat f);
 
-// "12.3 MB", "512 KB".
+// The folder of a frame pattern, as the user reads it ("take/" for take/%05d.png).
+std::string recording_folder(const std::filesystem::path& pattern);
+
+// "12.3 MB", "512 KB", "300 bytes".
 std::string format_bytes(uint64_t bytes);
 
 // The recording's comment tag: preset, seed, size, agents and the options to make it again.

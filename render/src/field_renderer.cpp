@@ -9,6 +9,11 @@
 #include "render/shader_program.hpp"
 
 namespace physarum::render {
+
+namespace {
+DirectTarget direct_texture_of(GLuint framebuffer, int w, int h);
+}  // namespace
+
 namespace {
 
 Texture make_nearest_texture(Size s, GLenum format) {
@@ -307,7 +312,18 @@ void FieldRenderer::draw_field(const DisplayParams& given, const View& view, con
     glBindTextureUnit(0, field_tex_.get());
     glBindTextureUnit(1, lut_tex_.get());
     glBindTextureUnit(2, cave_tex_[cave_result_].get());
-    const Program& p = colour_prog_;
+    const float outside[4] = {kBackground[0], kBackground[1], kBackground[2],
+                              d.background == Background::Transparent ? 0.0f : 1.0f};
+    // The copy to the window's framebuffer obeys the scissor box; a direct write would not.
+    const bool clipped = clip_to_area(area, fb_w, fb_h, outside);
+    GLint bound = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &bound);
+    const DirectTarget direct =
+        clipped ? DirectTarget{} : direct_texture_of(static_cast<GLuint>(bound), fb_w, fb_h);
+    if (direct.format == GL_RGBA32F && !float_colour_prog_) {
+      float_colour_prog_ = build_program({{GL_COMPUTE_SHADER, "field_colour_float.comp"}});
+    }
+    const Program& p = direct.format == GL_RGBA32F ? float_colour_prog_ : colour_prog_;
     set_uniform(p, "u_fb_size", static_cast<float>(fb_w), static_cast<float>(fb_h));
     float cx = 0, cy = 0;
     view.framebuffer_center_cell(area, fb_w, fb_h, size_, cx, cy);
@@ -331,12 +347,8 @@ void FieldRenderer::draw_field(const DisplayParams& given, const View& view, con
       set_uniform(p, name.c_str(), rgb[0], rgb[1], rgb[2]);
     }
     set_environment_uniforms(p, d);
-    const float outside[4] = {kBackground[0], kBackground[1], kBackground[2],
-                              d.background == Background::Transparent ? 0.0f : 1.0f};
-    // The copy to the window's framebuffer obeys the scissor box; a direct write would not.
-    const bool clipped = clip_to_area(area, fb_w, fb_h, outside);
     glUseProgram(p.get());
-    colour_pass(fb_w, fb_h, !clipped);
+    colour_pass(fb_w, fb_h, direct);
     glUseProgram(0);
     glDisable(GL_SCISSOR_TEST);
   }
@@ -344,14 +356,14 @@ void FieldRenderer::draw_field(const DisplayParams& given, const View& view, con
 
 namespace {
 
-// The RGBA8 texture behind a framebuffer's first colour attachment when it covers w x h, else 0
-// (the window's own framebuffer, a renderbuffer, another format or size).
-GLuint rgba8_texture_of(GLuint framebuffer, int w, int h) {
-  if (framebuffer == 0) return 0;
+// The RGBA8 or RGBA32F texture behind a framebuffer's first colour attachment when it covers
+// w x h, else none (the window's own framebuffer, a renderbuffer, another format or size).
+DirectTarget direct_texture_of(GLuint framebuffer, int w, int h) {
+  if (framebuffer == 0) return {};
   GLint type = GL_NONE;
   glGetNamedFramebufferAttachmentParameteriv(framebuffer, GL_COLOR_ATTACHMENT0,
                                              GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-  if (type != GL_TEXTURE) return 0;
+  if (type != GL_TEXTURE) return {};
   GLint name = 0, level = 0, layered = GL_FALSE;
   glGetNamedFramebufferAttachmentParameteriv(framebuffer, GL_COLOR_ATTACHMENT0,
                                              GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
@@ -360,14 +372,15 @@ GLuint rgba8_texture_of(GLuint framebuffer, int w, int h) {
   glGetNamedFramebufferAttachmentParameteriv(framebuffer, GL_COLOR_ATTACHMENT0,
                                              GL_FRAMEBUFFER_ATTACHMENT_LAYERED, &layered);
   const auto tex = static_cast<GLuint>(name);
-  if (level != 0 || layered != GL_FALSE || glIsTexture(tex) == GL_FALSE) return 0;
+  if (level != 0 || layered != GL_FALSE || glIsTexture(tex) == GL_FALSE) return {};
   GLint target = 0, format = 0, tw = 0, th = 0;
   glGetTextureParameteriv(tex, GL_TEXTURE_TARGET, &target);
-  if (target != GL_TEXTURE_2D) return 0;
+  if (target != GL_TEXTURE_2D) return {};
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_WIDTH, &tw);
   glGetTextureLevelParameteriv(tex, 0, GL_TEXTURE_HEIGHT, &th);
-  return format == GL_RGBA8 && tw >= w && th >= h ? tex : 0;
+  if ((format != GL_RGBA8 && format != GL_RGBA32F) || tw < w || th < h) return {};
+  return {tex, static_cast<GLenum>(format)};
 }
 
 }  // namespace
@@ -376,18 +389,19 @@ GLuint rgba8_texture_of(GLuint framebuffer, int w, int h) {
 // texture (offscreen renders, the frame benchmark), else into colour_tex_ and then copied to the
 // framebuffer (the window's). The copy is a graphics operation: on an H100/H200, whose graphics
 // run on two TPCs, it costs 0.66 ms at 3840x2160 against 0.15 ms for the whole compute pass.
-void FieldRenderer::colour_pass(int fb_w, int fb_h, bool may_write_directly) {
+void FieldRenderer::colour_pass(int fb_w, int fb_h, DirectTarget target_tex) {
   GLint bound = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &bound);
   const auto target = static_cast<GLuint>(bound);
-  const GLuint direct = may_write_directly ? rgba8_texture_of(target, fb_w, fb_h) : 0;
+  const GLuint direct = target_tex.texture;
   if (direct == 0 && (!colour_tex_ || colour_size_ != Size{fb_w, fb_h})) {
     colour_tex_ = make_texture_2d(fb_w, fb_h, GL_RGBA8);
     colour_fbo_ = make_framebuffer();
     glNamedFramebufferTexture(colour_fbo_.get(), GL_COLOR_ATTACHMENT0, colour_tex_.get(), 0);
     colour_size_ = Size{fb_w, fb_h};
   }
-  glBindImageTexture(0, direct != 0 ? direct : colour_tex_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+  glBindImageTexture(0, direct != 0 ? direct : colour_tex_.get(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
+                     direct != 0 ? target_tex.format : GL_RGBA8);
   glDispatchCompute(static_cast<GLuint>((fb_w + 15) / 16), static_cast<GLuint>((fb_h + 15) / 16), 1);
   // Whoever reads the pixels next (a copy, a read-back, a texture fetch, the ImGui pass drawn over
   // them) sees the writes.
@@ -398,19 +412,30 @@ void FieldRenderer::colour_pass(int fb_w, int fb_h, bool may_write_directly) {
                          GL_NEAREST);
 }
 
-std::vector<uint8_t> read_framebuffer_rgba(int w, int h) {
-  std::vector<uint8_t> pixels(static_cast<size_t>(w) * h * 4);
+namespace {
+template <typename T>
+std::vector<T> read_framebuffer(int w, int h, GLenum type) {
+  std::vector<T> pixels(static_cast<size_t>(w) * h * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  glReadPixels(0, 0, w, h, GL_RGBA, type, pixels.data());
   check_gl("reading the framebuffer");
   // GL's rows run bottom to top; images run top to bottom.
   const size_t row = static_cast<size_t>(w) * 4;
-  std::vector<uint8_t> flipped(pixels.size());
+  std::vector<T> flipped(pixels.size());
   for (int y = 0; y < h; ++y) {
     std::memcpy(flipped.data() + static_cast<size_t>(y) * row,
-                pixels.data() + static_cast<size_t>(h - 1 - y) * row, row);
+                pixels.data() + static_cast<size_t>(h - 1 - y) * row, row * sizeof(T));
   }
   return flipped;
+}
+}  // namespace
+
+std::vector<uint8_t> read_framebuffer_rgba(int w, int h) {
+  return read_framebuffer<uint8_t>(w, h, GL_UNSIGNED_BYTE);
+}
+
+std::vector<float> read_framebuffer_rgba_float(int w, int h) {
+  return read_framebuffer<float>(w, h, GL_FLOAT);
 }
 
 }  // namespace physarum::render

@@ -17,6 +17,13 @@
 
 namespace physarum::render {
 
+// The texture a colour pass writes straight into (0: none, the pass goes through its own RGBA8
+// image) and its GL internal format: RGBA8, or RGBA32F for the deep stills.
+struct DirectTarget {
+  unsigned texture = 0;
+  unsigned format = 0;
+};
+
 class FieldRenderer {
  public:
   FieldRenderer();  // builds the programs; throws Error (missing shader files, compile errors)
@@ -80,10 +87,11 @@ class FieldRenderer {
   void build_binary_cave(int passes, int cave_channel);
   void update_environment(const Backend& backend);
   void set_environment_uniforms(const Program& p, const DisplayParams& d);
-  void colour_pass(int fb_w, int fb_h, bool may_write_directly);
+  void colour_pass(int fb_w, int fb_h, DirectTarget direct);
 
   Program minmax_prog_, finish_prog_, cave_prog_, colour_prog_;
-  Texture colour_tex_;  // colour_pass's RGBA8 image, framebuffer-sized
+  Program float_colour_prog_;  // built when first drawn into a float target
+  Texture colour_tex_;         // colour_pass's RGBA8 image, framebuffer-sized
   Framebuffer colour_fbo_;
   Size colour_size_;
   Texture lut_tex_;
@@ -124,5 +132,8 @@ class FieldRenderer {
 
 // Reads the bound framebuffer's (0, 0, w, h) as RGBA8, rows top to bottom.
 std::vector<uint8_t> read_framebuffer_rgba(int w, int h);
+// The same as floats (4 a pixel), as a float colour target holds them: the shader's output before
+// any rounding to 8 bits.
+std::vector<float> read_framebuffer_rgba_float(int w, int h);
 
 }  // namespace physarum::render
