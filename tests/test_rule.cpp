@@ -274,6 +274,9 @@ TEST(Params, ParsesSizesAndCounts) {
   EXPECT_THROW(parse_count("2000G"), Error);
   EXPECT_EQ(format_count(4000000), "4M");
   EXPECT_EQ(format_count(250000), "250K");
+  EXPECT_EQ(format_count(1500000), "1.5M");
+  EXPECT_EQ(parse_count(format_count(1500000)), 1500000U);
+  EXPECT_EQ(format_count(1550000), "1550K");
   EXPECT_EQ(format_count(1234), "1234");
   EXPECT_EQ(parse_turn_rule("jones"), TurnRule::Jones);
   EXPECT_THROW(parse_turn_rule("left"), Error);

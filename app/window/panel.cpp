@@ -100,14 +100,14 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::SameLine();
   if (ImGui::Button("Fullscreen (F11)")) st.actions.push_back(PanelAction::ToggleFullscreen);
 
-  if (!ImGui::TreeNode("Size, agents, seed, spawn (reallocates)")) return;
+  if (!ImGui::TreeNode("Size, agents, seed, spawn (restarts the run)")) return;
   input(st.width, limits::kWidth, 64, 256);
   input(st.height, limits::kHeight, 64, 256);
   input(st.agents_k, limits::kAgentsK, 10, 100);
   input(st.seed, limits::kSeed);
   const char* modes[] = {"random", "disc", "ring", "point"};
   ImGui::Combo("spawn", &st.spawn_mode, modes, 4);
-  if (ImGui::Button("Apply (reallocates)")) {
+  if (ImGui::Button("Apply (restarts the run)")) {
     guarded(toasts, "cannot apply", [&] {
       RunParams run;
       run.size = {st.width, st.height};
@@ -170,11 +170,11 @@ ImVec4 rgb_colour(uint32_t rgb) {
 }
 
 // Adding and removing species: a plan shown as the list Apply will build, applied at once by
-// "Apply (reallocates)" like the size and agents; the species that stay remain live meanwhile.
+// "Apply (restarts the run)" like the size and agents; the species that stay remain live meanwhile.
 void species_count_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   const SpeciesSet live = core.backend().species();
   if (!plan_fits(st.species_plan, live)) st.species_plan = unchanged_plan(live);
-  if (!ImGui::TreeNode("Add / remove species (reallocates)")) return;
+  if (!ImGui::TreeNode("Add / remove species (restarts the run)")) return;
   SpeciesPlan& plan = st.species_plan;
   const SpeciesSet planned = merged_species(plan, live);
   int remove = -1;
@@ -205,7 +205,7 @@ void species_count_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (full) ImGui::EndDisabled();
   const bool pending = plan_changes(plan, live);
   if (!pending) ImGui::BeginDisabled();
-  if (ImGui::Button("Apply (reallocates)")) {
+  if (ImGui::Button("Apply (restarts the run)")) {
     guarded(toasts, "cannot apply the species", [&] {
       if (const CommandResult r = core.apply_species_set(merged_species(plan, live)); r) {
         st.species_plan = unchanged_plan(core.backend().species());
@@ -323,7 +323,9 @@ void display_section(WindowCore& core, Toasts& toasts) {
     parameter_widget(*registry::find(registry::Section::Display, key), &d, toasts);
 
   int cave = static_cast<int>(d.cave);
-  const char* caves[] = {"off (palette)", "levels, even", "levels, quantile", "binary walls/floor"};
+  // With several species the palette is not used: "off" draws each species in its colour.
+  const char* caves[] = {species > 1 ? "off" : "off (palette)", "levels, even", "levels, quantile",
+                         "binary walls/floor"};
   if (ImGui::Combo("cave map", &cave, caves, 4)) d.cave = static_cast<CaveMode>(cave);
   if (cave_channel_shown(species, d.cave)) cave_channel_choice(d, core.backend().species());
   using registry::Section;

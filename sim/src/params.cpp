@@ -330,6 +330,9 @@ std::string format_size(Size s) {
 
 std::string format_count(uint64_t n) {
   if (n >= 1000000 && n % 1000000 == 0) return std::to_string(n / 1000000) + "M";
+  if (n >= 1000000 && n % 100000 == 0) {  // 1.5M, not 1500K: parse_count reads both
+    return std::to_string(n / 1000000) + "." + std::to_string(n / 100000 % 10) + "M";
+  }
   if (n >= 1000 && n % 1000 == 0) return std::to_string(n / 1000) + "K";
   return std::to_string(n);
 }
