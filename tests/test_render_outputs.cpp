@@ -168,6 +168,7 @@ TEST(GifRecorder, FramesAreKeptWhenTheGifCannotBeMade) {
   o.output = dir / "slow.gif";
   o.width = 33;
   o.height = 21;
+  o.fps = 25;  // the GIF's rate: the frames are kept at it, so every one of the five is kept
   o.policy = RingPolicy::Wait;
   o.convert_limit = std::chrono::milliseconds(1);
   Recorder rec(o);

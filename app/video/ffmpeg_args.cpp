@@ -33,8 +33,20 @@ std::vector<std::string> format_args(const EncodeSettings& s) {
       break;
     case VideoFormat::Gif:
       // Lossless frames first (FFV1 in Matroska: compact, and playable if we are killed); the
-      // GIF's palette needs every frame, so it is made at the end (gif_pass.hpp).
-      a = {"-c:v", "ffv1", "-pix_fmt", "bgr0", "-r", fps, "-f", "matroska", "file:" + s.frames_file.string()};
+      // GIF's palette needs every frame, so it is made at the end (gif_pass.hpp). They are kept
+      // at the GIF's rate and width already: a 1920x1080 recording would otherwise keep 16 times
+      // the pixels the GIF uses (1 GB for 20 s) and read them all twice more.
+      a = {"-vf",
+           gif_prefilter(s.quality, s.width),
+           "-c:v",
+           "ffv1",
+           "-pix_fmt",
+           "bgr0",
+           "-r",
+           std::to_string(s.quality.gif_fps),
+           "-f",
+           "matroska",
+           "file:" + s.frames_file.string()};
       break;
     case VideoFormat::PngSequence:
       a = {"-c:v", "png", "-pix_fmt", s.alpha ? "rgba" : "rgb24", "-start_number",

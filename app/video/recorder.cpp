@@ -349,8 +349,10 @@ void Recorder::finish_gif() {
     std::lock_guard lock(mutex_);
     written = written_;
   }
+  // The frames file holds frames at the GIF's rate and width already (ffmpeg_args.cpp).
+  const int kept_width = gif_width_for(options_.quality, video_w_);
   std::string problem = written > 0 ? make_gif(argv_.front(), frames_file_, absolute_, options_.convert_limit,
-                                               options_.quality, video_w_)
+                                               options_.quality, kept_width)
                                     : "no frame was recorded";
   std::error_code ec;
   if (problem.empty()) {

@@ -155,10 +155,11 @@ GifEstimate estimate_gif(const VideoQuality& q, int frame_width, int frame_heigh
   e.height = gif_height_for(q, frame_width, frame_height);
   e.frames = gif_frame_count(frames, fps, q);
   const double pixels = static_cast<double>(e.width) * e.height * static_cast<double>(e.frames);
-  // Fewer colours take fewer bits a pixel (log2 of the palette's size, of 8 at 256).
-  const double bits = std::log2(static_cast<double>(std::max(2, q.gif_colors))) / 8.0;
-  const double dither = q.gif_dither == "none" ? 0.6 : 1.0;
-  e.typical_bytes = static_cast<uint64_t>(pixels * kGifBytesPerPixel * bits * dither);
+  const double colours =
+      std::pow(static_cast<double>(std::max(2, q.gif_colors)) / kMaxGifColors, kGifColorsExponent);
+  const bool diffusion = q.gif_dither != "none" && q.gif_dither != "bayer";
+  const double dither = diffusion ? kGifDiffusionFactor : 1.0;
+  e.typical_bytes = static_cast<uint64_t>(pixels * kGifBytesPerPixel * colours * dither);
   e.bound_bytes = static_cast<uint64_t>(pixels * 1.5) + 1024 * (e.frames + 1);
   return e;
 }

@@ -18,8 +18,12 @@ namespace physarum::app {
 // frame; 30 or 60 fps would alternate delays (3, 3, 4 or 1, 2) and drift from the recording's time.
 inline constexpr int kDefaultGifFps = 25;
 inline constexpr int kGifFpsChoices[] = {1, 2, 4, 5, 10, 20, 25, 50};
-// Wide enough to read a network, narrow enough that a typical 10-20 s GIF stays under ~10 MB.
+// Wide enough to read a network; with 64 colours and the ordered dither a 10 s GIF of a busy field
+// (braid, jones-2010: 250 frames of 480x270) weighs 8-9 MB. 256 colours with error diffusion
+// weighed 19-22 MB for the same frames and looked the same at 1:1: error diffusion's noise differs
+// from frame to frame and LZW cannot compress it, the ordered dither's pattern is fixed.
 inline constexpr int kDefaultGifWidth = 480;
+inline constexpr int kDefaultGifColors = 64;
 inline constexpr int kMaxGifColors = 256;
 inline constexpr std::string_view kGifDithers[] = {"none", "bayer", "floyd_steinberg", "sierra2",
                                                    "sierra2_4a"};
@@ -33,8 +37,8 @@ struct VideoQuality {
   std::string speed;
   int gif_width = 0;  // 0: kDefaultGifWidth, or the frames' width when they are narrower
   int gif_fps = kDefaultGifFps;
-  int gif_colors = kMaxGifColors;
-  std::string gif_dither = "sierra2_4a";
+  int gif_colors = kDefaultGifColors;
+  std::string gif_dither = "bayer";
 };
 
 // Why `q` does not fit `format` with `encoder` (libx264 or h264_nvenc for MP4), naming the option
@@ -58,11 +62,16 @@ std::string gif_prefilter(const VideoQuality& q, int frame_width);
 // Frames in the GIF for a video of `frames` at `fps`.
 uint64_t gif_frame_count(uint64_t frames, int fps, const VideoQuality& q);
 
-// What a GIF weighs, before it is made. A typical field GIF (a growing network, dithered) takes
-// about kGifBytesPerPixel a pixel a frame: measured on the presets at the default settings; fewer
-// colours and no dither weigh less. An estimate, not a bound: the bound is raw LZW (12-bit codes,
-// 1.5 bytes a pixel).
-inline constexpr double kGifBytesPerPixel = 0.35;
+// What a GIF weighs, before it is made. A busy field GIF with 256 colours and the ordered dither (or
+// none) takes about kGifBytesPerPixel a pixel a frame; the size goes as the palette's size to the
+// power kGifColorsExponent, and error diffusion (floyd_steinberg, sierra2, sierra2_4a) weighs
+// kGifDiffusionFactor times more. Fitted to GIFs of braid and jones-2010 at 64 and 256 colours with
+// each dither: 600 steps (10 s) come out 10-15% under it, the first 150 steps of a run (still
+// settling, so busier) about 1.4 times over it. An estimate, not a bound: quieter fields weigh less;
+// the bound is raw LZW (12-bit codes, 1.5 bytes a pixel).
+inline constexpr double kGifBytesPerPixel = 0.52;
+inline constexpr double kGifColorsExponent = 0.4;
+inline constexpr double kGifDiffusionFactor = 1.4;
 struct GifEstimate {
   int width = 0, height = 0;
   uint64_t frames = 0;
