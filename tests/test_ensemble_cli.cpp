@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_pair.hpp"
 #include "export_support.hpp"
 #include "test_support.hpp"
 
@@ -16,9 +17,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // The towns preset small: its food and walls make towns, so every kind of measure is there.
-std::vector<std::string> towns(std::vector<std::string> extra) {
+std::vector<std::string> towns(std::vector<std::string> extra, const std::string& backend = "cpu") {
   std::vector<std::string> a = {"render",  "--preset", "towns",     "--size", "160x90",    "--agents", "2000",
-                                "--steps", "150",      "--backend", "cpu",    "--threads", "1",        "-q"};
+                                "--steps", "150",      "--backend", backend,  "--threads", "1",        "-q"};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }
@@ -153,6 +154,16 @@ TEST(EnsembleCli, MergeReadsOnlyWholeEnsemblesFromRegularFiles) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--report s1.json is also a report given to --merge"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "all.json"));
+}
+
+// Backends give the same bits, and the file names no backend: an ensemble grown on the GPU is the CPU's.
+TEST(EnsembleCliGpu, OnCudaTheFileIsTheCpusByteForByte) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const fs::path dir = temp_dir();
+  ASSERT_EQ(physarum(towns({"--seeds", "1..4", "--report", "cpu.json"}), dir).exit_code, 0);
+  const ProcessResult g = physarum(towns({"--seeds", "1..4", "--report", "cuda.json"}, "cuda"), dir);
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_EQ(read_file(dir / "cuda.json"), read_file(dir / "cpu.json"));
 }
 
 }  // namespace
