@@ -21,6 +21,15 @@ struct JsonValue {
   std::vector<JsonValue> items;                            // Array
   std::vector<std::pair<std::string, JsonValue>> members;  // Object, in the file's order
 
+  // Out of line: a pair holding the type is complete only there (clang instantiates the vector's
+  // destructor where an implicit one would be defined, inside this class).
+  JsonValue();
+  JsonValue(const JsonValue&);
+  JsonValue(JsonValue&&) noexcept;
+  JsonValue& operator=(const JsonValue&);
+  JsonValue& operator=(JsonValue&&) noexcept;
+  ~JsonValue();
+
   // The member named `key` of an object, or nullptr (also for a value that is not an object).
   const JsonValue* find(std::string_view key) const;
 
