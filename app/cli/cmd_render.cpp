@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -678,20 +677,7 @@ CommandFn add_render_command(CLI::App& app) {
       ->type_name("F")
       ->check(CLI::Range(0.001, 1.0))
       ->capture_default_str();
-  cmd->add_option("--seeds", o->ensemble.seeds,
-                  "Run the recipe once per seed from A to B and write one --report over them: each measure's "
-                  "mean, standard deviation and 95% interval, and each seed's own report (no --out: "
-                  "render one seed with --seed S to see it)")
-      ->type_name("A..B");
-  cmd->add_option("--shard", o->ensemble.shard,
-                  "With --seeds: run only slice K of N of the seeds (every N-th, round robin); join the "
-                  "slices' reports with --merge")
-      ->type_name("K/N");
-  cmd->add_option("--merge", o->ensemble.merge,
-                  "Join the --report files of an ensemble's shards into --report FILE: the same file the "
-                  "whole ensemble writes; nothing runs")
-      ->type_name("FILE...")
-      ->expected(1, std::numeric_limits<int>::max());
+  add_ensemble_options(*cmd, o->ensemble);
   add_video_quality_options(*cmd, o->quality);
   add_deep_still_options(*cmd, o->deep);
   add_output_budget_option(*cmd, o->output_budget);

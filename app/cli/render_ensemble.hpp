@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/render_report.hpp"
 #include "run/recipe.hpp"
 
@@ -34,6 +36,9 @@ struct EnsembleRun {
   // names it; with `seed_words` ("--seeds 1..8") in place of p's seed.
   std::function<std::string(const Preset& p, const std::string& seed_words)> remake;
 };
+
+// --seeds, --shard and --merge, on render's command line.
+void add_ensemble_options(CLI::App& cmd, EnsembleOptions& o);
 
 // Runs the shard's seeds (or merges shards' reports) and writes the report; returns the exit code.
 // Throws UsageError for a bad range, shard or combination of options, before any run.
