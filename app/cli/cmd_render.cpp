@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -526,13 +527,17 @@ std::optional<LoopPlan> checked_loop(const RenderOptions& o, const Outputs& outs
 
 // --seeds and --merge make a report over many runs and no picture: what shapes a picture is refused.
 int render_ensemble(const RenderOptions& o) {
-  if (!o.outs.empty() || !o.resolution.empty() || o.every > 0 || o.from || o.loop_s) {
-    const std::string given = !o.outs.empty()         ? "--out " + o.outs[0]
-                              : !o.resolution.empty() ? "--resolution " + o.resolution
-                              : o.every > 0           ? std::string("--every")
-                              : o.from                ? std::string("--from")
-                                                      : std::string("--loop");
-    throw UsageError(given + ": " + (o.ensemble.merge.empty() ? "--seeds" : "--merge") +
+  const std::pair<bool, std::string> picture_options[] = {
+      {!o.outs.empty(), o.outs.empty() ? "" : "--out " + o.outs[0]},
+      {!o.resolution.empty(), "--resolution " + o.resolution},
+      {o.every > 0, "--every"},
+      {o.from.has_value(), "--from"},
+      {o.loop_s.has_value(), "--loop"},
+      {o.deep.depth != 8, "--depth " + std::to_string(o.deep.depth)},
+  };
+  for (const auto& [given, option] : picture_options) {
+    if (!given) continue;
+    throw UsageError(option + ": " + (o.ensemble.merge.empty() ? "--seeds" : "--merge") +
                      " writes one report over many runs, and a picture or video is of one run; render the "
                      "seed to look at with --seed S --out FILE");
   }
