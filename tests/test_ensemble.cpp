@@ -223,6 +223,10 @@ TEST(EnsembleShards, FilesThatThisProgramDidNotWriteAreRefusedNamingTheFault) {
   EXPECT_EQ(error("\"shard\": \"2/2\"", "\"shard\": \"3/2\""),
             "'s.json': --shard 3/2: expected K/N with 1 <= K <= N, e.g. 2/8");
   EXPECT_EQ(error("\"recipe\"", "\"Recipe\""), "'s.json': no \"recipe\"");
+  EXPECT_EQ(
+      error("\"seeds\"", "\"Seeds\""),
+      "'s.json': no \"seeds\": not an ensemble's report (render --seeds A..B --report FILE writes one)");
+  EXPECT_EQ(error("\"shard\": \"2/2\"", "\"shard\": 2"), "'s.json': \"shard\" must be a string");
   EXPECT_EQ(error("\"runs\": [", "\"runs\": [,"), "'s.json': line 19, column 12: expected a JSON value");
   EXPECT_EQ(error("\"runs\": [", "\"runs\": 5, \"x\": ["), "'s.json': \"runs\" must be a list");
   EXPECT_EQ(test::error_of([] { (void)parse_ensemble("[]", "'s.json'"); }),

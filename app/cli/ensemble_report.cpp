@@ -116,12 +116,18 @@ Ensemble parse_ensemble(std::string_view text, std::string_view name) {
   if (doc.kind != Kind::Object) throw Error(where + ": not an ensemble report (a JSON object)");
   Ensemble e;
   e.recipe = member(doc, "recipe", Kind::String, where).text;
+  // A single run's report has a recipe too: the likeliest wrong file to be given.
+  if (!doc.find("seeds")) {
+    throw Error(where +
+                ": no \"seeds\": not an ensemble's report (render --seeds A..B --report FILE writes one)");
+  }
+  const std::string& seeds = member(doc, "seeds", Kind::String, where).text;
+  const JsonValue* shard = doc.find("shard");
+  const bool sharded = shard && shard->kind != Kind::Null;
+  const std::string shard_text = sharded ? member(doc, "shard", Kind::String, where).text : "";
   try {
-    e.seeds = parse_seed_range(member(doc, "seeds", Kind::String, where).text);
-    const JsonValue* shard = doc.find("shard");
-    if (shard && shard->kind != Kind::Null) {
-      e.shard = sensitivity::parse_shard(member(doc, "shard", Kind::String, where).text);
-    }
+    e.seeds = parse_seed_range(seeds);
+    if (sharded) e.shard = sensitivity::parse_shard(shard_text);
   } catch (const Error& x) {
     throw Error(where + ": " + x.what());
   }
