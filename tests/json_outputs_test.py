@@ -77,6 +77,14 @@ def main():
         check_file("network.json", ["render", "--preset"] + grow + [
             "--steps", "40", "--food", food, "--walls", walls, "--out", "still.png", "--report",
             "network.json", "-q"], headless)
+        # An ensemble copies each seed's report, the recipe and the preset's name into one file, and
+        # --merge writes it again from what it read back.
+        ensemble = ["render", "--preset", preset, "--size", "48x32", "--agents", "600", "--backend", "cpu",
+                    "--steps", "20", "--food", food, "--walls", walls, "--seeds", "3..5", "-q"]
+        check_file("ensemble.json", ensemble + ["--report", "ensemble.json"])
+        check_file("shard-1.json", ensemble + ["--shard", "1/2", "--report", "shard-1.json"])
+        check_file("shard-2.json", ensemble + ["--shard", "2/2", "--report", "shard-2.json"])
+        check_file("merged.json", ["render", "--merge", "shard-1.json", "shard-2.json", "--report", "merged.json"])
         sens = ["sensitivity", "--preset"] + grow + ["--steps", "12", "--every", "4"]
         check_file("single.json", sens + ["--perturb", "agent:3:theta:1e-3", "--json", "single.json"])
         check_file("sweep.json", sens + ["--sweep", "model.decay=0.01:0.02:2", "--json", "sweep.json"])

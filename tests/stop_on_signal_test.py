@@ -113,6 +113,10 @@ def main():
          ["twins.json", "twins.csv"], signal.SIGTERM),
         ("bench", ["bench"] + sim + ["--warmup", "1000000", "--steps", "5", "--json"], ["unused"],
          signal.SIGTERM),
+        ("render --seeds", ["render"] + sim + forever + ["--seeds", "1..8", "--report", "ensemble.json"],
+         ["ensemble.json"], signal.SIGTERM),
+        ("render --seeds (Ctrl-C)", ["render"] + sim + forever + ["--seeds", "1..8", "--shard", "2/3", "--report",
+                                                                  "ensemble.json"], ["ensemble.json"], signal.SIGINT),
     ]
     problems = []
     for name, args, outputs, sig in cases:

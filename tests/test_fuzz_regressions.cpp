@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/ensemble_report.hpp"
+#include "cli/ensemble_summary.hpp"
 #include "sensitivity/runs.hpp"
 #include "sim/image.hpp"
 #include "sim/keyframes.hpp"
@@ -95,6 +97,24 @@ TEST(FuzzRegressions, CsvInputsGiveACleanAnswer) {
       EXPECT_NE(std::string(e.what()).find(f.filename().string()), std::string::npos) << e.what();
     }
   }
+}
+
+// Through the merge of one file, as `render --merge` reads it: what is read writes back the same
+// file (the one valid input is a shard the program wrote), anything else is refused naming the file.
+TEST(FuzzRegressions, EnsembleInputsGiveACleanAnswer) {
+  const auto files = inputs("ensemble");
+  ASSERT_FALSE(files.empty());
+  int read = 0;
+  for (const auto& f : files) {
+    try {
+      const app::Ensemble e = app::read_ensemble(f);
+      EXPECT_EQ(app::ensemble_json(e, app::summary_json(app::summarise(e.runs))), test::read_file(f)) << f;
+      ++read;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(f.filename().string()), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(read, 1);
 }
 
 TEST(FuzzRegressions, KeyframeInputsGiveACleanAnswer) {

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "cli/output_budget.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/output_size.hpp"
+#include "cli/render_ensemble.hpp"
 #include "cli/render_report.hpp"
 #include "cli/sim_options.hpp"
 #include "cli/video_options.hpp"
@@ -64,6 +66,7 @@ struct RenderOptions {
   int video_stop_limit_s = 30;  // after the last frame or Ctrl-C, before a stalled encoder is ended
   bool quiet = false;
   ReportOptions report;
+  EnsembleOptions ensemble;  // --seeds, --shard, --merge
   std::string output_budget;
   VideoQuality quality;   // --crf, --video-preset, --gif-*
   DeepStillOptions deep;  // --depth, --exr-type
@@ -86,13 +89,14 @@ OutKind out_kind(const std::string& file) {
                    "sequence such as frames/%05d.png");
 }
 
-// The command that runs the same simulation again, quoted for a shell so it can be pasted as it is.
-std::string remake_command(const RenderOptions& o, const Preset& p) {
+// The command that runs the same simulation again, quoted for a shell so it can be pasted as it is;
+// `seed_words` in place of "--seed N" when given ("--seeds 1..8").
+std::string remake_command(const RenderOptions& o, const Preset& p, const std::string& seed_words = "") {
   const run::Recipe& s = o.sim;
   std::string c = "physarum render";
   if (!s.preset.empty()) c += " --preset " + shell_quote(s.preset);
-  c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " --seed " +
-       std::to_string(p.run.seed);
+  c += " --size " + format_size(p.run.size) + " --agents " + std::to_string(p.run.agents) + " " +
+       (seed_words.empty() ? "--seed " + std::to_string(p.run.seed) : seed_words);
   if (!s.image.empty()) c += " --image " + shell_quote(s.image) + " --image-fit " + shell_quote(s.image_fit);
   if (!s.food.empty()) c += " --food " + shell_quote(s.food);
   if (!s.walls.empty()) c += " --walls " + shell_quote(s.walls);
@@ -521,7 +525,36 @@ std::optional<LoopPlan> checked_loop(const RenderOptions& o, const Outputs& outs
   }
 }
 
+// --seeds and --merge make a report over many runs and no picture: what shapes a picture is refused.
+int render_ensemble(const RenderOptions& o) {
+  const std::pair<bool, std::string> picture_options[] = {
+      {!o.outs.empty(), o.outs.empty() ? "" : "--out " + o.outs[0]},
+      {!o.resolution.empty(), "--resolution " + o.resolution},
+      {o.every > 0, "--every"},
+      {o.from.has_value(), "--from"},
+      {o.loop_s.has_value(), "--loop"},
+      {o.deep.depth != 8, "--depth " + std::to_string(o.deep.depth)},
+  };
+  for (const auto& [given, option] : picture_options) {
+    if (!given) continue;
+    throw UsageError(option + ": " + (o.ensemble.merge.empty() ? "--seeds" : "--merge") +
+                     " writes one report over many runs, and a picture or video is of one run; render the "
+                     "seed to look at with --seed S --out FILE");
+  }
+  EnsembleRun e{o.sim, o.steps, o.report, o.ensemble, o.output_budget, o.quiet, {}};
+  e.remake = [&o](const Preset& p, const std::string& seed_words) {
+    return remake_command(o, p, seed_words);
+  };
+  return run_ensemble(e);
+}
+
 int run_render(const RenderOptions& o) {
+  if (o.ensemble.any()) return render_ensemble(o);
+  if (o.outs.empty()) {
+    throw UsageError(
+        "--out is required: name the picture, video or field to write (a report over many seeds "
+        "needs --seeds A..B --report FILE.json)");
+  }
   const Outputs outs = sorted_outputs(o.outs, o.report.file);
   const std::optional<LoopPlan> loop = checked_loop(o, outs);
   const FrameSteps steps = frame_steps(o, loop ? loop->rendered_frames() : 0);
@@ -598,9 +631,8 @@ CommandFn add_render_command(CLI::App& app) {
                   "Output file, by extension: .png (last frame; --depth 16 for 16 bits a channel), .exr "
                   "(last frame, linear, OpenEXR), .npy (field), .mp4 (H.264), .webm (VP9), "
                   ".gif (looping, two-pass palette), DIR/%05d.png (numbered PNG frames; DIR is made); "
-                  "repeatable")
-      ->type_name("FILE")
-      ->required();
+                  "repeatable; required unless --seeds or --merge")
+      ->type_name("FILE");
   cmd->add_option("--resolution", o->resolution,
                   "Image size, WxH or a multiple of the field's size such as 4x (default: the field's size, "
                   "one pixel per cell); larger than the field the field is sampled bicubically")
@@ -638,7 +670,8 @@ CommandFn add_render_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar on stderr");
   cmd->add_option("--report", o->report.file,
                   "Measure the final network and write JSON: towns, towns_connected, network_length, "
-                  "mst_length, fault_tolerance (towns are the food map's blobs; none without one)")
+                  "mst_length, fault_tolerance (towns are the food map's blobs; none without one); with "
+                  "--seeds, over the seeds")
       ->type_name("FILE.json");
   cmd->add_option("--report-threshold", o->report.threshold, "Report: network cells have trail >= V")
       ->check(finite_number())
@@ -649,6 +682,7 @@ CommandFn add_render_command(CLI::App& app) {
       ->type_name("F")
       ->check(CLI::Range(0.001, 1.0))
       ->capture_default_str();
+  add_ensemble_options(*cmd, o->ensemble);
   add_video_quality_options(*cmd, o->quality);
   add_deep_still_options(*cmd, o->deep);
   add_output_budget_option(*cmd, o->output_budget);

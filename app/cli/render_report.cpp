@@ -3,7 +3,6 @@
 #include <cstdio>
 
 #include "analysis/environment_maps.hpp"
-#include "analysis/network.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"
@@ -11,8 +10,10 @@
 
 namespace physarum::app {
 
-bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
-                         const std::vector<float>& field, uint64_t steps, const std::string& recipe) {
+std::optional<std::string> render_report_json(const ReportOptions& r, const Backend& backend,
+                                              const EnvironmentParams& env, const std::vector<float>& field,
+                                              uint64_t steps, const std::string& recipe,
+                                              analysis::NetworkReport* measured) {
   const Size size = backend.size();
   const size_t n = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
   analysis::Grid g{size.width, size.height, std::vector<float>(n, 0.0f)};
@@ -34,7 +35,7 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
     report = analysis::analyse_network(g, maps.food ? &*maps.food : nullptr,
                                        maps.walls ? &*maps.walls : nullptr, o);
   } catch (const analysis::Stopped&) {
-    return false;
+    return std::nullopt;
   }
 
   std::string extra = "  \"steps\": " + std::to_string(steps) + ",\n";
@@ -47,7 +48,16 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
   };
   extra += "  \"food\": " + file_or_null(env.food) + ",\n";
   extra += "  \"walls\": " + file_or_null(env.walls) + ",\n";
-  write_file_atomically(r.file, analysis::network_json(report, extra));
+  if (measured) *measured = report;
+  return analysis::network_json(report, extra);
+}
+
+bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
+                         const std::vector<float>& field, uint64_t steps, const std::string& recipe) {
+  analysis::NetworkReport report;
+  const std::optional<std::string> text = render_report_json(r, backend, env, field, steps, recipe, &report);
+  if (!text) return false;
+  write_file_atomically(r.file, *text);
 
   std::printf("physarum render: network report %s: %d towns%s, length %.1f", printable(r.file).c_str(),
               report.towns,

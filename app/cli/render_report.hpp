@@ -3,11 +3,14 @@
 // tolerance. The measuring is app/analysis/network.hpp; this file hands it the run's maps and writes JSON.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "analysis/network.hpp"
 #include "sim/backend.hpp"
 #include "sim/params.hpp"
 
@@ -26,5 +29,17 @@ struct ReportOptions {
 // SIGTERM arrived before or during the measuring (video/signals.hpp).
 bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
                          const std::vector<float>& field, uint64_t steps, const std::string& recipe);
+
+// The same report's JSON text, written nowhere (an ensemble gathers one per seed); nullopt when a
+// stop request ended the measuring. `measured`, when given, gets the numbers.
+std::optional<std::string> render_report_json(const ReportOptions& r, const Backend& backend,
+                                              const EnvironmentParams& env, const std::vector<float>& field,
+                                              uint64_t steps, const std::string& recipe,
+                                              analysis::NetworkReport* measured = nullptr);
+
+// The keys of the report that say how the run was made rather than what its network measures: an
+// ensemble keeps them in each seed's report and does not average them.
+inline constexpr std::array<std::string_view, 5> kReportRunKeys = {"steps", "recipe", "threshold_from",
+                                                                   "food", "walls"};
 
 }  // namespace physarum::app

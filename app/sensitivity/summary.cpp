@@ -11,16 +11,23 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom; beyond, the normal's.
-double t95(int dof) {
+}  // namespace
+
+double student_t95(int dof) {
   static constexpr std::array<double, 30> table = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
                                                    2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
                                                    2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
                                                    2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
-  return dof <= 30 ? table[static_cast<size_t>(dof - 1)] : 1.960;
+  if (dof < 1) return kNaN;
+  if (dof <= 30) return table[static_cast<size_t>(dof - 1)];
+  // Abramowitz and Stegun 26.7.5: t = z + g1/v + g2/v^2 + g3/v^3 + g4/v^4 for the normal quantile z.
+  const double z = kNormal975, z2 = z * z, v = dof;
+  const double g1 = (z2 + 1) * z / 4;
+  const double g2 = ((5 * z2 + 16) * z2 + 3) * z / 96;
+  const double g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
+  const double g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160;
+  return z + (g1 + (g2 + (g3 + g4 / v) / v) / v) / v;
 }
-
-}  // namespace
 
 MeanCi mean_ci(const std::vector<double>& samples) {
   std::vector<double> v;
@@ -30,11 +37,13 @@ MeanCi mean_ci(const std::vector<double>& samples) {
   MeanCi m;
   m.n = static_cast<int>(v.size());
   m.mean = m.n ? std::accumulate(v.begin(), v.end(), 0.0) / m.n : kNaN;
+  m.sd = kNaN;
   m.half = kNaN;
   if (m.n >= 2) {
     double ss = 0;
     for (double s : v) ss += (s - m.mean) * (s - m.mean);
-    m.half = t95(m.n - 1) * std::sqrt(ss / (m.n - 1)) / std::sqrt(static_cast<double>(m.n));
+    m.sd = std::sqrt(ss / (m.n - 1));
+    m.half = student_t95(m.n - 1) * m.sd / std::sqrt(static_cast<double>(m.n));
   }
   return m;
 }

@@ -11,9 +11,18 @@
 
 namespace physarum::app::sensitivity {
 
+// The two-sided 95% quantile of the standard normal distribution.
+inline constexpr double kNormal975 = 1.959963984540054;
+
+// The two-sided 95% quantile of Student's t with `dof` >= 1 degrees of freedom (the half-width of a
+// 95% interval of a mean of dof + 1 samples, in standard errors): from a table up to 30, computed
+// above (Cornish-Fisher expansion around the normal's; within 1e-6 there).
+double student_t95(int dof);
+
 struct MeanCi {
   int n = 0;        // finite samples
   double mean = 0;  // NaN when n = 0
+  double sd = 0;    // sample standard deviation (n - 1 in the denominator); NaN when n < 2
   double half = 0;  // 95% half-width; NaN when n < 2
 };
 MeanCi mean_ci(const std::vector<double>& samples);  // NaN samples are left out

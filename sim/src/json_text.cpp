@@ -1,5 +1,6 @@
 #include "sim/json_text.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -55,6 +56,11 @@ std::string json_string(std::string_view s) {
 std::string json_number(double v, int significant) {
   if (!std::isfinite(v)) return "null";
   char text[64];
+  if (significant == kJsonShortest) {
+    // Without a precision, to_chars gives the shortest text that round-trips (C++17).
+    const std::to_chars_result r = std::to_chars(text, text + sizeof text, v);
+    return std::string(text, r.ptr);
+  }
   std::snprintf(text, sizeof text, "%.*g", significant, v);
   return text;
 }

@@ -13,9 +13,12 @@ namespace physarum {
 // replacement character: JSON text must be UTF-8, and a reader would refuse the whole file.
 std::string json_string(std::string_view s);
 
-// `v` with `significant` digits (printf %.*g), or null when it is not finite: a quantity that does
-// not exist (a rate over no time, a ratio of nothing) is written as absent, never refused, so the
-// rest of the file is kept.
+// For json_number: the fewest digits that read back as the same double (0.15, not 0.14999999999999999).
+inline constexpr int kJsonShortest = 0;
+
+// `v` with `significant` digits (printf %.*g; kJsonShortest: the shortest exact text), or null when it
+// is not finite: a quantity that does not exist (a rate over no time, a ratio of nothing) is written
+// as absent, never refused, so the rest of the file is kept.
 std::string json_number(double v, int significant = 17);
 
 }  // namespace physarum
