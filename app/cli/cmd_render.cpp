@@ -147,7 +147,7 @@ struct Outputs {
 
 // Every output checked before any work is done (a PNG sequence's folder is made by plan_output,
 // once everything else is known to be good).
-Outputs sorted_outputs(const std::vector<std::string>& outs, const std::string& report) {
+Outputs sorted_outputs(const std::vector<std::string>& outs, const ReportOptions& report) {
   Outputs r;
   OutputPaths paths;
   for (const auto& f : outs) {
@@ -167,7 +167,11 @@ Outputs sorted_outputs(const std::vector<std::string>& outs, const std::string& 
       paths.add("--out", f);
     }
   }
-  if (!report.empty()) paths.add("--report", report);
+  if (!report.file.empty()) paths.add("--report", report.file);
+  if (!report.graph.empty()) {
+    check_graph_file(report.graph);
+    paths.add("--graph", report.graph);
+  }
   return r;
 }
 
@@ -258,6 +262,12 @@ void check_output_budget(const RenderOptions& o, const Outputs& outs, Size size,
                        static_cast<uint64_t>(preset.species.count());
   for (const auto& f : outs.npys)
     budget.add("--out " + f, "the " + format_size(field) + " field", {npy, npy});
+  if (!o.report.graph.empty()) {
+    const uint64_t cells = static_cast<uint64_t>(field.width) * static_cast<uint64_t>(field.height);
+    const uint64_t graph = graph_output_bound(cells, remake_command(o, preset));
+    budget.add("--graph " + o.report.graph, "the network of a " + format_size(field) + " field",
+               {graph, graph});
+  }
   add_gif_estimates(o, outs, size, budget);
   budget.check(o.output_budget);
 }
@@ -522,7 +532,7 @@ std::optional<LoopPlan> checked_loop(const RenderOptions& o, const Outputs& outs
 }
 
 int run_render(const RenderOptions& o) {
-  const Outputs outs = sorted_outputs(o.outs, o.report.file);
+  const Outputs outs = sorted_outputs(o.outs, o.report);
   const std::optional<LoopPlan> loop = checked_loop(o, outs);
   const FrameSteps steps = frame_steps(o, loop ? loop->rendered_frames() : 0);
   OutputPlan plan = plan_output(o, outs);
@@ -572,12 +582,12 @@ int run_render(const RenderOptions& o) {
   for (const auto& f : outs.npys)
     write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
   say_written(o, b, done, loop ? loop->loop_frames : frames);
-  if (!o.report.file.empty() &&
+  if (o.report.wanted() &&
       !write_render_report(o.report, b, sim.preset().environment, field, done,
                            "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()))) {
     const int sig = stop_signal();
     std::fprintf(stderr, "physarum render: stopped by signal %d during the network report; %s not written\n",
-                 sig, o.report.file.c_str());
+                 sig, (o.report.file.empty() ? o.report.graph : o.report.file).c_str());
     return exit_code_for_signal(sig);
   }
   return kExitOk;
@@ -640,11 +650,25 @@ CommandFn add_render_command(CLI::App& app) {
                   "Measure the final network and write JSON: towns, towns_connected, network_length, "
                   "mst_length, fault_tolerance (towns are the food map's blobs; none without one)")
       ->type_name("FILE.json");
-  cmd->add_option("--report-threshold", o->report.threshold, "Report: network cells have trail >= V")
+  cmd->add_option("--graph", o->report.graph,
+                  "Write the final network as a graph: towns, junctions and ends as nodes, the lines between "
+                  "them as edges with their length and mean trail level; GraphML (.graphml) or node-link "
+                  "JSON (.json)")
+      ->type_name("FILE");
+  cmd->add_option("--report-threshold", o->report.threshold,
+                  "Report and graph: the high trail level V (network pieces must reach it)")
       ->check(finite_number())
       ->type_name("V");
+  cmd->add_option("--report-low", o->report.low_ratio,
+                  "Report and graph: network cells have trail >= R x the high level and hang on to a cell "
+                  "at the high level (hysteresis; 1 is a single threshold)")
+      ->check(finite_number())
+      ->type_name("R")
+      ->check(CLI::Range(0.001, 1.0))
+      ->capture_default_str();
   cmd->add_option("--report-fraction", o->report.fraction,
-                  "Report: without --report-threshold, this share of the open cells is network")
+                  "Report and graph: without --report-threshold, this share of the open cells is at or "
+                  "above the high level")
       ->check(finite_number())
       ->type_name("F")
       ->check(CLI::Range(0.001, 1.0))

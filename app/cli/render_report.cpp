@@ -1,15 +1,44 @@
 #include "cli/render_report.hpp"
 
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
 
 #include "analysis/environment_maps.hpp"
 #include "analysis/network.hpp"
+#include "analysis/network_graph.hpp"
+#include "cli/commands.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"
 #include "video/signals.hpp"
 
 namespace physarum::app {
+namespace {
+
+std::string lowercase_extension(const std::string& file) {
+  std::string ext = std::filesystem::path(file).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+bool is_graphml(const std::string& file) {
+  return lowercase_extension(file) == ".graphml";
+}
+
+}  // namespace
+
+void check_graph_file(const std::string& file) {
+  const std::string ext = lowercase_extension(file);
+  if (ext != ".graphml" && ext != ".json")
+    throw UsageError("--graph " + file +
+                     ": the extension must be .graphml (GraphML) or .json (node-link JSON)");
+}
+
+uint64_t graph_output_bound(uint64_t cells, const std::string& recipe) {
+  // Towns are blobs of two cells at least.
+  return analysis::graph_file_bound(cells, cells / 2, recipe.size());
+}
 
 bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
                          const std::vector<float>& field, uint64_t steps, const std::string& recipe) {
@@ -28,6 +57,7 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
   analysis::NetworkOptions o;
   o.threshold = r.threshold;
   o.fraction = r.fraction;
+  o.low_ratio = r.low_ratio;
   o.stop = stop_on_signal();
   analysis::NetworkReport report;
   try {
@@ -47,6 +77,13 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
   };
   extra += "  \"food\": " + file_or_null(env.food) + ",\n";
   extra += "  \"walls\": " + file_or_null(env.walls) + ",\n";
+  if (!r.graph.empty()) {
+    write_file_atomically(r.graph, is_graphml(r.graph) ? analysis::graph_graphml(*report.graph, recipe)
+                                                       : analysis::graph_json(*report.graph, recipe));
+    std::printf("physarum render: network graph %s: %zu nodes, %zu edges\n", printable(r.graph).c_str(),
+                report.graph->nodes.size(), report.graph->edges.size());
+  }
+  if (r.file.empty()) return true;
   write_file_atomically(r.file, analysis::network_json(report, extra));
 
   std::printf("physarum render: network report %s: %d towns%s, length %.1f", printable(r.file).c_str(),
@@ -55,6 +92,10 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
               report.network_length);
   if (report.ratio) std::printf(" = %.2f x the towns' spanning tree", *report.ratio);
   if (report.fault_tolerance) std::printf(", fault tolerance %.2f", *report.fault_tolerance);
+  if (report.cost) std::printf("; Tero: cost %.2f", *report.cost);
+  if (report.efficiency) std::printf(", efficiency %.2f", *report.efficiency);
+  if (report.fault_tolerance_tero)
+    std::printf(", links whose failure cuts the network %.2f", *report.fault_tolerance_tero);
   std::printf("\n");
   return true;
 }

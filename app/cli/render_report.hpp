@@ -15,15 +15,26 @@ namespace physarum::app {
 
 struct ReportOptions {
   std::string file;                // empty: no report
-  std::optional<float> threshold;  // absolute network threshold; else `fraction`
-  double fraction = 0.15;          // share of the open (non-wall) cells that is network
+  std::string graph;               // empty: no graph; .graphml or .json
+  std::optional<float> threshold;  // absolute high network level; else `fraction`
+  double fraction = 0.15;          // share of the open (non-wall) cells at or above the high level
+  double low_ratio = 0.1;          // the low level as a share of the high one
+
+  bool wanted() const { return !file.empty() || !graph.empty(); }
 };
+
+// Refuses a --graph whose extension is neither .graphml nor .json (UsageError naming it).
+void check_graph_file(const std::string& file);
+
+// The most the --graph file of a run on `cells` cells can take, on disk and in memory while built.
+uint64_t graph_output_bound(uint64_t cells, const std::string& recipe);
 
 // `field` is what the run read back: S planes of the field's size, summed here. The food and walls
 // measured against are the run's own (Backend::read_food, read_walls), so --food/--walls and the
 // preset's [environment] are reported as the run used them; `env` names their files in the JSON.
-// `recipe` is the command that makes the same run. Returns false, writing nothing, when Ctrl-C or
-// SIGTERM arrived before or during the measuring (video/signals.hpp).
+// `recipe` is the command that makes the same run. Writes the report and the graph that `r` asks
+// for. Returns false, writing nothing, when Ctrl-C or SIGTERM arrived before or during the
+// measuring (video/signals.hpp).
 bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
                          const std::vector<float>& field, uint64_t steps, const std::string& recipe);
 
