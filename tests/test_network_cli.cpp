@@ -419,3 +419,62 @@ TEST(NetworkCli, GraphOutputIsCheckedBeforeTheRun) {
 
 }  // namespace
 }  // namespace physarum::test
+
+namespace physarum::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// export --graph on a field read from .npy: a # of lines three cells wide (a quarter of the cells,
+// so the report's top 15% lies on them) cuts into four junctions where the lines cross, joined
+// round the middle square by four edges 30 and 16 cells long, and spurs out to the border.
+TEST(NetworkCli, ExportGraphOfAHashHasFourJunctionsRoundASquare) {
+  if (find_program("python3").empty()) GTEST_SKIP() << "python3 is not installed";
+  const fs::path dir = temp_dir();
+  const int w = 60, h = 40;
+  std::vector<float> f(static_cast<size_t>(w) * h, 0.0f);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      if (std::abs(x - 15) <= 1 || std::abs(x - 45) <= 1 || std::abs(y - 12) <= 1 || std::abs(y - 28) <= 1)
+        f[static_cast<size_t>(y) * w + x] = 1.0f;
+  write_npy(dir / "hash.npy", f.data(), h, w);
+  const ProcessResult r = run_physarum(
+      {"export", "--field", (dir / "hash.npy").string(), "--graph", "g.json", "--out", "m.png"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote g.json"), std::string::npos) << r.out;
+  const ProcessResult p = python(R"(
+import json, sys
+g = json.load(open(sys.argv[1]))
+assert g["directed"] is False and g["multigraph"] is True and g["graph"]["towns"] == 0, g["graph"]
+kind = {n["id"]: n["kind"] for n in g["nodes"]}
+junctions = sorted((round(n["x"]), round(n["y"])) for n in g["nodes"] if n["kind"] == "junction")
+print(len(junctions), " ".join("%d,%d" % j for j in junctions))
+for l in g["links"]:
+    if kind[l["source"]] == "junction" and kind[l["target"]] == "junction":
+        print("%.3f" % l["length"], l["level"])
+)",
+                                 {(dir / "g.json").string()}, dir);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  std::istringstream in(p.out);
+  int junctions = 0;
+  std::string where;
+  in >> junctions;
+  std::getline(in, where);
+  EXPECT_EQ(junctions, 4) << p.out;
+  EXPECT_EQ(where, " 15,12 15,28 45,12 45,28") << p.out;
+  std::vector<double> lengths;
+  double length = 0, level = 0;
+  while (in >> length >> level) {
+    lengths.push_back(length);
+    EXPECT_DOUBLE_EQ(level, 1.0);
+  }
+  std::sort(lengths.begin(), lengths.end());
+  ASSERT_EQ(lengths.size(), 4u) << p.out;
+  EXPECT_NEAR(lengths[0], 16, 2);
+  EXPECT_NEAR(lengths[1], 16, 2);
+  EXPECT_NEAR(lengths[2], 30, 2);
+  EXPECT_NEAR(lengths[3], 30, 2);
+}
+
+}  // namespace
+}  // namespace physarum::test

@@ -40,32 +40,45 @@ uint64_t graph_output_bound(uint64_t cells, const std::string& recipe) {
   return analysis::graph_file_bound(cells, cells / 2, recipe.size());
 }
 
-bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
-                         const std::vector<float>& field, uint64_t steps, const std::string& recipe) {
-  const Size size = backend.size();
+std::optional<analysis::NetworkReport> measure_network(const ReportOptions& r, Size size,
+                                                       const std::vector<float>& field,
+                                                       const std::vector<float>& food,
+                                                       const std::vector<uint8_t>& walls) {
   const size_t n = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
   analysis::Grid g{size.width, size.height, std::vector<float>(n, 0.0f)};
   for (size_t p = 0; n > 0 && p < field.size() / n; ++p) {
     for (size_t i = 0; i < n; ++i) g.values[i] += field[p * n + i];
   }
-  std::vector<float> food;
-  std::vector<uint8_t> walls;
-  backend.read_food(food);
-  backend.read_walls(walls);
   const analysis::EnvironmentMaps maps = analysis::environment_maps(size, food, walls);
-
   analysis::NetworkOptions o;
   o.threshold = r.threshold;
   o.fraction = r.fraction;
   o.low_ratio = r.low_ratio;
   o.stop = stop_on_signal();
-  analysis::NetworkReport report;
   try {
-    report = analysis::analyse_network(g, maps.food ? &*maps.food : nullptr,
-                                       maps.walls ? &*maps.walls : nullptr, o);
+    return analysis::analyse_network(g, maps.food ? &*maps.food : nullptr,
+                                     maps.walls ? &*maps.walls : nullptr, o);
   } catch (const analysis::Stopped&) {
-    return false;
+    return std::nullopt;
   }
+}
+
+void write_graph_file(const std::string& file, const analysis::NetworkReport& report,
+                      const std::string& recipe) {
+  write_file_atomically(file, is_graphml(file) ? analysis::graph_graphml(*report.graph, recipe)
+                                               : analysis::graph_json(*report.graph, recipe));
+}
+
+bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
+                         const std::vector<float>& field, uint64_t steps, const std::string& recipe) {
+  std::vector<float> food;
+  std::vector<uint8_t> walls;
+  backend.read_food(food);
+  backend.read_walls(walls);
+  const std::optional<analysis::NetworkReport> measured =
+      measure_network(r, backend.size(), field, food, walls);
+  if (!measured) return false;
+  const analysis::NetworkReport& report = *measured;
 
   std::string extra = "  \"steps\": " + std::to_string(steps) + ",\n";
   extra += "  \"recipe\": " + json_string(recipe) + ",\n";
@@ -78,8 +91,7 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
   extra += "  \"food\": " + file_or_null(env.food) + ",\n";
   extra += "  \"walls\": " + file_or_null(env.walls) + ",\n";
   if (!r.graph.empty()) {
-    write_file_atomically(r.graph, is_graphml(r.graph) ? analysis::graph_graphml(*report.graph, recipe)
-                                                       : analysis::graph_json(*report.graph, recipe));
+    write_graph_file(r.graph, report, recipe);
     std::printf("physarum render: network graph %s: %zu nodes, %zu edges\n", printable(r.graph).c_str(),
                 report.graph->nodes.size(), report.graph->edges.size());
   }

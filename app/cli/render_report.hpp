@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/network.hpp"
 #include "sim/backend.hpp"
 #include "sim/params.hpp"
 
@@ -28,6 +29,19 @@ void check_graph_file(const std::string& file);
 
 // The most the --graph file of a run on `cells` cells can take, on disk and in memory while built.
 uint64_t graph_output_bound(uint64_t cells, const std::string& recipe);
+
+// The network of `field` (S planes of `size`, summed) against the run's food and walls
+// (Backend::read_food, read_walls: zero planes when there are none), as `r` asks; none when Ctrl-C
+// or SIGTERM arrived before or during the measuring.
+std::optional<analysis::NetworkReport> measure_network(const ReportOptions& r, Size size,
+                                                       const std::vector<float>& field,
+                                                       const std::vector<float>& food,
+                                                       const std::vector<uint8_t>& walls);
+
+// The report's graph as GraphML (.graphml) or node-link JSON (.json), written atomically;
+// `recipe` is the command that made it.
+void write_graph_file(const std::string& file, const analysis::NetworkReport& report,
+                      const std::string& recipe);
 
 // `field` is what the run read back: S planes of the field's size, summed here. The food and walls
 // measured against are the run's own (Backend::read_food, read_walls), so --food/--walls and the
