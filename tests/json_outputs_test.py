@@ -77,6 +77,9 @@ def main():
         check_file("network.json", ["render", "--preset"] + grow + [
             "--steps", "40", "--food", food, "--walls", walls, "--out", "still.png", "--report",
             "network.json", "-q"], headless)
+        check_file("graph.json", ["render", "--preset"] + grow + [
+            "--steps", "40", "--food", food, "--walls", walls, "--out", "still2.png", "--graph",
+            "graph.json", "-q"], headless)
         sens = ["sensitivity", "--preset"] + grow + ["--steps", "12", "--every", "4"]
         check_file("single.json", sens + ["--perturb", "agent:3:theta:1e-3", "--json", "single.json"])
         check_file("sweep.json", sens + ["--sweep", "model.decay=0.01:0.02:2", "--json", "sweep.json"])

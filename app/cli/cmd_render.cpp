@@ -648,7 +648,8 @@ CommandFn add_render_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar on stderr");
   cmd->add_option("--report", o->report.file,
                   "Measure the final network and write JSON: towns, towns_connected, network_length, "
-                  "mst_length, fault_tolerance (towns are the food map's blobs; none without one)")
+                  "mst_length, fault_tolerance, and Tero et al.'s cost, efficiency and fault_tolerance_tero "
+                  "on its graph (towns are the food map's blobs; none without one)")
       ->type_name("FILE.json");
   cmd->add_option("--graph", o->report.graph,
                   "Write the final network as a graph: towns, junctions and ends as nodes, the lines between "
