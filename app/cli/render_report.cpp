@@ -44,20 +44,13 @@ std::optional<analysis::NetworkReport> measure_network(const ReportOptions& r, S
                                                        const std::vector<float>& field,
                                                        const std::vector<float>& food,
                                                        const std::vector<uint8_t>& walls) {
-  const size_t n = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
-  analysis::Grid g{size.width, size.height, std::vector<float>(n, 0.0f)};
-  for (size_t p = 0; n > 0 && p < field.size() / n; ++p) {
-    for (size_t i = 0; i < n; ++i) g.values[i] += field[p * n + i];
-  }
-  const analysis::EnvironmentMaps maps = analysis::environment_maps(size, food, walls);
   analysis::NetworkOptions o;
   o.threshold = r.threshold;
   o.fraction = r.fraction;
   o.low_ratio = r.low_ratio;
   o.stop = stop_on_signal();
   try {
-    return analysis::analyse_network(g, maps.food ? &*maps.food : nullptr,
-                                     maps.walls ? &*maps.walls : nullptr, o);
+    return analysis::analyse_run_field(size, field, food, walls, o);
   } catch (const analysis::Stopped&) {
     return std::nullopt;
   }

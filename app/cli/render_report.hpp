@@ -18,8 +18,10 @@ struct ReportOptions {
   std::string file;                // empty: no report
   std::string graph;               // empty: no graph; .graphml or .json
   std::optional<float> threshold;  // absolute high network level; else `fraction`
-  double fraction = 0.15;          // share of the open (non-wall) cells at or above the high level
-  double low_ratio = 0.1;          // the low level as a share of the high one
+  // Share of the open cells at or above the high level, and the low level as a share of the high
+  // one: the analysis's own defaults (network.hpp), so the window and the command line measure alike.
+  double fraction = analysis::NetworkOptions{}.fraction;
+  double low_ratio = analysis::NetworkOptions{}.low_ratio;
 
   bool wanted() const { return !file.empty() || !graph.empty(); }
 };
