@@ -593,6 +593,38 @@ int run_render(const RenderOptions& o) {
   return kExitOk;
 }
 
+// --report, --graph and the network's threshold.
+void add_report_options(CLI::App& cmd, ReportOptions& r) {
+  cmd.add_option("--report", r.file,
+                 "Measure the final network and write JSON: towns, towns_connected, network_length, "
+                 "mst_length, fault_tolerance, and Tero et al.'s cost, efficiency and fault_tolerance_tero "
+                 "on its graph (towns are the food map's blobs; none without one)")
+      ->type_name("FILE.json");
+  cmd.add_option("--graph", r.graph,
+                 "Write the final network as a graph: towns, junctions and ends as nodes, the lines between "
+                 "them as edges with their length and mean trail level; GraphML (.graphml) or node-link "
+                 "JSON (.json)")
+      ->type_name("FILE");
+  cmd.add_option("--report-threshold", r.threshold,
+                 "Report and graph: the high trail level V (network pieces must reach it)")
+      ->check(finite_number())
+      ->type_name("V");
+  cmd.add_option("--report-low", r.low_ratio,
+                 "Report and graph: network cells have trail >= R x the high level and hang on to a cell "
+                 "at the high level (hysteresis; 1 is a single threshold)")
+      ->check(finite_number())
+      ->type_name("R")
+      ->check(CLI::Range(0.001, 1.0))
+      ->capture_default_str();
+  cmd.add_option("--report-fraction", r.fraction,
+                 "Report and graph: without --report-threshold, this share of the open cells is at or "
+                 "above the high level")
+      ->check(finite_number())
+      ->type_name("F")
+      ->check(CLI::Range(0.001, 1.0))
+      ->capture_default_str();
+}
+
 }  // namespace
 
 CommandFn add_render_command(CLI::App& app) {
@@ -646,34 +678,7 @@ CommandFn add_render_command(CLI::App& app) {
       ->transform(decimal_integer())
       ->check(CLI::Range(1, 3600));
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar on stderr");
-  cmd->add_option("--report", o->report.file,
-                  "Measure the final network and write JSON: towns, towns_connected, network_length, "
-                  "mst_length, fault_tolerance, and Tero et al.'s cost, efficiency and fault_tolerance_tero "
-                  "on its graph (towns are the food map's blobs; none without one)")
-      ->type_name("FILE.json");
-  cmd->add_option("--graph", o->report.graph,
-                  "Write the final network as a graph: towns, junctions and ends as nodes, the lines between "
-                  "them as edges with their length and mean trail level; GraphML (.graphml) or node-link "
-                  "JSON (.json)")
-      ->type_name("FILE");
-  cmd->add_option("--report-threshold", o->report.threshold,
-                  "Report and graph: the high trail level V (network pieces must reach it)")
-      ->check(finite_number())
-      ->type_name("V");
-  cmd->add_option("--report-low", o->report.low_ratio,
-                  "Report and graph: network cells have trail >= R x the high level and hang on to a cell "
-                  "at the high level (hysteresis; 1 is a single threshold)")
-      ->check(finite_number())
-      ->type_name("R")
-      ->check(CLI::Range(0.001, 1.0))
-      ->capture_default_str();
-  cmd->add_option("--report-fraction", o->report.fraction,
-                  "Report and graph: without --report-threshold, this share of the open cells is at or "
-                  "above the high level")
-      ->check(finite_number())
-      ->type_name("F")
-      ->check(CLI::Range(0.001, 1.0))
-      ->capture_default_str();
+  add_report_options(*cmd, o->report);
   add_video_quality_options(*cmd, o->quality);
   add_deep_still_options(*cmd, o->deep);
   add_output_budget_option(*cmd, o->output_budget);
