@@ -337,7 +337,8 @@ TEST(NetworkCliCuda, TownsAreLinkedFrom480x270To3840x2160) {
 TEST(NetworkCli, GraphFilesOpenInNetworkX) {
   if (find_program("python3").empty()) GTEST_SKIP() << "python3 is not installed";
   const ProcessResult probe = python("import networkx", {}, temp_dir());
-  if (probe.exit_code != 0) GTEST_SKIP() << "python3-networkx is not installed";
+  if (probe.exit_code != 0)
+    GTEST_SKIP() << "python3-networkx is not installed (scripts/install-deps installs it)";
   const fs::path dir = temp_dir();
   write_two_to_one_maps(dir);
   const ProcessResult r = run_physarum({"render",
