@@ -198,6 +198,28 @@ TEST(TeroMeasures, ParallelLinksAndAnUnreachedTown) {
   EXPECT_NEAR(*m.cost, 20.0 / (10.0 + std::hypot(40.0, 50.0)), 1e-12);
 }
 
+// Many towns: Dijkstra runs from the first kMaxPairSources only. 300 towns 10 apart on a line,
+// each linked to the next: a pair (s, t) is 10 (t - s) apart through the line and through the tree
+// alike, so the efficiency is 1 and MD is the mean of 10 (t - s) over s < 256, s < t < 300.
+TEST(TeroMeasures, PastTheCapOnlyPairsFromTheFirstTownsAreAveraged) {
+  const int n = 300;
+  std::vector<Point> towns;
+  std::vector<std::pair<int, int>> line;
+  for (int i = 0; i < n; ++i) towns.push_back({10.0 * i, 0.0});
+  for (int i = 0; i + 1 < n; ++i) line.emplace_back(i, i + 1);
+  const TeroMeasures m = tero_measures(drawn(towns, {}, line), towns);
+  EXPECT_EQ(m.pair_sources, kMaxPairSources);
+  double sum = 0;
+  int64_t pairs = 0;
+  for (int s = 0; s < kMaxPairSources; ++s)
+    for (int t = s + 1; t < n; ++t) sum += 10.0 * (t - s), ++pairs;
+  EXPECT_NEAR(m.mean_distance, sum / static_cast<double>(pairs), 1e-9);
+  ASSERT_TRUE(m.efficiency && m.cost && m.fault_tolerance);
+  EXPECT_NEAR(*m.efficiency, 1.0, 1e-12);
+  EXPECT_NEAR(*m.cost, 1.0, 1e-12);
+  EXPECT_DOUBLE_EQ(*m.fault_tolerance, 1.0);  // a line: every link a bridge
+}
+
 // Cut from a real skeleton, the edges and the junctions' own steps make up the whole skeleton:
 // with no towns, every skeleton edge is in one graph edge or inside one junction.
 TEST(NetworkGraph, EdgesCoverTheSkeletonOfAThickCross) {

@@ -98,7 +98,13 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
   if (report.ratio) std::printf(" = %.2f x the towns' spanning tree", *report.ratio);
   if (report.fault_tolerance) std::printf(", fault tolerance %.2f", *report.fault_tolerance);
   if (report.cost) std::printf("; Tero: cost %.2f", *report.cost);
-  if (report.efficiency) std::printf(", efficiency %.2f", *report.efficiency);
+  if (report.efficiency) {
+    std::printf(", efficiency %.2f", *report.efficiency);
+    // Dijkstra from every town is quadratic in the towns: past the cap only some pairs are averaged.
+    if (report.pair_sources < report.towns)
+      std::printf(" (over the pairs that hold one of the first %d of the %d towns)", report.pair_sources,
+                  report.towns);
+  }
   if (report.fault_tolerance_tero)
     std::printf(", links whose failure cuts the network %.2f", *report.fault_tolerance_tero);
   std::printf("\n");
