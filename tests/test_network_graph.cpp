@@ -1,7 +1,7 @@
 // The network as a graph (app/analysis/network_graph.hpp): skeletons drawn by hand cut into the
 // nodes and edges worked out by hand, Tero et al.'s measures on a triangle, a star and a ladder
-// against values worked out on paper, the hysteresis threshold, and shapes that would make a
-// quadratic method take minutes.
+// against values worked out on paper, the hysteresis threshold, the GraphML and JSON writers, and
+// shapes that would make a quadratic method take minutes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -218,6 +218,35 @@ TEST(TeroMeasures, PastTheCapOnlyPairsFromTheFirstTownsAreAveraged) {
   EXPECT_NEAR(*m.efficiency, 1.0, 1e-12);
   EXPECT_NEAR(*m.cost, 1.0, 1e-12);
   EXPECT_DOUBLE_EQ(*m.fault_tolerance, 1.0);  // a line: every link a bridge
+}
+
+// The files: the description (a command line, any bytes) cannot break the XML or the JSON, a level
+// that is not a number is GraphML's NaN and JSON's null, and a dense lattice's files stay within
+// the bound the output budget is told (graph_file_bound).
+TEST(GraphFiles, TheDescriptionIsEscapedNaNIsWrittenAsEachFormatAllowsAndTheFilesFitTheirBound) {
+  const std::vector<Point> towns{{0, 0}, {3, 0}};
+  NetworkGraph g = drawn(towns, {}, {{0, 1}});
+  g.edges[0].level = std::nan("");
+  const std::string made_by = "render --out \"a<b>&c.png\" \xff";
+  const std::string xml = graph_graphml(g, made_by);
+  EXPECT_NE(xml.find("<desc>render --out \"a&lt;b&gt;&amp;c.png\" ?</desc>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<data key=\"level\">NaN</data>"), std::string::npos) << xml;
+  const std::string json = graph_json(g, made_by);
+  EXPECT_NE(json.find("\"made_by\": \"render --out \\\"a<b>&c.png\\\" "), std::string::npos) << json;
+  EXPECT_NE(json.find("\"level\": null"), std::string::npos) << json;
+  EXPECT_EQ(json.find("nan"), std::string::npos) << json;
+
+  const int side = 200;
+  Mask skel = empty_mask(side, side);
+  for (int y = 0; y < side; ++y)
+    for (int x = 0; x < side; ++x)
+      if (x % 2 == 0 || y % 2 == 0) set(skel, x, y);
+  const Grid field{side, side, std::vector<float>(static_cast<size_t>(side) * side, -1.0e-30f)};
+  const NetworkGraph lattice = extract_graph(skel, field, {});
+  ASSERT_GT(lattice.nodes.size(), 9000u);
+  const uint64_t bound = graph_file_bound(static_cast<uint64_t>(side) * side, 0, made_by.size());
+  EXPECT_LE(graph_graphml(lattice, made_by).size(), bound);
+  EXPECT_LE(graph_json(lattice, made_by).size(), bound);
 }
 
 // Cut from a real skeleton, the edges and the junctions' own steps make up the whole skeleton:
