@@ -230,11 +230,11 @@ TEST(RenderReport, AStopRequestDuringTheReportWritesNothing) {
   app::ReportOptions r;
   r.file = (dir / "net.json").string();
   app::request_stop(SIGTERM);
-  const bool written = app::write_render_report(r, *b, EnvironmentParams{}, field, 30, "recipe");
+  const bool written = app::write_render_report(r, *b, EnvironmentParams{}, field, 30, "recipe", "2GB");
   app::clear_stop_request();
   EXPECT_FALSE(written);
   EXPECT_FALSE(fs::exists(r.file));
-  EXPECT_TRUE(app::write_render_report(r, *b, EnvironmentParams{}, field, 30, "recipe"));
+  EXPECT_TRUE(app::write_render_report(r, *b, EnvironmentParams{}, field, 30, "recipe", "2GB"));
   EXPECT_TRUE(fs::exists(r.file));
 }
 
@@ -414,11 +414,46 @@ TEST(NetworkCli, GraphOutputIsCheckedBeforeTheRun) {
   const ProcessResult same = with({"--out", "a.png", "--report", "x.json", "--graph", "x.json"});
   EXPECT_EQ(same.exit_code, 2) << same.err;
   EXPECT_NE(same.err.find("x.json"), std::string::npos) << same.err;
-  const ProcessResult budget = with({"--out", "b.png", "--graph", "g.graphml", "--output-budget", "1MB"});
+  // Its framing (the keys and the command line) counts before the run: a 3 KB budget with an npy of
+  // 64x64 floats (16 KB) is refused, and the graph is named among the outputs.
+  const ProcessResult budget = with({"--out", "b.npy", "--graph", "g.graphml", "--output-budget", "3KB"});
   EXPECT_EQ(budget.exit_code, 2) << budget.err;
-  EXPECT_NE(budget.err.find("--graph g.graphml"), std::string::npos) << budget.err;
-  EXPECT_FALSE(fs::exists(dir / "a.png") || fs::exists(dir / "b.png") || fs::exists(dir / "x.json") ||
+  EXPECT_NE(budget.err.find("--graph g.graphml (its framing"), std::string::npos) << budget.err;
+  EXPECT_FALSE(fs::exists(dir / "a.png") || fs::exists(dir / "b.npy") || fs::exists(dir / "x.json") ||
                fs::exists(dir / "g.graphml"));
+  // The window's size at the preset's density takes a graph under the default budget.
+  const ProcessResult large = run_physarum({"render", "--steps", "0", "--size", "1920x1080", "--agents",
+                                            "100", "--out", "c.npy", "--graph", "c.graphml", "-q"},
+                                           dir, {{"EGL_PLATFORM", "surfaceless"}}, {});
+  EXPECT_EQ(large.exit_code, 0) << large.err;
+  EXPECT_TRUE(fs::exists(dir / "c.graphml"));
+}
+
+// The graph's nodes and edges follow from the grown network, so they meet the budget once measured:
+// a lattice of one-cell lines every other cell (120x120: about 3,600 junctions and 7,200 edges, more
+// than 2 MB of GraphML at the writer's bound) passes the check before the run under 1 MB and is
+// refused once measured, naming its nodes and edges; no graph is written.
+TEST(NetworkCli, AGraphAboveTheBudgetOnceMeasuredIsNotWritten) {
+  const fs::path dir = temp_dir();
+  const int side = 120;
+  std::vector<float> f(static_cast<size_t>(side) * side, 0.0f);
+  for (int y = 0; y < side; ++y)
+    for (int x = 0; x < side; ++x)
+      if (x % 2 == 0 || y % 2 == 0) f[static_cast<size_t>(y) * side + x] = 1.0f;
+  write_npy(dir / "lattice.npy", f.data(), side, side);
+  const auto graph = [&](const std::string& budget) {
+    return run_physarum({"export", "--field", (dir / "lattice.npy").string(), "--graph", "g.graphml", "--out",
+                         "m.png", "--output-budget", budget},
+                        dir);
+  };
+  const ProcessResult refused = graph("1MB");
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("--graph g.graphml (the measured network's "), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find(" nodes and "), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(dir / "g.graphml"));
+  const ProcessResult written = graph("2GB");
+  EXPECT_EQ(written.exit_code, 0) << written.err;
+  EXPECT_TRUE(fs::exists(dir / "g.graphml"));
 }
 
 }  // namespace

@@ -102,9 +102,9 @@ std::string graph_json(const NetworkGraph& g, const std::string& description) {
   return s;
 }
 
-uint64_t graph_file_bound(uint64_t cells, uint64_t towns, uint64_t description_bytes) {
+uint64_t graph_file_bound(uint64_t nodes, uint64_t edges, uint64_t description_bytes) {
   // An escaped byte of the description takes at most 6 (JSON's \u00XX).
-  return 4096 + 6 * description_bytes + (cells + towns) * kNodeBytes + 4 * cells * kEdgeBytes;
+  return 4096 + 6 * description_bytes + nodes * kNodeBytes + edges * kEdgeBytes;
 }
 
 }  // namespace physarum::app::analysis

@@ -82,9 +82,8 @@ TeroMeasures tero_measures(const NetworkGraph& g, const std::vector<Point>& town
 std::string graph_graphml(const NetworkGraph& g, const std::string& description);
 std::string graph_json(const NetworkGraph& g, const std::string& description);
 
-// An upper bound of either file's bytes for a field of `cells` cells, `towns` towns and a
-// description of that many bytes: every skeleton cell a node at most (and every town one), every
-// edge a skeleton step at least (at most 4 steps a cell: 8 neighbours, each step seen from both ends).
-uint64_t graph_file_bound(uint64_t cells, uint64_t towns, uint64_t description_bytes);
+// An upper bound of either file's bytes for a graph of that many nodes and edges and a description
+// of that many bytes (0 nodes and 0 edges: the framing alone).
+uint64_t graph_file_bound(uint64_t nodes, uint64_t edges, uint64_t description_bytes);
 
 }  // namespace physarum::app::analysis

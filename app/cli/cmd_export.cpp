@@ -102,7 +102,7 @@ bool write_export_graph(const ExportOptions& o, const ExportInputs& in) {
   const std::optional<analysis::NetworkReport> r =
       measure_network(ReportOptions{}, in.field.size, in.field.values, in.field.food, in.field.walls);
   if (!r) return false;
-  write_graph_file(o.graph, *r, in.recipe);
+  write_graph_file(o.graph, *r, in.recipe, o.output_budget);
   return true;
 }
 

@@ -263,9 +263,8 @@ void check_output_budget(const RenderOptions& o, const Outputs& outs, Size size,
   for (const auto& f : outs.npys)
     budget.add("--out " + f, "the " + format_size(field) + " field", {npy, npy});
   if (!o.report.graph.empty()) {
-    const uint64_t cells = static_cast<uint64_t>(field.width) * static_cast<uint64_t>(field.height);
-    const uint64_t graph = graph_output_bound(cells, remake_command(o, preset));
-    budget.add("--graph " + o.report.graph, "the network of a " + format_size(field) + " field",
+    const uint64_t graph = graph_framing_bound(remake_command(o, preset));
+    budget.add("--graph " + o.report.graph, "its framing; its nodes and edges are checked once measured",
                {graph, graph});
   }
   add_gif_estimates(o, outs, size, budget);
@@ -584,7 +583,8 @@ int run_render(const RenderOptions& o) {
   say_written(o, b, done, loop ? loop->loop_frames : frames);
   if (o.report.wanted() &&
       !write_render_report(o.report, b, sim.preset().environment, field, done,
-                           "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()))) {
+                           "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()),
+                           o.output_budget)) {
     const int sig = stop_signal();
     std::fprintf(stderr, "physarum render: stopped by signal %d during the network report; %s not written\n",
                  sig, (o.report.file.empty() ? o.report.graph : o.report.file).c_str());

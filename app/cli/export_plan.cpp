@@ -139,8 +139,9 @@ void check_output_budget(const ExportOptions& o, const ExportPlan& plan, const P
     budget.add("--out " + out.path.string(), std::move(e.because), e.cost);
   }
   if (!o.graph.empty()) {
-    const uint64_t graph = graph_output_bound(field, options_text(cmd));
-    budget.add("--graph " + o.graph, "the network of a " + format_size(s.field) + " field", {graph, graph});
+    const uint64_t graph = graph_framing_bound(options_text(cmd));
+    budget.add("--graph " + o.graph, "its framing; its nodes and edges are checked once measured",
+               {graph, graph});
   }
   budget.check(o.output_budget);
 }

@@ -8,6 +8,7 @@
 #include "analysis/network.hpp"
 #include "analysis/network_graph.hpp"
 #include "cli/commands.hpp"
+#include "cli/output_budget.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"
@@ -35,9 +36,8 @@ void check_graph_file(const std::string& file) {
                      ": the extension must be .graphml (GraphML) or .json (node-link JSON)");
 }
 
-uint64_t graph_output_bound(uint64_t cells, const std::string& recipe) {
-  // Towns are blobs of two cells at least.
-  return analysis::graph_file_bound(cells, cells / 2, recipe.size());
+uint64_t graph_framing_bound(const std::string& recipe) {
+  return analysis::graph_file_bound(0, 0, recipe.size());
 }
 
 std::optional<analysis::NetworkReport> measure_network(const ReportOptions& r, Size size,
@@ -57,13 +57,22 @@ std::optional<analysis::NetworkReport> measure_network(const ReportOptions& r, S
 }
 
 void write_graph_file(const std::string& file, const analysis::NetworkReport& report,
-                      const std::string& recipe) {
+                      const std::string& recipe, const std::string& budget) {
+  const size_t nodes = report.graph->nodes.size(), edges = report.graph->edges.size();
+  OutputBudget measured;
+  measured.add(
+      "--graph " + file,
+      "the measured network's " + std::to_string(nodes) + " nodes and " + std::to_string(edges) + " edges",
+      {analysis::graph_file_bound(nodes, edges, recipe.size()),
+       analysis::graph_file_bound(nodes, edges, recipe.size())});
+  measured.check(budget);
   write_file_atomically(file, is_graphml(file) ? analysis::graph_graphml(*report.graph, recipe)
                                                : analysis::graph_json(*report.graph, recipe));
 }
 
 bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
-                         const std::vector<float>& field, uint64_t steps, const std::string& recipe) {
+                         const std::vector<float>& field, uint64_t steps, const std::string& recipe,
+                         const std::string& budget) {
   std::vector<float> food;
   std::vector<uint8_t> walls;
   backend.read_food(food);
@@ -84,7 +93,7 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
   extra += "  \"food\": " + file_or_null(env.food) + ",\n";
   extra += "  \"walls\": " + file_or_null(env.walls) + ",\n";
   if (!r.graph.empty()) {
-    write_graph_file(r.graph, report, recipe);
+    write_graph_file(r.graph, report, recipe, budget);
     std::printf("physarum render: network graph %s: %zu nodes, %zu edges\n", printable(r.graph).c_str(),
                 report.graph->nodes.size(), report.graph->edges.size());
   }
