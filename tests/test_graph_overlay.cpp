@@ -112,6 +112,12 @@ TEST(GraphOverlay, TheSectionMeasuresWhenAskedAndDrawsTheGraphOnlyWhileShown) {
 
   // Drawn while shown, with the section closed too; hidden: nothing drawn, the measuring kept.
   EXPECT_GT(section_frame(core, g, false).vertices, 0);
+  // A reset starts another run: the old graph is not its field's, so it is measured again.
+  ASSERT_TRUE(core.reset());
+  core.backend().step(10);
+  (void)section_frame(core, g, false);
+  ASSERT_TRUE(g.report);
+  EXPECT_EQ(g.step, 10u);
   g.show = false;
   EXPECT_EQ(section_frame(core, g, true).vertices, 0);
   EXPECT_TRUE(g.report);

@@ -76,19 +76,22 @@ ScreenPoint field_point_on_screen(const render::View& view, const render::Area& 
 }
 
 void graph_overlay_section(WindowCore& core, GraphOverlay& g) {
-  // A graph of another field size (a new run) would be drawn in the wrong place: dropped.
+  // A graph of another run (another field size, or a reset to before the step it measured) is not
+  // this field's: dropped, and measured again while it is shown.
   const Size now = core.field_size();
-  if (g.report && (g.size.width != now.width || g.size.height != now.height)) g.report.reset();
+  if (g.report &&
+      (g.size.width != now.width || g.size.height != now.height || core.backend().steps_done() < g.step))
+    g.report.reset();
   if (ImGui::CollapsingHeader("Network graph")) {
     if (ImGui::Button("Measure now")) measure(core, g);
     ImGui::SameLine();
     ImGui::Checkbox("Show over the field", &g.show);
-    if (g.show && !g.report) measure(core, g);
     if (g.report) {
       ImGui::TextDisabled("measured at step %llu", static_cast<unsigned long long>(g.step));
       measures_text(*g.report);
     }
   }
+  if (g.show && !g.report) measure(core, g);
   if (g.show && g.report && g.report->graph && core.field_area.w > 0 && core.field_area.h > 0) {
     draw_graph(core, *g.report->graph, now);
   }
