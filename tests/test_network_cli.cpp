@@ -308,9 +308,9 @@ void expect_towns_linked(const std::vector<TownsCase>& cases, const std::string&
   }
 }
 
-// About 5 minutes on two busy cores (the 1920x1080 run is more than half of it). 640x360 with the
-// preset's 60K agents (2.25 times its density) is the picture the top 15% of the open cells alone
-// called "not linked".
+// About 80 seconds on two cores, 5 minutes on two shared with other work (the 1920x1080 run is more
+// than half of it). 640x360 with the preset's 60K agents (2.25 times its density) is the picture the
+// top 15% of the open cells alone called "not linked".
 TEST(NetworkCli, TownsAreLinkedAtThreeSizesAndAtHalfAndTwiceTheDensity) {
   expect_towns_linked(
       {{480, 270, 0.5}, {480, 270, 1}, {480, 270, 2}, {640, 360, 2.25}, {960, 540, 1}, {1920, 1080, 1}},
