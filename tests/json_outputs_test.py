@@ -85,6 +85,9 @@ def main():
         check_file("shard-1.json", ensemble + ["--shard", "1/2", "--report", "shard-1.json"])
         check_file("shard-2.json", ensemble + ["--shard", "2/2", "--report", "shard-2.json"])
         check_file("merged.json", ["render", "--merge", "shard-1.json", "shard-2.json", "--report", "merged.json"])
+        check_file("graph.json", ["render", "--preset"] + grow + [
+            "--steps", "40", "--food", food, "--walls", walls, "--out", "still2.png", "--graph",
+            "graph.json", "-q"], headless)
         sens = ["sensitivity", "--preset"] + grow + ["--steps", "12", "--every", "4"]
         check_file("single.json", sens + ["--perturb", "agent:3:theta:1e-3", "--json", "single.json"])
         check_file("sweep.json", sens + ["--sweep", "model.decay=0.01:0.02:2", "--json", "sweep.json"])

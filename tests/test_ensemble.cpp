@@ -116,7 +116,13 @@ TEST(EnsembleSummary, TheRenderReportsMeasuresAreAllSummarised) {
   const JsonValue report = parse_json(analysis::network_json(r, extra), "report");
   const std::vector<MeasureSummary> s = summarise({{1, report}, {2, report}});
   size_t leaves = 0;
+  // Nested numbers (the graph's nodes and edges) are summarised under dotted keys.
+  std::vector<std::pair<std::string, JsonValue>> measures;
   for (const auto& [key, v] : parse_json(analysis::network_json(r), "measures").members) {
+    if (v.kind != JsonValue::Kind::Object) measures.emplace_back(key, v);
+    for (const auto& [inner, w] : v.members) measures.emplace_back(key + "." + inner, w);
+  }
+  for (const auto& [key, v] : measures) {
     if (v.kind != JsonValue::Kind::Number && v.kind != JsonValue::Kind::Bool) continue;
     ++leaves;
     const MeasureSummary* m = find(s, key);

@@ -30,4 +30,15 @@ EnvironmentMaps environment_maps(Size size, const std::vector<float>& food,
   return maps;
 }
 
+NetworkReport analyse_run_field(Size size, const std::vector<float>& planes, const std::vector<float>& food,
+                                const std::vector<uint8_t>& walls, const NetworkOptions& o) {
+  const size_t n = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
+  Grid g{size.width, size.height, std::vector<float>(n, 0.0f)};
+  for (size_t p = 0; n > 0 && p < planes.size() / n; ++p) {
+    for (size_t i = 0; i < n; ++i) g.values[i] += planes[p * n + i];
+  }
+  const EnvironmentMaps maps = environment_maps(size, food, walls);
+  return analyse_network(g, maps.food ? &*maps.food : nullptr, maps.walls ? &*maps.walls : nullptr, o);
+}
+
 }  // namespace physarum::app::analysis

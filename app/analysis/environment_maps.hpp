@@ -27,4 +27,9 @@ struct EnvironmentMaps {
 EnvironmentMaps environment_maps(Size size, const std::vector<float>& food,
                                  const std::vector<uint8_t>& walls);
 
+// analyse_network on a run's field as it reads back (`planes`: S planes of `size`, summed) against
+// its food and walls as above. Throws Stopped when o.stop asks.
+NetworkReport analyse_run_field(Size size, const std::vector<float>& planes, const std::vector<float>& food,
+                                const std::vector<uint8_t>& walls, const NetworkOptions& o);
+
 }  // namespace physarum::app::analysis

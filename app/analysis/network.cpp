@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "analysis/network_graph.hpp"
 #include "sim/json_text.hpp"
 
 namespace physarum::app::analysis {
@@ -229,6 +230,18 @@ Mask network_mask(const Grid& field, const Mask* walls, float threshold) {
   return m;
 }
 
+Mask hysteresis_mask(const Grid& field, const Mask* walls, float low, float high) {
+  Mask m = network_mask(field, walls, low);
+  std::vector<int> labels;
+  const int n = label_components(m, labels);
+  std::vector<uint8_t> strong(static_cast<size_t>(n), 0);
+  for (size_t i = 0; i < m.cells.size(); ++i)
+    if (m.cells[i] && field.values[i] >= high) strong[static_cast<size_t>(labels[i])] = 1;
+  for (size_t i = 0; i < m.cells.size(); ++i)
+    if (m.cells[i] && !strong[static_cast<size_t>(labels[i])]) m.cells[i] = 0;
+  return m;
+}
+
 namespace {
 // The eight neighbours of (x, y) in kDx/kDy order into p (1 set, 0 not); returns how many are set.
 int ring_of(const Mask& s, int x, int y, int (&p)[8]) {
@@ -331,6 +344,13 @@ double skeleton_length(const Mask& skel) {
     }
   }
   return sum / 2;  // every edge was seen from both ends
+}
+
+int skeleton_steps(const Mask& skel, int x, int y, SkeletonStep out[8]) {
+  int e[8];
+  const int n = skeleton_edges(skel, x, y, e);
+  for (int k = 0; k < n; ++k) out[k] = {kDx[e[k]], kDy[e[k]], e[k] % 2 == 1 ? kSqrt2 : 1.0};
+  return n;
 }
 
 std::vector<Polyline> skeleton_polylines(const Mask& skel) {
@@ -488,31 +508,36 @@ int64_t root_of(std::vector<int64_t>& up, int64_t i) {
 // Boruvka: every round joins each component to its nearest other component, so there are at most
 // log2(n) rounds of n nearest-neighbour searches. Prim over all pairs took minutes for the tens of
 // thousands of towns a dotted food map makes.
-double mst_length(const std::vector<Point>& points) {
+std::vector<std::pair<size_t, size_t>> mst_edges(const std::vector<Point>& points) {
   const size_t n = points.size();
-  if (n < 2) return 0;
-  KdTree tree(points);
+  std::vector<std::pair<size_t, size_t>> tree;
+  if (n < 2) return tree;
+  KdTree kd(points);
   std::vector<int64_t> up(n);
   std::iota(up.begin(), up.end(), int64_t{0});
   std::vector<int64_t> comp(n);
   using Edge = std::tuple<double, size_t, size_t>;  // squared length, lower index, higher index
-  double total = 0;
-  for (size_t joined = 1; joined < n;) {
+  while (tree.size() + 1 < n) {
     for (size_t i = 0; i < n; ++i) comp[i] = root_of(up, static_cast<int64_t>(i));
-    tree.mark(0, comp);
+    kd.mark(0, comp);
     std::vector<Edge> cheapest(n, Edge{std::numeric_limits<double>::infinity(), n, n});
-    for (const size_t i : tree.order)
-      tree.nearest(0, i, comp[i], comp, cheapest[static_cast<size_t>(comp[i])]);
+    for (const size_t i : kd.order) kd.nearest(0, i, comp[i], comp, cheapest[static_cast<size_t>(comp[i])]);
     for (const auto& [d2, a, b] : cheapest) {
       if (a == n) continue;
       const int64_t ra = root_of(up, static_cast<int64_t>(a));
       const int64_t rb = root_of(up, static_cast<int64_t>(b));
       if (ra == rb) continue;
       up[static_cast<size_t>(ra)] = rb;
-      total += std::hypot(points[a].x - points[b].x, points[a].y - points[b].y);
-      ++joined;
+      tree.emplace_back(a, b);
     }
   }
+  return tree;
+}
+
+double mst_length(const std::vector<Point>& points) {
+  double total = 0;
+  for (const auto& [a, b] : mst_edges(points))
+    total += std::hypot(points[a].x - points[b].x, points[a].y - points[b].y);
   return total;
 }
 
@@ -616,11 +641,46 @@ double share_surviving(const Mask& net, const std::vector<Town>& towns, const st
 
 }  // namespace
 
+namespace {
+
+// The graph of the transport network and Tero et al.'s measures on it.
+void measure_graph(const Mask& net, const Mask& skel, const Grid& field, const std::vector<Town>& towns,
+                   NetworkReport& r) {
+  auto graph = std::make_shared<NetworkGraph>(extract_graph(skel, field, towns, &net));
+  std::vector<Point> centres;
+  for (const Town& t : towns) centres.push_back({t.x, t.y});
+  const TeroMeasures m = tero_measures(*graph, centres);
+  r.cost = m.cost;
+  r.efficiency = m.efficiency;
+  r.fault_tolerance_tero = m.fault_tolerance;
+  r.links = m.links;
+  r.bridges = m.bridges;
+  r.pair_sources = m.pair_sources;
+  r.graph = std::move(graph);
+}
+
+// Fault tolerance by cuts through the trail (see analyse_network).
+void measure_cuts(const Mask& net, const Mask& served, const std::vector<Town>& towns,
+                  const NetworkOptions& o, NetworkReport& r) {
+  if (!r.towns_connected) {
+    r.fault_tolerance = 0.0;
+    return;
+  }
+  std::vector<Cut> cuts = cut_candidates(net, served, towns);
+  r.cut_candidates = static_cast<int>(cuts.size());
+  sample_cuts(cuts, o.max_cuts, o.seed);
+  r.cuts = static_cast<int>(cuts.size());
+  r.fault_tolerance = cuts.empty() ? 1.0 : share_surviving(net, towns, cuts, o);
+}
+
+}  // namespace
+
 NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* walls,
                               const NetworkOptions& o) {
   NetworkReport r;
   r.threshold = o.threshold ? *o.threshold : threshold_for_fraction(field, walls, o.fraction);
-  const Mask net = network_mask(field, walls, r.threshold);
+  r.threshold_low = static_cast<float>(static_cast<double>(r.threshold) * std::clamp(o.low_ratio, 0.0, 1.0));
+  const Mask net = hysteresis_mask(field, walls, r.threshold_low, r.threshold);
   r.network_cells = std::count(net.cells.begin(), net.cells.end(), uint8_t{1});
   std::vector<int> labels;
   r.components = label_components(net, labels);
@@ -636,6 +696,7 @@ NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* w
   const Mask served = served_skeleton(skel, labels, r.components, towns);
   r.network_length_all = skeleton_length(skel);
   r.network_length = skeleton_length(served);
+  measure_graph(net, skel, field, towns, r);
 
   std::vector<Point> centres;
   for (const Town& t : towns) centres.push_back({t.x, t.y});
@@ -643,15 +704,7 @@ NetworkReport analyse_network(const Grid& field, const Grid* food, const Mask* w
   check_stop(o);
   if (towns.size() < 2) return r;
   if (r.mst_length > 0) r.ratio = r.network_length / r.mst_length;
-  if (!r.towns_connected) {
-    r.fault_tolerance = 0.0;
-    return r;
-  }
-  std::vector<Cut> cuts = cut_candidates(net, served, towns);
-  r.cut_candidates = static_cast<int>(cuts.size());
-  sample_cuts(cuts, o.max_cuts, o.seed);
-  r.cuts = static_cast<int>(cuts.size());
-  r.fault_tolerance = cuts.empty() ? 1.0 : share_surviving(net, towns, cuts, o);
+  measure_cuts(net, served, towns, o, r);
   return r;
 }
 
@@ -683,7 +736,16 @@ std::string network_json(const NetworkReport& r, const std::string& extra) {
   s += "  \"fault_tolerance\": " + maybe(r.fault_tolerance) + ",\n";
   s += "  \"cuts\": " + std::to_string(r.cuts) + ",\n";
   s += "  \"cut_candidates\": " + std::to_string(r.cut_candidates) + ",\n";
+  s += "  \"cost\": " + maybe(r.cost) + ",\n";
+  s += "  \"efficiency\": " + maybe(r.efficiency) + ",\n";
+  s += "  \"fault_tolerance_tero\": " + maybe(r.fault_tolerance_tero) + ",\n";
+  s += "  \"graph\": {\"nodes\": " + std::to_string(r.graph ? r.graph->nodes.size() : 0) +
+       ", \"edges\": " + std::to_string(r.graph ? r.graph->edges.size() : 0) + "},\n";
+  s += "  \"links\": " + std::to_string(r.links) + ",\n";
+  s += "  \"bridges\": " + std::to_string(r.bridges) + ",\n";
+  s += "  \"pair_sources\": " + std::to_string(r.pair_sources) + ",\n";
   s += "  \"threshold\": " + number(static_cast<double>(r.threshold)) + ",\n";
+  s += "  \"threshold_low\": " + number(static_cast<double>(r.threshold_low)) + ",\n";
   s += "  \"network_cells\": " + std::to_string(r.network_cells) + ",\n";
   s += "  \"components\": " + std::to_string(r.components) + "\n";
   s += "}\n";

@@ -13,9 +13,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "export/cave.hpp"
@@ -61,6 +63,12 @@ float threshold_for_fraction(const Grid& field, const Mask* walls, double fracti
 // Network cells: field >= threshold and not a wall.
 Mask network_mask(const Grid& field, const Mask* walls, float threshold);
 
+// Network cells by hysteresis: the 8-connected pieces of network_mask(low) that hold a cell of
+// field >= high. A trail keeps its weaker stretches (where fewer agents ran, or a line thins
+// between two junctions) as long as they hang on to a strong one; the background's specks,
+// which never reach `high`, stay out.
+Mask hysteresis_mask(const Grid& field, const Mask* walls, float low, float high);
+
 // One cell wide centre lines: Zhang-Suen thinning, then staircase corners removed (a cell whose two
 // orthogonal neighbours at a right angle are joined through their shared corner anyway), so a
 // diagonal run is a chain of diagonal steps.
@@ -71,6 +79,15 @@ Mask skeleton(const Mask& m);
 // two cells orthogonally next to both is also skeleton (the path goes round that corner already).
 double skeleton_length(const Mask& skel);
 
+// One of those edges seen from a skeleton cell: the neighbour's offset and the step's length.
+struct SkeletonStep {
+  int dx = 0, dy = 0;
+  double length = 0;
+};
+
+// The edges of skeleton cell (x, y), as skeleton_length counts them; returns how many (at most 8).
+int skeleton_steps(const Mask& skel, int x, int y, SkeletonStep out[8]);
+
 // The skeleton as polylines for drawing: strokes follow the edges above, start at the loose ends,
 // carry on straight through junctions where they can (fewest pen lifts), and what is left are
 // closed loops. Every point is a skeleton cell's centre.
@@ -80,9 +97,15 @@ std::vector<Polyline> skeleton_polylines(const Mask& skel);
 // n log^2 n; double precision).
 double mst_length(const std::vector<Point>& points);
 
+// That tree's edges, as pairs of point indices (n - 1 of them for n points).
+std::vector<std::pair<size_t, size_t>> mst_edges(const std::vector<Point>& points);
+
+struct NetworkGraph;
+
 struct NetworkOptions {
-  std::optional<float> threshold;  // absolute; else `fraction`
-  double fraction = 0.15;          // the share of open cells that is network
+  std::optional<float> threshold;  // the high level, absolute; else `fraction`
+  double fraction = 0.15;          // the share of open cells at or above the high level
+  double low_ratio = 0.1;          // the low level is this share of the high one (1: no hysteresis)
   int town_reach = 2;              // a town's zone reaches this many cells past its blob
   TownRule towns;                  // which food blobs are towns
   int max_cuts = 256;              // fault tolerance: at most this many cuts (all when fewer)
@@ -96,7 +119,8 @@ struct NetworkOptions {
 using Stopped = physarum::Stopped;
 
 struct NetworkReport {
-  float threshold = 0;
+  float threshold = 0;      // the high level
+  float threshold_low = 0;  // the low level
   int64_t network_cells = 0;
   int components = 0;  // of the whole mask
   int towns = 0;
@@ -109,6 +133,12 @@ struct NetworkReport {
   std::optional<double> fault_tolerance;  // two towns or more
   int cuts = 0;
   int cut_candidates = 0;
+  // The network as a graph (network_graph.hpp) and Tero et al. 2010's measures on it.
+  std::shared_ptr<const NetworkGraph> graph;
+  std::optional<double> cost;                  // TL / TL_MST
+  std::optional<double> efficiency;            // MD / MD_MST
+  std::optional<double> fault_tolerance_tero;  // the share of links whose failure cuts the network
+  int links = 0, bridges = 0, pair_sources = 0;
 };
 
 // Fault tolerance (the share of single cuts after which every town is still linked):

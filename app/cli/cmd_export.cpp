@@ -16,10 +16,12 @@
 #include "cli/export_plan.hpp"
 #include "cli/export_writers.hpp"
 #include "cli/output_budget.hpp"
+#include "cli/render_report.hpp"
 #include "cli/sim_options.hpp"
 #include "export/bands.hpp"
 #include "export/cave.hpp"
 #include "export/grid.hpp"
+#include "run/environment_maps.hpp"
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
@@ -38,8 +40,8 @@ std::string recipe_of(const CLI::App& cmd) {
   std::string r = "physarum " PHYSARUM_VERSION " export";
   for (const CLI::Option* o : cmd.get_options()) {
     const std::string name = o->get_lnames().empty() ? std::string() : o->get_lnames().front();
-    if (o->count() == 0 || name.empty() || name == "out" || name == "report" || name == "help" ||
-        name == "output-budget")
+    if (o->count() == 0 || name.empty() || name == "out" || name == "report" || name == "graph" ||
+        name == "help" || name == "output-budget")
       continue;
     for (const std::string& v : o->results()) r += " " + name + "=" + v;
   }
@@ -56,6 +58,8 @@ FieldPlanes grow_field(const run::Recipe& recipe, int steps) {
   b.read_field(f.values);
   f.size = b.size();
   f.species = b.species_count();
+  b.read_food(f.food);
+  b.read_walls(f.walls);
   return f;
 }
 
@@ -77,14 +81,37 @@ FieldPlanes read_field(const ExportOptions& o) {
     throw UsageError("--channel " + std::to_string(o.channel) + ": '" + o.field + "' has " +
                      std::to_string(a.planes) + " plane(s)");
   }
-  return {std::move(a.data), {a.width, a.height}, a.planes};
+  return {std::move(a.data), {a.width, a.height}, a.planes, {}, {}};
+}
+
+// A field read from .npy grew on the preset's maps, if it names any: loaded at the field's size.
+void preset_maps(const ExportOptions& o, FieldPlanes& f) {
+  const size_t n = static_cast<size_t>(f.size.width) * static_cast<size_t>(f.size.height);
+  f.food.assign(n, 0.0f);
+  f.walls.assign(n, 0);
+  const Preset preset = run::resolve(o.sim);
+  if (preset.environment.food.empty() && preset.environment.walls.empty()) return;
+  Environment env = run::load_environment(preset.environment, preset.species, f.size);
+  if (!env.food.empty()) f.food = std::move(env.food);
+  if (!env.walls.empty()) f.walls = std::move(env.walls);
+}
+
+// --graph: the network of the field (at its own size, not --resolution's) by the report's rule
+// (render --report), against the run's towns. False after Ctrl-C or SIGTERM.
+bool write_export_graph(const ExportOptions& o, const ExportInputs& in) {
+  const std::optional<analysis::NetworkReport> r =
+      measure_network(ReportOptions{}, in.field.size, in.field.values, in.field.food, in.field.walls);
+  if (!r) return false;
+  write_graph_file(o.graph, *r, in.recipe, o.output_budget);
+  return true;
 }
 
 // --channel's plane alone, as (H, W).
 FieldPlanes one_channel(FieldPlanes f, int channel) {
   const size_t n = static_cast<size_t>(f.size.width) * static_cast<size_t>(f.size.height);
   const auto first = f.values.begin() + static_cast<std::ptrdiff_t>(n * static_cast<size_t>(channel));
-  return {std::vector<float>(first, first + static_cast<std::ptrdiff_t>(n)), f.size, 1};
+  return {std::vector<float>(first, first + static_cast<std::ptrdiff_t>(n)), f.size, 1, std::move(f.food),
+          std::move(f.walls)};
 }
 
 ex::Grid sum_of_planes(const FieldPlanes& f) {
@@ -141,12 +168,14 @@ void print_summary(const ExportPlan& plan, const ExportInputs& in) {
   }
   for (const ExportOutput& out : plan.outputs)
     std::printf("wrote %s\n", printable(out.path.string()).c_str());
+  if (!in.options.graph.empty()) std::printf("wrote %s\n", printable(in.options.graph).c_str());
   std::fflush(stdout);
 }
 
 int run(const ExportOptions& o, const CLI::App& cmd) {
   const ExportPlan plan = make_export_plan(o, cmd);  // everything that can be refused, before the run
   FieldPlanes field = o.field.empty() ? grow_field(o.sim, o.steps) : read_field(o);
+  if (!o.graph.empty() && !o.field.empty()) preset_maps(o, field);
   if (o.channel >= 0) field = one_channel(std::move(field), o.channel);
   ExportInputs in{.options = o, .plan = plan, .field = std::move(field), .recipe = recipe_of(cmd)};
   derive(o, plan, in);
@@ -157,6 +186,7 @@ int run(const ExportOptions& o, const CLI::App& cmd) {
       out.writer->write(out.path, in);
       ++written;
     }
+    if (!o.graph.empty() && !write_export_graph(o, in)) throw_if_stopped();
     throw_if_stopped();
   } catch (const Stopped&) {
     if (written == 0) throw;
@@ -235,6 +265,10 @@ void add_cave_options(CLI::App& cmd, ExportOptions& o) {
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
   cmd.add_option("--report", o.report, "Write the cave statistics as JSON here")->type_name("FILE.json");
+  cmd.add_option("--graph", o.graph,
+                 "Write the network as a graph, measured as render --report measures it (towns from the "
+                 "run's food map): GraphML (.graphml) or node-link JSON (.json)")
+      ->type_name("FILE");
 }
 
 void add_tiled_options(CLI::App& cmd, ExportOptions& o) {
@@ -299,10 +333,10 @@ CommandFn add_export_command(CLI::App& app) {
   add_tiled_options(*cmd, *o);
   add_svg_options(*cmd, *o);
   for (const char* name :
-       {"--steps",          "--field",      "--channel",    "--format",       "--resolution", "--threshold",
-        "--floor-fraction", "--smooth",     "--min-island", "--connect",      "--min-width",  "--report",
-        "--tile-size",      "--bands",      "--levels",     "--paper",        "--margin",     "--contours",
-        "--tolerance",      "--min-length", "--stroke",     "--output-budget"}) {
+       {"--steps",          "--field",     "--channel",    "--format",  "--resolution",   "--threshold",
+        "--floor-fraction", "--smooth",    "--min-island", "--connect", "--min-width",    "--report",
+        "--graph",          "--tile-size", "--bands",      "--levels",  "--paper",        "--margin",
+        "--contours",       "--tolerance", "--min-length", "--stroke",  "--output-budget"}) {
     cmd->get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
   return [o, cmd] { return run(*o, *cmd); };

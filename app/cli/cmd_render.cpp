@@ -151,7 +151,7 @@ struct Outputs {
 
 // Every output checked before any work is done (a PNG sequence's folder is made by plan_output,
 // once everything else is known to be good).
-Outputs sorted_outputs(const std::vector<std::string>& outs, const std::string& report) {
+Outputs sorted_outputs(const std::vector<std::string>& outs, const ReportOptions& report) {
   Outputs r;
   OutputPaths paths;
   for (const auto& f : outs) {
@@ -171,7 +171,11 @@ Outputs sorted_outputs(const std::vector<std::string>& outs, const std::string& 
       paths.add("--out", f);
     }
   }
-  if (!report.empty()) paths.add("--report", report);
+  if (!report.file.empty()) paths.add("--report", report.file);
+  if (!report.graph.empty()) {
+    check_graph_file(report.graph);
+    paths.add("--graph", report.graph);
+  }
   return r;
 }
 
@@ -262,6 +266,11 @@ void check_output_budget(const RenderOptions& o, const Outputs& outs, Size size,
                        static_cast<uint64_t>(preset.species.count());
   for (const auto& f : outs.npys)
     budget.add("--out " + f, "the " + format_size(field) + " field", {npy, npy});
+  if (!o.report.graph.empty()) {
+    const uint64_t graph = graph_framing_bound(remake_command(o, preset));
+    budget.add("--graph " + o.report.graph, "its framing; its nodes and edges are checked once measured",
+               {graph, graph});
+  }
   add_gif_estimates(o, outs, size, budget);
   budget.check(o.output_budget);
 }
@@ -525,7 +534,8 @@ std::optional<LoopPlan> checked_loop(const RenderOptions& o, const Outputs& outs
   }
 }
 
-// --seeds and --merge make a report over many runs and no picture: what shapes a picture is refused.
+// --seeds and --merge make a report over many runs and no picture: what shapes a picture (or writes
+// one run's graph) is refused.
 int render_ensemble(const RenderOptions& o) {
   const std::pair<bool, std::string> picture_options[] = {
       {!o.outs.empty(), o.outs.empty() ? "" : "--out " + o.outs[0]},
@@ -534,12 +544,14 @@ int render_ensemble(const RenderOptions& o) {
       {o.from.has_value(), "--from"},
       {o.loop_s.has_value(), "--loop"},
       {o.deep.depth != 8, "--depth " + std::to_string(o.deep.depth)},
+      {!o.report.graph.empty(), "--graph " + o.report.graph},
   };
   for (const auto& [given, option] : picture_options) {
     if (!given) continue;
-    throw UsageError(option + ": " + (o.ensemble.merge.empty() ? "--seeds" : "--merge") +
-                     " writes one report over many runs, and a picture or video is of one run; render the "
-                     "seed to look at with --seed S --out FILE");
+    throw UsageError(
+        option + ": " + (o.ensemble.merge.empty() ? "--seeds" : "--merge") +
+        " writes one report over many runs, and a picture, video or graph is of one run; render the "
+        "seed to look at with --seed S --out FILE");
   }
   EnsembleRun e{o.sim, o.steps, o.report, o.ensemble, o.output_budget, o.quiet, {}};
   e.remake = [&o](const Preset& p, const std::string& seed_words) {
@@ -555,7 +567,7 @@ int run_render(const RenderOptions& o) {
         "--out is required: name the picture, video or field to write (a report over many seeds "
         "needs --seeds A..B --report FILE.json)");
   }
-  const Outputs outs = sorted_outputs(o.outs, o.report.file);
+  const Outputs outs = sorted_outputs(o.outs, o.report);
   const std::optional<LoopPlan> loop = checked_loop(o, outs);
   const FrameSteps steps = frame_steps(o, loop ? loop->rendered_frames() : 0);
   OutputPlan plan = plan_output(o, outs);
@@ -605,15 +617,49 @@ int run_render(const RenderOptions& o) {
   for (const auto& f : outs.npys)
     write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
   say_written(o, b, done, loop ? loop->loop_frames : frames);
-  if (!o.report.file.empty() &&
+  if (o.report.wanted() &&
       !write_render_report(o.report, b, sim.preset().environment, field, done,
-                           "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()))) {
+                           "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()),
+                           o.output_budget)) {
     const int sig = stop_signal();
     std::fprintf(stderr, "physarum render: stopped by signal %d during the network report; %s not written\n",
-                 sig, o.report.file.c_str());
+                 sig, (o.report.file.empty() ? o.report.graph : o.report.file).c_str());
     return exit_code_for_signal(sig);
   }
   return kExitOk;
+}
+
+// --report, --graph and the network's threshold.
+void add_report_options(CLI::App& cmd, ReportOptions& r) {
+  cmd.add_option("--report", r.file,
+                 "Measure the final network and write JSON: towns, towns_connected, network_length, "
+                 "mst_length, fault_tolerance, and Tero et al.'s cost, efficiency and fault_tolerance_tero "
+                 "on its graph (towns are the food map's blobs; none without one); with --seeds, over the "
+                 "seeds")
+      ->type_name("FILE.json");
+  cmd.add_option("--graph", r.graph,
+                 "Write the final network as a graph: towns, junctions and ends as nodes, the lines between "
+                 "them as edges with their length and mean trail level; GraphML (.graphml) or node-link "
+                 "JSON (.json)")
+      ->type_name("FILE");
+  cmd.add_option("--report-threshold", r.threshold,
+                 "Report and graph: the high trail level V (network pieces must reach it)")
+      ->check(finite_number())
+      ->type_name("V");
+  cmd.add_option("--report-low", r.low_ratio,
+                 "Report and graph: network cells have trail >= R x the high level and hang on to a cell "
+                 "at the high level (hysteresis; 1 is a single threshold)")
+      ->check(finite_number())
+      ->type_name("R")
+      ->check(CLI::Range(0.001, 1.0))
+      ->capture_default_str();
+  cmd.add_option("--report-fraction", r.fraction,
+                 "Report and graph: without --report-threshold, this share of the open cells is at or "
+                 "above the high level")
+      ->check(finite_number())
+      ->type_name("F")
+      ->check(CLI::Range(0.001, 1.0))
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -668,20 +714,7 @@ CommandFn add_render_command(CLI::App& app) {
       ->transform(decimal_integer())
       ->check(CLI::Range(1, 3600));
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar on stderr");
-  cmd->add_option("--report", o->report.file,
-                  "Measure the final network and write JSON: towns, towns_connected, network_length, "
-                  "mst_length, fault_tolerance (towns are the food map's blobs; none without one); with "
-                  "--seeds, over the seeds")
-      ->type_name("FILE.json");
-  cmd->add_option("--report-threshold", o->report.threshold, "Report: network cells have trail >= V")
-      ->check(finite_number())
-      ->type_name("V");
-  cmd->add_option("--report-fraction", o->report.fraction,
-                  "Report: without --report-threshold, this share of the open cells is network")
-      ->check(finite_number())
-      ->type_name("F")
-      ->check(CLI::Range(0.001, 1.0))
-      ->capture_default_str();
+  add_report_options(*cmd, o->report);
   add_ensemble_options(*cmd, o->ensemble);
   add_video_quality_options(*cmd, o->quality);
   add_deep_still_options(*cmd, o->deep);

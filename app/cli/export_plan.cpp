@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/export_writers.hpp"
 #include "cli/output_paths.hpp"
+#include "cli/render_report.hpp"
 #include "sim/npy.hpp"
 
 namespace physarum::app {
@@ -58,6 +59,10 @@ std::vector<ExportOutput> checked_outputs(const ExportOptions& o) {
     if (outputs.back().writer->name == "tiled") paths.add("the tileset of --out " + out, tileset_path(out));
   }
   if (!o.report.empty()) paths.add("--report", o.report);
+  if (!o.graph.empty()) {
+    check_graph_file(o.graph);
+    paths.add("--graph", o.graph);
+  }
   const bool svg =
       std::ranges::any_of(outputs, [](const ExportOutput& e) { return e.writer->name == "svg"; });
   if (o.skeleton && !svg)
@@ -105,7 +110,17 @@ ExportShape field_shape(const ExportOptions& o, const Preset& preset) {
 // written: the field read or grown (4 bytes a cell per plane), its sum and the resampled grid (4
 // bytes a cell each), the cave clean-up's arrays (about 20 bytes a cell) and the band map with
 // the sorted copy quantile bands take (5 bytes a cell).
-void check_output_budget(const ExportOptions& o, const ExportPlan& plan, const Preset& preset) {
+// Every option's name and values: at least as long as the recipe the graph file carries.
+std::string options_text(const CLI::App& cmd) {
+  std::string t = "physarum " PHYSARUM_VERSION " export";
+  for (const CLI::Option* opt : cmd.get_options()) {
+    for (const std::string& v : opt->results()) t += " " + opt->get_name() + "=" + v;
+  }
+  return t;
+}
+
+void check_output_budget(const ExportOptions& o, const ExportPlan& plan, const Preset& preset,
+                         const CLI::App& cmd) {
   ExportShape s = field_shape(o, preset);
   s.grid = export_resolution(o.resolution, s.field);
   s.grid_text = "a " + format_size(s.grid) + " grid (--resolution " + o.resolution + " of the " +
@@ -122,6 +137,11 @@ void check_output_budget(const ExportOptions& o, const ExportPlan& plan, const P
   for (const ExportOutput& out : plan.outputs) {
     OutputEstimate e = out.writer->estimate(o, s);
     budget.add("--out " + out.path.string(), std::move(e.because), e.cost);
+  }
+  if (!o.graph.empty()) {
+    const uint64_t graph = graph_framing_bound(options_text(cmd));
+    budget.add("--graph " + o.graph, "its framing; its nodes and edges are checked once measured",
+               {graph, graph});
   }
   budget.check(o.output_budget);
 }
@@ -146,7 +166,7 @@ ExportPlan make_export_plan(const ExportOptions& o, const CLI::App& cmd) {
   const Preset preset = run::resolve(o.sim);
   plan.display = preset.display;
   if (o.field.empty()) check_against_run(o, preset);
-  check_output_budget(o, plan, preset);
+  check_output_budget(o, plan, preset, cmd);
   return plan;
 }
 

@@ -34,6 +34,7 @@ struct ExportOptions {
   std::string connect = "corridors";
   int min_width = 3;  // a corridor one cell wide is hard to walk through
   std::string report;
+  std::string graph;  // the network as a graph: .graphml or .json
   int tile_size = 16;
   std::string bands;  // empty: floor/wall; even | quantile: level bands for .tmj and .csv
   int levels = 0;     // bands: 0 takes the preset's [display] levels

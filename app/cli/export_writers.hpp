@@ -23,6 +23,9 @@ struct FieldPlanes {
   std::vector<float> values;
   Size size;
   int species = 1;
+  // The run's food and walls (zero planes without them), for --graph's towns.
+  std::vector<float> food;
+  std::vector<uint8_t> walls;
 };
 
 // What the writers read: the field itself, the grid at the output resolution, and what the plan

@@ -1,42 +1,86 @@
 #include "cli/render_report.hpp"
 
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
 
 #include "analysis/environment_maps.hpp"
+#include "analysis/network.hpp"
+#include "analysis/network_graph.hpp"
+#include "cli/commands.hpp"
+#include "cli/output_budget.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"
 #include "video/signals.hpp"
 
 namespace physarum::app {
+namespace {
+
+std::string lowercase_extension(const std::string& file) {
+  std::string ext = std::filesystem::path(file).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+bool is_graphml(const std::string& file) {
+  return lowercase_extension(file) == ".graphml";
+}
+
+}  // namespace
+
+void check_graph_file(const std::string& file) {
+  const std::string ext = lowercase_extension(file);
+  if (ext != ".graphml" && ext != ".json")
+    throw UsageError("--graph " + file +
+                     ": the extension must be .graphml (GraphML) or .json (node-link JSON)");
+}
+
+uint64_t graph_framing_bound(const std::string& recipe) {
+  return analysis::graph_file_bound(0, 0, recipe.size());
+}
+
+std::optional<analysis::NetworkReport> measure_network(const ReportOptions& r, Size size,
+                                                       const std::vector<float>& field,
+                                                       const std::vector<float>& food,
+                                                       const std::vector<uint8_t>& walls) {
+  analysis::NetworkOptions o;
+  o.threshold = r.threshold;
+  o.fraction = r.fraction;
+  o.low_ratio = r.low_ratio;
+  o.stop = stop_on_signal();
+  try {
+    return analysis::analyse_run_field(size, field, food, walls, o);
+  } catch (const analysis::Stopped&) {
+    return std::nullopt;
+  }
+}
+
+void write_graph_file(const std::string& file, const analysis::NetworkReport& report,
+                      const std::string& recipe, const std::string& budget) {
+  const size_t nodes = report.graph->nodes.size(), edges = report.graph->edges.size();
+  OutputBudget measured;
+  measured.add(
+      "--graph " + file,
+      "the measured network's " + std::to_string(nodes) + " nodes and " + std::to_string(edges) + " edges",
+      {analysis::graph_file_bound(nodes, edges, recipe.size()),
+       analysis::graph_file_bound(nodes, edges, recipe.size())});
+  measured.check(budget);
+  write_file_atomically(file, is_graphml(file) ? analysis::graph_graphml(*report.graph, recipe)
+                                               : analysis::graph_json(*report.graph, recipe));
+}
 
 std::optional<std::string> render_report_json(const ReportOptions& r, const Backend& backend,
                                               const EnvironmentParams& env, const std::vector<float>& field,
                                               uint64_t steps, const std::string& recipe,
                                               analysis::NetworkReport* measured) {
-  const Size size = backend.size();
-  const size_t n = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
-  analysis::Grid g{size.width, size.height, std::vector<float>(n, 0.0f)};
-  for (size_t p = 0; n > 0 && p < field.size() / n; ++p) {
-    for (size_t i = 0; i < n; ++i) g.values[i] += field[p * n + i];
-  }
   std::vector<float> food;
   std::vector<uint8_t> walls;
   backend.read_food(food);
   backend.read_walls(walls);
-  const analysis::EnvironmentMaps maps = analysis::environment_maps(size, food, walls);
-
-  analysis::NetworkOptions o;
-  o.threshold = r.threshold;
-  o.fraction = r.fraction;
-  o.stop = stop_on_signal();
-  analysis::NetworkReport report;
-  try {
-    report = analysis::analyse_network(g, maps.food ? &*maps.food : nullptr,
-                                       maps.walls ? &*maps.walls : nullptr, o);
-  } catch (const analysis::Stopped&) {
-    return std::nullopt;
-  }
+  const std::optional<analysis::NetworkReport> report =
+      measure_network(r, backend.size(), field, food, walls);
+  if (!report) return std::nullopt;
 
   std::string extra = "  \"steps\": " + std::to_string(steps) + ",\n";
   extra += "  \"recipe\": " + json_string(recipe) + ",\n";
@@ -48,15 +92,22 @@ std::optional<std::string> render_report_json(const ReportOptions& r, const Back
   };
   extra += "  \"food\": " + file_or_null(env.food) + ",\n";
   extra += "  \"walls\": " + file_or_null(env.walls) + ",\n";
-  if (measured) *measured = report;
-  return analysis::network_json(report, extra);
+  if (measured) *measured = *report;
+  return analysis::network_json(*report, extra);
 }
 
 bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
-                         const std::vector<float>& field, uint64_t steps, const std::string& recipe) {
+                         const std::vector<float>& field, uint64_t steps, const std::string& recipe,
+                         const std::string& budget) {
   analysis::NetworkReport report;
   const std::optional<std::string> text = render_report_json(r, backend, env, field, steps, recipe, &report);
   if (!text) return false;
+  if (!r.graph.empty()) {
+    write_graph_file(r.graph, report, recipe, budget);
+    std::printf("physarum render: network graph %s: %zu nodes, %zu edges\n", printable(r.graph).c_str(),
+                report.graph->nodes.size(), report.graph->edges.size());
+  }
+  if (r.file.empty()) return true;
   write_file_atomically(r.file, *text);
 
   std::printf("physarum render: network report %s: %d towns%s, length %.1f", printable(r.file).c_str(),
@@ -65,6 +116,16 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
               report.network_length);
   if (report.ratio) std::printf(" = %.2f x the towns' spanning tree", *report.ratio);
   if (report.fault_tolerance) std::printf(", fault tolerance %.2f", *report.fault_tolerance);
+  if (report.cost) std::printf("; Tero: cost %.2f", *report.cost);
+  if (report.efficiency) {
+    std::printf(", efficiency %.2f", *report.efficiency);
+    // Dijkstra from every town is quadratic in the towns: past the cap only some pairs are averaged.
+    if (report.pair_sources < report.towns)
+      std::printf(" (over the pairs that hold one of the first %d of the %d towns)", report.pair_sources,
+                  report.towns);
+  }
+  if (report.fault_tolerance_tero)
+    std::printf(", links whose failure cuts the network %.2f", *report.fault_tolerance_tero);
   std::printf("\n");
   return true;
 }

@@ -518,6 +518,7 @@ void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
     if (ImGui::CollapsingHeader("Presets")) presets_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Seed image & brush")) seed_brush_section(core, st, toasts);
     twin_panel(core, st.twin, toasts);
+    graph_overlay_section(core, st.graph);
     if (ImGui::CollapsingHeader("Help")) help_section();
     ImGui::PopItemWidth();
   }

@@ -13,6 +13,7 @@
 #include "run/preset_library.hpp"
 #include "window/brush.hpp"
 #include "window/gallery.hpp"
+#include "window/graph_overlay.hpp"
 #include "window/layout.hpp"
 #include "window/species_edit.hpp"
 #include "window/toast.hpp"
@@ -54,6 +55,8 @@ struct PanelState {
   // Species added or removed wait here until their "Apply" (they reallocate); empty: none planned.
   SpeciesPlan species_plan;
   int species_tab = 0;  // the species whose tab is open: "Add" copies its model
+
+  GraphOverlay graph;  // the network graph over the field (window/graph_overlay.hpp)
 
   // Seed image and brush.
   BrushSettings brush;
