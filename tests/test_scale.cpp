@@ -12,6 +12,7 @@
 #include "run/run.hpp"
 #include "sim/backend.hpp"
 #include "sim/spawn.hpp"
+#include "test_support.hpp"
 
 namespace physarum {
 namespace {
@@ -207,6 +208,37 @@ TEST(Scale, AStepSpreadsKSquaredTimesAsFarAndDecaysOnce) {
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "K = " << k << ", cell " << i;
   }
+}
+
+// The program says on stderr, once, what it chose for a preset made at another size and detail;
+// the preset's own run says nothing; a detail out of range is a usage error naming it.
+TEST(ScaleCli, RunSaysTheSizeAndAgentsItChose) {
+  const auto dir = test::temp_dir();
+  const auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{"run",       "--preset", "towns", "--steps", "1",
+                                  "--backend", "cpu",      "--out", "f.npy"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::run_physarum(args, dir);
+  };
+  const auto small = run({"--size", "480x270"});
+  EXPECT_EQ(small.exit_code, 0) << small.err;
+  EXPECT_NE(
+      small.err.find("physarum: 480x270 with 15K agents (the preset is made at 960x540 with 60K agents; "
+                     "same agents per cell)\n"),
+      std::string::npos)
+      << small.err;
+  const auto fine = run({"--size", "240x135", "--scale", "2"});
+  EXPECT_EQ(fine.exit_code, 0) << fine.err;
+  EXPECT_NE(fine.err.find("physarum: 480x270 with 15K agents (the preset is made at 960x540 with 60K agents, "
+                          "detail 2 of its 1; same agents per cell)"),
+            std::string::npos)
+      << fine.err;
+  const auto own = run({});
+  EXPECT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_EQ(own.err.find("the preset is made at"), std::string::npos) << own.err;
+  const auto bad = run({"--scale", "9"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--scale"), std::string::npos) << bad.err;
 }
 
 }  // namespace
