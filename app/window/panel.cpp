@@ -96,6 +96,14 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   picture_path_line(core.backend(), core.renderer());
   ImGui::Text("Field %dx%d, %s agents, step %llu", b.size().width, b.size().height,
               format_count(b.agent_count()).c_str(), static_cast<unsigned long long>(b.steps_done()));
+  if (b.scale() > 1) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("detail %d", b.scale());
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Lengths in cells (sensor distance, step size) run %d times the values shown",
+                        b.scale());
+    }
+  }
   cpu_fit_note(core, st.cpu_fit, toasts);
 
   if (ImGui::Button(core.paused() ? "Resume (Space)" : "Pause (Space)")) core.toggle_pause();
@@ -109,7 +117,7 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::SameLine();
   if (ImGui::Button("Fullscreen (F11)")) st.actions.push_back(PanelAction::ToggleFullscreen);
 
-  if (!ImGui::TreeNode("Size, agents, seed, spawn (restarts the run)")) return;
+  if (!ImGui::TreeNode("Size, agents, detail, seed, spawn (restarts the run)")) return;
   input(st.width, limits::kWidth, 64, 256);
   input(st.height, limits::kHeight, 64, 256);
   input(st.agents_k, limits::kAgentsK, 10, 100);
