@@ -243,9 +243,9 @@ TEST(Params, ValidationNamesTheFieldAndRange) {
   m.step_size = INFINITY;
   EXPECT_THROW(validate(m), Error);
   EXPECT_NO_THROW(validate(ModelParams{}));
-  EXPECT_THROW(validate(RunParams{Size{0, 10}, 10, 1}), Error);
-  EXPECT_THROW(validate(RunParams{Size{10, 10}, 0, 1}), Error);
-  EXPECT_THROW(validate(RunParams{Size{100000, 10}, 10, 1}), Error);
+  EXPECT_THROW(validate(RunParams{Size{0, 10}, 10, 1, std::nullopt, 1}), Error);
+  EXPECT_THROW(validate(RunParams{Size{10, 10}, 0, 1, std::nullopt, 1}), Error);
+  EXPECT_THROW(validate(RunParams{Size{100000, 10}, 10, 1, std::nullopt, 1}), Error);
 }
 
 TEST(Params, JitterUpToFloatTwoPiIsAllowed) {

@@ -182,9 +182,10 @@ void expect_field_uncovered(const render::Area& area, float w, float h, float wi
 void open_every_section() {
   ImGuiWindow* panel = ImGui::FindWindowByName(kPanelWindow);
   ASSERT_NE(panel, nullptr);
-  for (const char* label : {"Simulation", "Record", "Model", "Display", "Presets", "Seed image & brush",
-                            "Twin (butterfly effect)", "Help", "Size, agents, seed, spawn (restarts the run)",
-                            "Add / remove species (restarts the run)"}) {
+  for (const char* label :
+       {"Simulation", "Record", "Model", "Display", "Presets", "Seed image & brush",
+        "Twin (butterfly effect)", "Help", "Size, agents, detail, seed, spawn (restarts the run)",
+        "Add / remove species (restarts the run)"}) {
     panel->StateStorage.SetInt(ImHashStr(label, 0, panel->ID), 1);
   }
 }

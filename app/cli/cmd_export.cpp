@@ -52,6 +52,7 @@ std::string recipe_of(const CLI::App& cmd) {
 // environment and seed image as every surface has them).
 FieldPlanes grow_field(const run::Recipe& recipe, int steps) {
   run::Run sim(recipe);
+  say_chosen(sim.chosen());
   step_in_slices(static_cast<uint64_t>(steps), [&](uint64_t k) { sim.step(k); });
   Backend& b = sim.backend();
   FieldPlanes f;

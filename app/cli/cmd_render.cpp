@@ -574,6 +574,7 @@ int run_render(const RenderOptions& o) {
   install_signal_handlers();
 
   run::Run sim(o.sim);
+  say_chosen(sim.chosen());
   Backend& b = sim.backend();
   plan.size = image_size(o, b.size());
   HeadlessRender out(o, sim, plan.size);

@@ -34,6 +34,7 @@ int run(const RunOptions& r) {
   OutputPaths().add("--out", r.out);
 
   run::Run sim(r.sim);
+  say_chosen(sim.chosen());
   Backend& b = sim.backend();
 
   const auto t0 = std::chrono::steady_clock::now();

@@ -163,12 +163,16 @@ int run(SensitivityOptions o) {
   }
   if (o.perturb.empty()) o.perturb = kDefaultPerturb;
   if (o.sim.size.empty()) o.sim.size = kDefaultSize;
-  if (o.sim.agents.empty()) o.sim.agents = kDefaultAgents;
+  // A preset's agents follow its density to the size (run::resolve); the built-in defaults, made
+  // for a GPU at 1920x1080, take the count this command was tuned with.
+  if (o.sim.agents.empty() && o.sim.preset.empty()) o.sim.agents = kDefaultAgents;
   if (o.eps == 0 || !std::isfinite(o.eps)) throw UsageError("--eps must be a finite number other than 0");
   if (!o.plot.empty()) parse_plot_size(o.plot_size);
   check_outputs(o);
 
-  const Preset base = run::resolve(o.sim);
+  std::string chosen;
+  const Preset base = run::resolve(o.sim, &chosen);
+  say_chosen(chosen);
   Perturbation perturbation;
   SweepSpec sweep;
   Shard shard;

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cstdio>
 #include <limits>
 
 #include "cli/commands.hpp"
@@ -37,6 +38,13 @@ void add_sim_options(CLI::App& cmd, run::Recipe& o) {
          },
          "Random seed, 0..4294967295, decimal (overrides the preset and --set run.seed)")
       ->type_name("S");
+  cmd.add_option(
+         "--scale", o.scale,
+         "Detail K, 1..8: the same pattern K times finer on a field K times larger on each side, with "
+         "K^2 the agents (after --size and --agents; docs/MODEL.md, Scale)")
+      ->type_name("K")
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, kMaxScale));
   cmd.add_option("--image", o.image, "Seed the field from this image (PNG or JPEG; a regular file)")
       ->type_name("FILE");
   cmd.add_option("--image-fit", o.image_fit, "How a seed image meets the field: fill (cover, cropped) or fit")
@@ -66,14 +74,18 @@ void add_sim_options(CLI::App& cmd, run::Recipe& o) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   // A single-valued option given twice: the last one wins, as in most programs.
-  for (const char* name : {"--preset", "--size", "--agents", "--seed", "--image", "--image-fit", "--food",
-                           "--walls", "--backend", "--threads"}) {
+  for (const char* name : {"--preset", "--size", "--agents", "--seed", "--scale", "--image", "--image-fit",
+                           "--food", "--walls", "--backend", "--threads"}) {
     cmd.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
-  for (const char* name : {"--preset", "--size", "--agents", "--seed", "--image", "--image-fit", "--food",
-                           "--walls", "--backend", "--threads", "--set"}) {
+  for (const char* name : {"--preset", "--size", "--agents", "--seed", "--scale", "--image", "--image-fit",
+                           "--food", "--walls", "--backend", "--threads", "--set"}) {
     cmd.get_option(name)->group(kSimulationGroup);
   }
+}
+
+void say_chosen(const std::string& chosen) {
+  if (!chosen.empty()) std::fprintf(stderr, "physarum: %s\n", chosen.c_str());
 }
 
 }  // namespace physarum::app

@@ -12,4 +12,8 @@ namespace physarum::app {
 
 void add_sim_options(CLI::App& cmd, run::Recipe& o);
 
+// "physarum: 640x360 with 60K agents (the preset is made at ...)" on stderr, once per run, when the
+// recipe chose a size or agent count the preset does not state (run::resolve's `chosen`).
+void say_chosen(const std::string& chosen);
+
 }  // namespace physarum::app

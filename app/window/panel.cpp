@@ -10,6 +10,7 @@
 #include <string>
 
 #include "render/environment_overlay.hpp"
+#include "run/area_fit.hpp"
 #include "sim/preset.hpp"
 #include "sim/registry.hpp"
 #include "window/cpu_fit_note.hpp"
@@ -80,6 +81,14 @@ void picture_path_line(const Backend& b, const render::FieldRenderer& r) {
   }
 }
 
+// The size, agents and detail inputs as the run has them.
+void show_run(PanelState& st, const RunParams& run) {
+  st.width = run.size.width;
+  st.height = run.size.height;
+  st.agents_k = static_cast<int>(std::max<uint64_t>(1, run.agents / 1000));
+  st.detail = run.scale;
+}
+
 void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   Backend& b = core.backend();
   ImGui::Text("Backend: %s", b.name().c_str());
@@ -87,6 +96,14 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   picture_path_line(core.backend(), core.renderer());
   ImGui::Text("Field %dx%d, %s agents, step %llu", b.size().width, b.size().height,
               format_count(b.agent_count()).c_str(), static_cast<unsigned long long>(b.steps_done()));
+  if (b.scale() > 1) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("detail %d", b.scale());
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Lengths in cells (sensor distance, step size) run %d times the values shown",
+                        b.scale());
+    }
+  }
   cpu_fit_note(core, st.cpu_fit, toasts);
 
   if (ImGui::Button(core.paused() ? "Resume (Space)" : "Pause (Space)")) core.toggle_pause();
@@ -100,10 +117,15 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::SameLine();
   if (ImGui::Button("Fullscreen (F11)")) st.actions.push_back(PanelAction::ToggleFullscreen);
 
-  if (!ImGui::TreeNode("Size, agents, seed, spawn (restarts the run)")) return;
+  if (!ImGui::TreeNode("Size, agents, detail, seed, spawn (restarts the run)")) return;
   input(st.width, limits::kWidth, 64, 256);
   input(st.height, limits::kHeight, 64, 256);
   input(st.agents_k, limits::kAgentsK, 10, 100);
+  input(st.detail, limits::kDetail);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("The same pattern %d times finer: width, height and agents above grow with it on Apply",
+                      std::max(st.detail, 1));
+  }
   input(st.seed, limits::kSeed);
   const char* modes[] = {"random", "disc", "ring", "point"};
   ImGui::Combo("spawn", &st.spawn_mode, modes, 4);
@@ -113,9 +135,15 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
       run.size = {st.width, st.height};
       run.agents = static_cast<uint64_t>(st.agents_k) * 1000;
       run.seed = static_cast<uint32_t>(st.seed);
+      run.scale = core.preset.run.scale;
+      run = run::at_scale(run, st.detail);  // the one rule of --scale
       SpawnParams spawn = core.preset.spawn;
       spawn.mode = static_cast<SpawnMode>(std::clamp(st.spawn_mode, 0, 3));
-      if (const CommandResult r = core.rebuild(run, spawn); !r) toasts.error(r.error());
+      if (const CommandResult r = core.rebuild(run, spawn); !r) {
+        toasts.error(r.error());
+      } else {
+        show_run(st, core.preset.run);
+      }
     });
   }
   ImGui::TreePop();
@@ -494,9 +522,7 @@ void help_section() {
 
 void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (!st.initialised) {
-    st.width = core.preset.run.size.width;
-    st.height = core.preset.run.size.height;
-    st.agents_k = static_cast<int>(std::max<uint64_t>(1, core.preset.run.agents / 1000));
+    show_run(st, core.preset.run);
     st.seed = static_cast<int>(core.preset.run.seed & 0x7fffffff);
     st.spawn_mode = static_cast<int>(core.preset.spawn.mode);
     st.species_plan = unchanged_plan(core.backend().species());

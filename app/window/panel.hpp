@@ -45,6 +45,7 @@ struct PanelState {
   bool initialised = false;
   int width = 0, height = 0;
   int agents_k = 0;  // thousands
+  int detail = 1;    // run.scale: width, height and agents above are at the run's own detail
   int seed = 0;
   int spawn_mode = 0;
   bool vsync = true;

@@ -67,9 +67,10 @@ struct CpuStart {
 };
 
 bool asks_size_or_agents(const run::Recipe& r) {
-  if (!r.size.empty() || !r.agents.empty()) return true;
+  if (!r.size.empty() || !r.agents.empty() || r.scale != 0) return true;
   return std::any_of(r.sets.begin(), r.sets.end(), [](const std::string& s) {
-    return s.starts_with("run.size=") || s.starts_with("run.agents=");
+    return s.starts_with("run.size=") || s.starts_with("run.agents=") || s.starts_with("run.density=") ||
+           s.starts_with("run.scale=");
   });
 }
 
@@ -424,7 +425,9 @@ int run_window(const WindowOptions& o) {
   }
   const CpuStart start = smooth_on_cpu(o.sim);
   const run::Recipe& sim = start.recipe;
-  const Preset preset = run::resolve(sim);  // bad options are told before a window flashes up
+  std::string chosen;
+  const Preset preset = run::resolve(sim, &chosen);  // bad options are told before a window flashes up
+  if (!start.fit && !chosen.empty()) std::fprintf(stderr, "physarum: %s\n", chosen.c_str());
   if (!o.twin.empty()) (void)sensitivity::parse_perturbation(o.twin);  // a bad spec too
   if (!o.record.empty()) (void)pick_h264_encoder();                    // no ffmpeg: say so now
   install_signal_handlers();

@@ -60,3 +60,15 @@ def test_a_live_change_of_the_environment_reaches_the_run(physarum):
     sim.step(20)
     twin.step(20)
     assert sim.field.tobytes() != twin.field.tobytes()
+
+
+def test_agents_follow_the_area_and_a_detail_scales_the_run(physarum):
+    # towns is made at 960x540 with 60K agents: a quarter of the cells, a quarter of the agents.
+    small = physarum.Sim(preset="towns", backend="cpu", size=(480, 270))
+    assert small.agent_count == 15000
+    assert physarum.Sim(preset="towns", backend="cpu", size=(480, 270), agents=20000).agent_count == 20000
+    fine = physarum.Sim(preset="towns", backend="cpu", size=(240, 135), run_scale=2)
+    assert fine.size == (480, 270)
+    assert fine.agent_count == 15000
+    with pytest.raises(ValueError, match="run.scale"):
+        physarum.Sim(preset="towns", backend="cpu", run_scale=9)

@@ -13,16 +13,29 @@ double cells(Size s) {
   return static_cast<double>(s.width) * static_cast<double>(s.height);
 }
 
-// Agents for `area` cells at the density of `run`. Rounded to whole thousands from 10K on, so the
-// count reads as "377K" in the panel; that moves the density by at most 5%, far less than the
-// look changes with it.
-uint64_t agents_at_density(const RunParams& run, double area) {
-  const double exact = static_cast<double>(run.agents) * area / cells(run.size);
-  const double rounded = exact >= 10000.0 ? std::round(exact / 1000.0) * 1000.0 : std::round(exact);
-  return static_cast<uint64_t>(std::max(1.0, rounded));
-}
-
 }  // namespace
+
+RunParams at_scale(const RunParams& run, int scale) {
+  if (scale < 1 || scale > kMaxScale) {
+    throw UsageError("detail " + std::to_string(scale) + " is out of range: allowed 1 to " +
+                     std::to_string(kMaxScale));
+  }
+  if (scale == run.scale) return run;
+  const double k = static_cast<double>(scale) / run.scale;
+  const auto side = [&](int n) { return static_cast<int>(std::lround(n * k)); };
+  const Size size{side(run.size.width), side(run.size.height)};
+  if (size.width > kMaxSide || size.height > kMaxSide || size.width < 1 || size.height < 1) {
+    throw UsageError("detail " + std::to_string(scale) + " makes the field " + format_size(size) +
+                     ": allowed 1 to " + std::to_string(kMaxSide) + " cells on a side");
+  }
+  RunParams out = run;
+  out.size = size;
+  out.scale = scale;
+  const double agents = std::round(static_cast<double>(run.agents) * k * k);
+  out.agents = static_cast<uint64_t>(std::clamp(agents, 1.0, static_cast<double>(kMaxAgents)));
+  out.density.reset();  // the same agents per cell: the count above says it
+  return out;
+}
 
 RunParams scale_area(const RunParams& run, double area_factor, int min_short_side) {
   if (!std::isfinite(area_factor) || area_factor <= 0.0) {
@@ -39,7 +52,7 @@ RunParams scale_area(const RunParams& run, double area_factor, int min_short_sid
   const auto scaled = [&](int n) { return std::clamp(static_cast<int>(std::lround(n * k)), 1, kMaxSide); };
   RunParams out = run;
   out.size = {scaled(run.size.width), scaled(run.size.height)};
-  out.agents = agents_at_density(run, cells(out.size));
+  out.agents = agents_for_density(density_of(run), out.size);
   return out;
 }
 

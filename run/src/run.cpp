@@ -31,7 +31,7 @@ ImageSeed recipe_image_seed(const Recipe& r, const Preset& p) {
 
 }  // namespace
 
-Run::Run(const Recipe& recipe) : recipe_(recipe), live_(resolve(recipe)) {
+Run::Run(const Recipe& recipe) : recipe_(recipe), live_(resolve(recipe, &chosen_)) {
   const BackendKind kind = backend_kind(recipe_);
   // The images first: a bad file fails before anything large is allocated.
   const bool seeded = recipe_.picture.has_value() || !recipe_.image.empty();
@@ -163,6 +163,7 @@ void Run::rebuild(const Recipe& recipe, const Preset& live) {
   recipe_ = std::move(next.recipe_);
   backend_ = std::move(next.backend_);
   note_ = std::move(next.note_);
+  chosen_ = std::move(next.chosen_);
   live_ = live;
   follow_keyframes(std::move(timeline));
   late_seeds_.clear();

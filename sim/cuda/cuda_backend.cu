@@ -129,7 +129,7 @@ class CudaBackend final : public Backend {
         stride_(static_cast<size_t>(cuda::channel_stride(channels_))),
         weighted_(!is_single_plain(species_)),
         reads_id_(reads_ids(species_)),
-        species_params_(make_species_params(species_, c.size, c.seed, c.agents)) {
+        species_params_(make_species_params(species_, c.size, c.seed, c.agents, scale_)) {
     validate_agents(agents, agents_, size_);  // the CPU backend's checks (backend.cpp)
     validate(c.environment, size_, channels_);
     move_out_of_walls(agents, walls_, size_, seed_);  // spawned agents never stand in a wall
@@ -146,7 +146,9 @@ class CudaBackend final : public Backend {
                                                   static_cast<uint32_t*>(nullptr), static_cast<int>(cells_)));
     // Fields and counts hold stride_ channels per cell; the sort's per-cell counts come on top with species.
     const uint64_t need = 2 * cells_ * stride_ * sizeof(float) + 2 * cells_ * stride_ * sizeof(uint32_t) +
-                          cells_ * sizeof(uint32_t) * (channels_ > 1 ? 2 : 1) + 2 * agents_ * 16 + scan_bytes;
+                          cells_ * sizeof(uint32_t) * (channels_ > 1 ? 2 : 1) + 2 * agents_ * 16 +
+                          scan_bytes +
+                          (scale_ > 1 ? cells_ * stride_ * (sizeof(float) + sizeof(uint32_t)) : 0);
     size_t free_b = 0;
     size_t total_b = 0;
     PHYS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
@@ -170,12 +172,19 @@ class CudaBackend final : public Backend {
     scan_temp_ = DeviceBuffer<unsigned char>(std::max<size_t>(scan_bytes, 1), "the scan scratch");
     d_species_ = DeviceBuffer<rule::SpeciesParams>(1, "the parameters");
     d_step_ = DeviceBuffer<uint32_t>(1, "the step index");
+    // A detail K > 1 may blur several times a step, as many as the species' diffuse asks (live).
+    if (scale_ > 1) {
+      d_blur_species_ = DeviceBuffer<rule::SpeciesParams>(1, "the blur passes' parameters");
+      zero_counts_ = DeviceBuffer<uint32_t>(cells_ * stride_, "the blur passes' (zero) counts");
+      PHYS_CUDA_CHECK(cudaMemsetAsync(zero_counts_.get(), 0, zero_counts_.bytes(), stream_.get()));
+      blur_scratch_ = DeviceBuffer<float>(cells_ * stride_, "the blur scratch");
+    }
     for (int b = 0; b < 2; ++b) {
       PHYS_CUDA_CHECK(cudaMemsetAsync(field_[b].get(), 0, field_[b].bytes(), stream_.get()));
       PHYS_CUDA_CHECK(cudaMemsetAsync(counts_[b].get(), 0, counts_[b].bytes(), stream_.get()));
     }
     PHYS_CUDA_CHECK(cudaMemsetAsync(d_step_.get(), 0, sizeof(uint32_t), stream_.get()));
-    cuda::launch_set_species(stream_.get(), d_species_.get(), species_params_);
+    upload_species(species_params_);
     for (auto& s : stage_) {
       for (auto& e : s.ev) e = Event::create();
     }
@@ -238,12 +247,13 @@ class CudaBackend final : public Backend {
 
   void set_species(const SpeciesSet& s) override {
     const SpeciesSet next = resolve_species_change(s, model_, species_.list[0].spawn, channels_);
-    const rule::SpeciesParams p = make_species_params(next, size_, seed_, agents_);  // validates first
-    cuda::launch_set_species(stream_.get(), d_species_.get(), p);
+    const rule::SpeciesParams p =
+        make_species_params(next, size_, seed_, agents_, scale_);  // validates first
+    upload_species(p);
     const bool weighted = !is_single_plain(next);
     const bool reads_id = reads_ids(next);
-    if (weighted != weighted_ ||
-        reads_id != reads_id_) {  // another kernel: the captured graphs name the old one
+    // Another kernel, or another number of blur passes: the captured graphs hold the old ones.
+    if (weighted != weighted_ || reads_id != reads_id_ || p.blur_passes != species_params_.blur_passes) {
       PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
       drop_graphs();
       weighted_ = weighted;
@@ -442,12 +452,30 @@ class CudaBackend final : public Backend {
                         d_step_.get(), aggregate_, channels_, weighted_, reads_id_, d_walls_.get(),
                         walls_mode_);
   }
+  // A detail K > 1 may blur several times (docs/MODEL.md, "Scale"): the first pass deposits, decays and
+  // advances the step; the others read zero counts, keep = 1 and leave the step index. The step must
+  // still end in field_[1 - p] (the graphs and current_field() follow the step's parity): an odd
+  // number of passes alternates between the two fields, an even one starts in a scratch field.
   void enqueue_field(cudaStream_t s, unsigned p) {
     cuda::launch_emission(s, field_[p].get(), d_food_cells_.get(), d_food_values_.get(), n_food_cells_,
                           channels_, static_cast<int>(stride_), strengths_);
-    cuda::launch_field(s, field_[p].get(), field_[1 - p].get(), counts_[p].get(), counts_[1 - p].get(),
-                       d_species_.get(), d_step_.get(), size_.width, size_.height, channels_, strip_rows_);
-    enqueue_clear_walls(s, field_[1 - p].get());
+    const int passes = species_params_.blur_passes;
+    float* out = passes % 2 == 0 ? blur_scratch_.get() : field_[1 - p].get();
+    cuda::launch_field(s, field_[p].get(), out, counts_[p].get(), counts_[1 - p].get(), d_species_.get(),
+                       d_step_.get(), size_.width, size_.height, channels_, strip_rows_);
+    enqueue_clear_walls(s, out);
+    for (int pass = 1; pass < passes; ++pass) {
+      float* in = out;
+      out = in == field_[1 - p].get() ? field_[p].get() : field_[1 - p].get();
+      // The clear target is the next step's counts, which are 0 already.
+      cuda::launch_field(s, in, out, zero_counts_.get(), counts_[1 - p].get(), d_blur_species_.get(), nullptr,
+                         size_.width, size_.height, channels_, strip_rows_);
+      enqueue_clear_walls(s, out);
+    }
+  }
+  void upload_species(const rule::SpeciesParams& p) {
+    cuda::launch_set_species(stream_.get(), d_species_.get(), p);
+    if (scale_ > 1) cuda::launch_set_species(stream_.get(), d_blur_species_.get(), blur_only(p));
   }
 
   AgentArrays agents(int b) { return {x_[b].get(), y_[b].get(), theta_[b].get(), id_[b].get()}; }
@@ -660,6 +688,9 @@ class CudaBackend final : public Backend {
   DeviceBuffer<unsigned char> scan_temp_;
   DeviceBuffer<rule::SpeciesParams> d_species_;
   DeviceBuffer<uint32_t> d_step_;
+  DeviceBuffer<rule::SpeciesParams> d_blur_species_;  // detail K > 1: species_params_ with keep = 1
+  DeviceBuffer<uint32_t> zero_counts_;                // detail K > 1: counts of the blur passes, all 0
+  DeviceBuffer<float> blur_scratch_;                  // an even number of blur passes starts here
   DeviceBuffer<uint8_t> d_walls_;  // the run's walls, W x H (allocated once the run has walls)
   DeviceBuffer<uint32_t> d_wall_cells_;
   DeviceBuffer<uint32_t> d_food_cells_;

@@ -30,8 +30,17 @@ SimConfig config_from(const Preset& p, int threads) {
   c.model = p.model;
   c.spawn = p.spawn;
   c.species = p.species;
+  c.scale = p.run.scale;
   c.threads = threads;
   return c;
+}
+
+int checked_scale(int scale) {
+  if (scale < 1 || scale > kMaxScale) {
+    throw Error("scale " + std::to_string(scale) + " is out of range: allowed 1 to " +
+                std::to_string(kMaxScale));
+  }
+  return scale;
 }
 
 void validate_agents(const AgentState& a, uint64_t expected, Size size) {
@@ -186,7 +195,7 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& confi
   validate(config.model);
   validate(config.spawn);
   validate(config.species);
-  validate(RunParams{config.size, config.agents, config.seed});
+  validate(RunParams{config.size, config.agents, config.seed, std::nullopt, config.scale});
   validate(config.environment, config.size, config.species.count());
   if (config.threads < 0 || config.threads > kMaxThreads) {
     throw Error("threads = " + std::to_string(config.threads) + " is out of range: allowed 0 (all) to " +

@@ -221,7 +221,7 @@ class CpuBackend final : public Backend {
       : Backend(c),
         threads_(c.threads > 0 ? c.threads : default_threads()),
         seed_(c.seed),
-        species_params_(make_species_params(species_, c.size, c.seed, c.agents)),
+        species_params_(make_species_params(species_, c.size, c.seed, c.agents, scale_)),
         plain_(is_single_plain(species_)),
         channels_(species_count()),
         params_(species_params_.p[0]),
@@ -254,8 +254,12 @@ class CpuBackend final : public Backend {
       move_agents();
       const auto t1 = Clock::now();
       emit_food();
-      update_field();
-      clear_walls();
+      // Pass 0 deposits and decays; the further passes of a detail K > 1 only blur
+      // (docs/MODEL.md, "Scale"). Walls take no trail after any pass, as after a step's one.
+      for (int pass = 0; pass < species_params_.blur_passes; ++pass) {
+        update_field(pass == 0);
+        clear_walls();
+      }
       t.agents_ms = ms_between(t0, t1);
       t.field_ms = ms_since(t1);
       t.step_ms = t.sort_ms + t.agents_ms + t.field_ms;
@@ -267,7 +271,7 @@ class CpuBackend final : public Backend {
   void set_species(const SpeciesSet& s) override {
     const SpeciesSet next = resolve_species_change(s, model_, species_.list[0].spawn, channels_);
     species_params_ =
-        make_species_params(next, size_, seed_, agents_);  // validates: a bad value changes nothing
+        make_species_params(next, size_, seed_, agents_, scale_);  // validates: a bad value changes nothing
     params_ = species_params_.p[0];
     rebuild_environment();  // the food strengths live with the parameters
     plain_ = is_single_plain(next);
@@ -542,12 +546,12 @@ class CpuBackend final : public Backend {
     rs[w - 1] = rule::row_sum(g[w - 2], g[w - 1], g[0]);
   }
 
-  void update_field() {
+  void update_field(bool deposit_and_decay) {
     switch (channels_) {
-      case 1: update_channels<1>(); break;
-      case 2: update_channels<2>(); break;
-      case 3: update_channels<3>(); break;
-      default: update_channels<4>(); break;
+      case 1: update_channels<1>(deposit_and_decay); break;
+      case 2: update_channels<2>(deposit_and_decay); break;
+      case 3: update_channels<3>(deposit_and_decay); break;
+      default: update_channels<4>(deposit_and_decay); break;
     }
     field_.swap(next_);
   }
@@ -555,7 +559,9 @@ class CpuBackend final : public Backend {
   // Each channel with its own species' deposit, decay and diffuse; with S = 1 this is the
   // single-species update, operation for operation.
   template <int S>
-  void update_channels() {
+  void update_channels(bool deposit_and_decay) {
+    // The counts are 0 after the first pass; keep = 1 leaves a later pass a plain blur.
+    const rule::SpeciesParams sp = deposit_and_decay ? species_params_ : blur_only(species_params_);
     const int w = size_.width;
     const int h = size_.height;
 #pragma omp parallel num_threads(threads_)
@@ -568,7 +574,7 @@ class CpuBackend final : public Backend {
       const int y1 = static_cast<int>(static_cast<int64_t>(h) * (t + 1) / nt);
       std::vector<float> buf(y0 < y1 ? static_cast<size_t>(w) * 5 : 0);
       for (int c = 0; c < S && y0 < y1; ++c) {
-        const rule::StepParams p = species_params_.p[c];
+        const rule::StepParams p = sp.p[c];
         float* g = buf.data();
         float* g_centre = g + w;
         float* rs[3] = {g + 2 * w, g + 3 * w, g + 4 * w};

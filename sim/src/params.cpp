@@ -34,8 +34,32 @@ void validate(const SpawnParams& s) {
   validate_table(registry::Section::Spawn, s, "spawn.");
 }
 
+uint64_t agents_for_density(double density, Size size) {
+  const double exact = density * static_cast<double>(size.width) * static_cast<double>(size.height);
+  const double rounded = exact >= 10000.0 ? std::round(exact / 1000.0) * 1000.0 : std::round(exact);
+  return static_cast<uint64_t>(std::clamp(rounded, 1.0, static_cast<double>(kMaxAgents)));
+}
+
+double density_of(const RunParams& r) {
+  if (r.density) return *r.density;
+  return static_cast<double>(r.agents) /
+         (static_cast<double>(r.size.width) * static_cast<double>(r.size.height));
+}
+
 void validate(const RunParams& r) {
   validate_table(registry::Section::Run, r, "run.");
+  if (!r.density) return;
+  // Both given: they must say the same, within 1% (a count written by hand, "1M", rounds).
+  const double exact = static_cast<double>(*r.density) * static_cast<double>(r.size.width) *
+                       static_cast<double>(r.size.height);
+  const uint64_t given = agents_for_density(*r.density, r.size);
+  if (r.agents != given && std::fabs(static_cast<double>(r.agents) - exact) > 0.01 * exact) {
+    char density[32];
+    std::snprintf(density, sizeof density, "%g", static_cast<double>(*r.density));
+    throw Error("run.agents = " + format_count(r.agents) + " and run.density = " + density +
+                " disagree: that density gives " + format_count(given) + " agents at " + format_size(r.size) +
+                "; give one of them");
+  }
 }
 
 void validate(const DisplayParams& d) {
@@ -105,13 +129,20 @@ bool is_single_plain(const SpeciesSet& resolved) {
   return resolved.list.size() == 1 && resolved.interaction.size() == 1 && resolved.interaction[0] == 1.0f;
 }
 
-rule::SpeciesParams make_species_params(const SpeciesSet& resolved, Size size, uint32_t seed,
-                                        uint64_t agents) {
+rule::SpeciesParams make_species_params(const SpeciesSet& resolved, Size size, uint32_t seed, uint64_t agents,
+                                        int scale) {
   validate(resolved);
   if (resolved.list.empty()) throw Error("make_species_params: an unresolved (empty) species set");
   rule::SpeciesParams sp{};
   const size_t n = resolved.list.size();
   sp.count = static_cast<int>(n);
+  // Detail K: the blur spreads a step's trail K^2 times as far in variance, in the fewest passes that
+  // keep every species' diffuse within 0..1 (docs/MODEL.md, "Scale"). K = 1: one pass, diffuse as
+  // given (d * 1 / 1 is exact).
+  const double k2 = static_cast<double>(scale) * static_cast<double>(scale);
+  double spread = 0;
+  for (const Species& s : resolved.list) spread = std::max(spread, static_cast<double>(s.model.diffuse) * k2);
+  sp.blur_passes = std::max(1, static_cast<int>(std::ceil(spread)));
   // Cumulative shares in double, in order; the last end is exactly N (docs/MODEL.md, "Several species").
   double total = 0;
   for (const Species& s : resolved.list) total += s.share;
@@ -121,7 +152,9 @@ rule::SpeciesParams make_species_params(const SpeciesSet& resolved, Size size, u
     const double end = s + 1 >= n ? static_cast<double>(agents)
                                   : std::floor(static_cast<double>(agents) * cumulative / total);
     sp.end[s] = static_cast<uint32_t>(std::min(end, static_cast<double>(agents)));
-    sp.p[s] = make_step_params(resolved.list[std::min(s, n - 1)].model, size, seed);
+    ModelParams m = resolved.list[std::min(s, n - 1)].model;
+    m.diffuse = static_cast<float>(static_cast<double>(m.diffuse) * k2 / sp.blur_passes);
+    sp.p[s] = make_step_params(m, size, seed, scale);
     for (size_t t = 0; t < static_cast<size_t>(kMaxSpecies); ++t) {
       sp.w[s][t] = s < n && t < n ? resolved.interaction[s * n + t] : 0.0f;
     }
@@ -129,8 +162,15 @@ rule::SpeciesParams make_species_params(const SpeciesSet& resolved, Size size, u
   return sp;
 }
 
-rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed) {
+rule::SpeciesParams blur_only(rule::SpeciesParams sp) {
+  for (rule::StepParams& p : sp.p) p.keep = 1.0f;
+  return sp;
+}
+
+rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed, int scale) {
   validate(m);
+  // K as a float is exact, and so is a product by 1: K = 1 keeps the preset's bits.
+  const auto k = static_cast<float>(scale);
   constexpr float kDegToRad = 0.017453292519943295f;
   rule::StepParams p{};
   p.width = size.width;
@@ -139,12 +179,12 @@ rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed
   p.fheight = static_cast<float>(size.height);
   p.inv_width = 1.0f / p.fwidth;
   p.inv_height = 1.0f / p.fheight;
-  p.sensor_distance = m.sensor_distance;
+  p.sensor_distance = rule::mul(m.sensor_distance, k);
   const rule::SinCos sa = rule::sin_cos(rule::mul(m.sensor_angle_deg, kDegToRad));
   p.cos_sa = sa.c;
   p.sin_sa = sa.s;
   p.rotation = rule::mul(m.rotation_angle_deg, kDegToRad);
-  p.step_size = m.step_size;
+  p.step_size = rule::mul(m.step_size, k);
   p.jitter = m.jitter;
   p.turn_rule = m.turn_rule == TurnRule::Jones ? rule::kTurnJones : rule::kTurnSimple;
   p.seed = seed;

@@ -181,6 +181,10 @@ void rule_and_world(std::vector<P>& t) {
       "agent count: 1000, \"250K\", \"4M\", \"1.5M\", \"1G\"").fixed());
   t.push_back(P::of<&RunParams::seed>(S::Run, "seed", T::Int, 0, 4294967295.0,
       "the same preset, seed, size (and image) give the same field, bit for bit").fixed());
+  t.push_back(P::of<&RunParams::density>(S::Run, "density", T::Float, 1e-4, 1000,
+      "agents per cell: the agent count at any size (replaces run.agents; both must agree)").maybe().when_set().fixed());
+  t.push_back(P::of<&RunParams::scale>(S::Run, "scale", T::Int, 1, kMaxScale,
+      "detail K: lengths K times the model's in cells, the trail spread K^2 times as far a step (docs/MODEL.md, Scale)").when_set().fixed());
 }
 
 // [display]: how the field is coloured (render/colormap.hpp).

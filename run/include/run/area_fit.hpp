@@ -17,6 +17,12 @@ namespace physarum::run {
 // that is not a positive finite number.
 RunParams scale_area(const RunParams& run, double area_factor, int min_short_side = 8);
 
+// `run` at detail `scale` instead of its own run.scale K0: each side times K / K0 (rounded), the
+// agents times (K / K0)^2, so the same pattern is drawn K / K0 times finer (docs/MODEL.md, "Scale").
+// The command line's --scale and the panel's "detail" both go through it. Throws UsageError naming
+// the value when the scale is not 1 to kMaxScale or a side would pass kMaxSide.
+RunParams at_scale(const RunParams& run, int scale);
+
 // What one frame of a run costs, in agent-step equivalents of one species, times the steps a frame
 // runs: each agent's step at 1 + kSpeciesWork * (species - 1) (with several species each sensor
 // reads and weighs every channel), plus each cell's field update per species channel at kCellWork.

@@ -42,6 +42,8 @@ struct Recipe {
   std::string size;            // "WxH"; empty: the preset's
   std::string agents;          // "1000", "250K", "4M"; empty: the preset's
   std::optional<uint32_t> seed;
+  int scale =
+      0;  // --scale K, 1 to kMaxScale: the detail, the sides K times and K^2 the agents; 0: the preset's
   std::string image;                 // seed image file
   std::optional<LumaImage> picture;  // seed image in memory (Python's arrays); wins over `image`
   std::string image_fit = "fill";    // fill (cover, cropped) | fit (letterboxed)
@@ -56,7 +58,12 @@ struct Recipe {
 // Preset file (or defaults), then each `sets`, then size, agents and seed (the more specific wins),
 // maps and species, validated. Throws UsageError naming the offending value (a preset file that
 // cannot be read is an Error).
-Preset resolve(const Recipe& r);
+// The agent count: one given (--agents, run.agents in `sets`) is kept; else run.density decides it;
+// else, at another size than the preset's, it follows the area (the preset's agents per cell). Then
+// a scale K (--scale, or run.scale in `sets`) other than the preset's K0 multiplies the sides by
+// K / K0 and the agents by (K / K0)^2 (docs/MODEL.md, "Scale"). `chosen` (if given) receives what
+// was chosen for the user, "640x360 with 60K agents (...)", or "" when the preset's own run is kept.
+Preset resolve(const Recipe& r, std::string* chosen = nullptr);
 
 // A preset's map images are found beside the preset file it came from (a preset names "towns.png",
 // not a path from wherever the program runs): relative map paths of `p` become relative to `file`.

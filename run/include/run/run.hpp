@@ -43,6 +43,9 @@ class Run {
   const Recipe& recipe() const { return recipe_; }
   // Which backend and why ("cuda: NVIDIA H200", "cpu: no CUDA device found").
   const std::string& note() const { return note_; }
+  // The size and agents chosen for a preset made at another (resolve()'s `chosen`), "" when none
+  // was: what the command line and the window print.
+  const std::string& chosen() const { return chosen_; }
 
   // `section.key=value` assignments, live from the next step. Throws UsageError and changes nothing
   // when one does not apply, when the result is invalid, or when it would change run.size,
@@ -90,6 +93,7 @@ class Run {
     ImageSeed seed;
   };
   std::vector<LateSeed> late_seeds_;
+  std::string chosen_;  // before live_, which resolve() fills it with
   Recipe recipe_;
   Preset live_;
   std::unique_ptr<Backend> backend_;

@@ -73,6 +73,7 @@ struct SimConfig {
   SpawnParams spawn;
   SpeciesSet species;       // empty: one species, `model` and `spawn.mode` (docs/MODEL.md, "Several species")
   Environment environment;  // food, walls, boundary (docs/MODEL.md, "Environment"); default: none
+  int scale = 1;            // the detail K, 1 to kMaxScale (docs/MODEL.md, "Scale")
   int threads = 0;          // CPU backend: 0 = default_threads(), else 1 to kMaxThreads
 };
 
@@ -82,6 +83,8 @@ inline constexpr int kMaxThreads = 1024;
 // honours OMP_NUM_THREADS).
 int default_threads();
 SimConfig config_from(const Preset& p, int threads = 0);
+// `scale` when it is 1 to kMaxScale; throws Error naming it otherwise.
+int checked_scale(int scale);
 
 class Backend {
  public:
@@ -96,6 +99,9 @@ class Backend {
   const ModelParams& model() const { return model_; }  // species 0's
   int species_count() const { return static_cast<int>(species_.list.size()); }
   const SpeciesSet& species() const { return species_; }  // resolved: never empty
+  // The detail K: the model's lengths run K times longer and the blur spreads K^2 times as far
+  // (docs/MODEL.md, "Scale"); model() and species() hold the values as given, at K = 1.
+  int scale() const { return scale_; }
 
   virtual void step(int n) = 0;
   // Live: takes effect at the next step, no reallocation. Throws Error on invalid params.
@@ -146,7 +152,8 @@ class Backend {
         model_(c.species.list.empty() ? c.model : c.species.list[0].model),
         species_(resolve_species(c.species, c.model, c.spawn.mode)),
         env_(c.environment),
-        walls_(run_walls(c.environment, c.size)) {}
+        walls_(run_walls(c.environment, c.size)),
+        scale_(checked_scale(c.scale)) {}
   // set_environment and environment brushes on a backend: env_ and walls_ already hold the new
   // environment; make the state follow (trail in walls 0, agents out of walls when `walls_added`).
   virtual void environment_changed(bool walls_added) { (void)walls_added; }
@@ -163,6 +170,7 @@ class Backend {
   Environment env_;
   std::vector<uint8_t> walls_;  // run_walls(env_, size_): empty when the run has no walls
   uint64_t env_version_ = next_environment_version();
+  int scale_ = 1;
 };
 
 // Creates a backend with agents spawned by spawn_agents(config) and a zero field. Auto picks CUDA

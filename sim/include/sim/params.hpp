@@ -51,10 +51,16 @@ struct SpawnParams {
   friend bool operator==(const SpawnParams&, const SpawnParams&) = default;
 };
 
+// `density` (agents per cell), when given, decides the agent count at any size: agents =
+// agents_for_density(density, size). `scale` is the detail K (docs/MODEL.md, "Scale"): the model's
+// lengths in cells are K times the preset's and the trail spreads K^2 times as far a step, so the
+// pattern of the preset at size / K is drawn K times finer.
 struct RunParams {
   Size size{1920, 1080};
   uint64_t agents = 2'000'000;
   uint32_t seed = 1;
+  std::optional<float> density;
+  int scale = 1;
   friend bool operator==(const RunParams&, const RunParams&) = default;
 };
 
@@ -147,6 +153,15 @@ struct Preset {
 // Limits. Sizes up to 16384 on a side and 1e9 agents; more is refused as absurd.
 inline constexpr int kMaxSide = 16384;
 inline constexpr uint64_t kMaxAgents = 1'000'000'000ULL;
+// The detail K of run.scale: up to ceil(64 * diffuse) blur passes a step on 64 times the cells at 8.
+inline constexpr int kMaxScale = 8;
+
+// The agents `density` (per cell) gives on a field of `size`, at least 1. Rounded to whole thousands
+// from 10K on, so a count reads as "377K" in the panel; that moves the density by at most 5%, far
+// less than the look changes with it. The one rule for every count that follows an area.
+uint64_t agents_for_density(double density, Size size);
+// Agents per cell of a run: its density when given, else agents / cells.
+double density_of(const RunParams& r);
 
 // Throw Error naming the field and its allowed range when a value is out of range or not finite.
 void validate(const ModelParams& m);
@@ -170,11 +185,18 @@ SpeciesSet resolve_species(const SpeciesSet& s, const ModelParams& model, SpawnM
 bool is_single_plain(const SpeciesSet& resolved);
 
 // The kernels' view of the parameters (derived in one place so every backend agrees).
-rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed);
+// At detail `scale` K the sensor distance and the step size are K times the model's (docs/MODEL.md,
+// "Scale"); K = 1 leaves every bit as it is.
+rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed, int scale = 1);
 // The same for every species of a resolved set, with the matrix and the species' id ranges for
 // `agents` agents (docs/MODEL.md, "Several species"). Validates first.
-rule::SpeciesParams make_species_params(const SpeciesSet& resolved, Size size, uint32_t seed,
-                                        uint64_t agents);
+rule::SpeciesParams make_species_params(const SpeciesSet& resolved, Size size, uint32_t seed, uint64_t agents,
+                                        int scale = 1);
+// The field update's constants of the blur passes after a step's first (docs/MODEL.md, "Scale"): the
+// same weights with keep = 1, so a pass neither decays nor (the counts being 0) deposits.
+// make_species_params at detail K sets blur_passes = ceil(max diffuse * K^2) (at least 1) and each
+// species' diffuse to diffuse * K^2 / blur_passes.
+rule::SpeciesParams blur_only(rule::SpeciesParams sp);
 
 // Text forms used by presets and the command line.
 std::string_view to_string(TurnRule r);

@@ -457,6 +457,7 @@ struct SpeciesParams {
   uint32_t end[kMaxSpecies];          // ids [end[s-1], end[s]) are species s; end[S-1] = N
   float w[kMaxSpecies][kMaxSpecies];  // interaction matrix, w[s][t] for s, t < S
   StepParams p[kMaxSpecies];
+  int blur_passes;  // field updates a step: 1, more at a detail K > 1 (docs/MODEL.md, "Scale")
 };
 
 // The species of an agent: a pure function of its id (S - 1 comparisons, no branches).
