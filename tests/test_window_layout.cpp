@@ -374,9 +374,10 @@ TEST(QuitGuard, EscQuitsAtOnceWhenNothingIsAtStake) {
   EXPECT_TRUE(g.press(AtStake{}, QuitGuard::Clock::now()));
 }
 
-TEST(QuitGuard, WithARecordingOrUnsavedChangesTheFirstEscAsksAndASecondSoonAfterQuits) {
+TEST(QuitGuard, WithARecordingUnsavedChangesOrADetailRenderTheFirstEscAsksAndASecondSoonAfterQuits) {
   const auto t0 = QuitGuard::Clock::now();
-  for (const AtStake stake : {AtStake{true, false}, AtStake{false, true}, AtStake{true, true}}) {
+  for (const AtStake stake : {AtStake{true, false, false}, AtStake{false, true, false}, AtStake{true, true, false},
+                              AtStake{false, false, true}, AtStake{true, true, true}}) {
     QuitGuard g;
     EXPECT_FALSE(g.press(stake, t0)) << "the first Esc asks";
     EXPECT_TRUE(g.press(stake, t0 + std::chrono::seconds(2))) << "the second quits";
@@ -388,6 +389,7 @@ TEST(QuitGuard, WithARecordingOrUnsavedChangesTheFirstEscAsksAndASecondSoonAfter
     const std::string q = QuitGuard::question(stake);
     EXPECT_EQ(q.find("recording") != std::string::npos, stake.recording) << q;
     EXPECT_EQ(q.find("unsaved") != std::string::npos, stake.unsaved) << q;
+    EXPECT_EQ(q.find("detail render") != std::string::npos, stake.rendering) << q;
     EXPECT_NE(q.find("Esc again"), std::string::npos) << q;
   }
 }

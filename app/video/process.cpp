@@ -118,6 +118,16 @@ int wait_process(pid_t pid) {
   return status;
 }
 
+std::optional<int> poll_process(pid_t pid) {
+  int status = 0;
+  for (;;) {
+    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid) return status;
+    if (r == 0) return std::nullopt;
+    if (errno != EINTR) return -1;
+  }
+}
+
 std::string describe_wait_status(int status) {
   if (status == -1) return "lost (waitpid failed)";
   if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));

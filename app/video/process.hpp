@@ -28,6 +28,8 @@ pid_t spawn_process(const std::vector<std::string>& argv, SpawnFds fds, bool own
 
 // Waits for the child (retrying on EINTR) and returns the raw wait status.
 int wait_process(pid_t pid);
+// The child's raw wait status if it has ended (it is then reaped), nothing while it runs.
+std::optional<int> poll_process(pid_t pid);
 
 // "exit status 1", "killed by signal 9 (Killed)".
 std::string describe_wait_status(int status);

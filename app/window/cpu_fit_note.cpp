@@ -15,8 +15,8 @@ void cpu_fit_note(WindowCore& core, std::optional<run::AreaFit>& fit, Toasts& to
   const std::string label = "Full size (" + format_size(fit->full.size) + ", slower)";
   const bool clicked = ImGui::Button(label.c_str());
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Restarts the run at the preset's %s with %s agents", format_size(fit->full.size).c_str(),
-                      format_count(fit->full.agents).c_str());
+    ImGui::SetTooltip("Restarts the run at the preset's %s with %s agents",
+                      format_size(fit->full.size).c_str(), format_count(fit->full.agents).c_str());
   if (!clicked) return;
   if (const CommandResult r = core.rebuild(fit->full, core.preset.spawn); r) {
     fit.reset();

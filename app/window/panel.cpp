@@ -476,6 +476,17 @@ void record_section(PanelState& st) {
   if (ImGui::Button("Screenshot (F12)")) st.actions.push_back(PanelAction::Screenshot);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("The field alone at field resolution; Shift+F12: the whole window");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!st.detail_status.empty());
+  if (ImGui::Button("Render at 4x detail")) st.actions.push_back(PanelAction::RenderDetail);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip(
+        "Grows this run again in the background, 4 times finer on a field 4 times larger each way,\n"
+        "up to this step, and saves it as a PNG with its recipe beside it (a dropped seed image\n"
+        "is not part of the recipe). On the CPU this takes a while: the panel shows how long.");
+  }
+  if (!st.detail_status.empty()) ImGui::TextDisabled("%s", st.detail_status.c_str());
   if (r.active || r.rec.finished || !r.rec.error.empty()) {
     if (r.active) {
       ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "REC");

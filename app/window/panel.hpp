@@ -30,12 +30,13 @@ enum class PanelAction {
   Screenshot,        // F12: the field alone at field resolution, to physarum-<date>-<time>.png
   ScreenshotWindow,  // Shift+F12: the whole window, panel included
   ToggleFullscreen,
-  ApplyVsync,   // `vsync` below changed
-  Undo,         // Ctrl+Z (window/history.hpp)
-  Redo,         // Ctrl+Shift+Z or Ctrl+Y
-  Explore,      // E (window/explore_strip.hpp)
-  AddKeyframe,  // K (window/timeline.hpp)
-  Quit,         // Esc: asks first while recording or with unsaved changes (window/quit_guard.hpp)
+  ApplyVsync,    // `vsync` below changed
+  Undo,          // Ctrl+Z (window/history.hpp)
+  Redo,          // Ctrl+Shift+Z or Ctrl+Y
+  Explore,       // E (window/explore_strip.hpp)
+  AddKeyframe,   // K (window/timeline.hpp)
+  RenderDetail,  // the run grown again headless at kDetailScale (window/detail_render.hpp)
+  Quit,          // Esc: asks first while recording or with unsaved changes (window/quit_guard.hpp)
 };
 
 struct PanelState {
@@ -77,6 +78,7 @@ struct PanelState {
   int record_format = 0;       // VideoFormat: MP4, WebM, GIF, PNG sequence
   char record_path[512] = "";  // empty: physarum-<time>.mp4 in the current directory
   RecordingStatus recording;   // filled by the window each frame
+  std::string detail_status;   // a detail render running: what and how long; filled each frame
 
   TwinPanelState twin;  // the twin view's perturbation (window/twin_panel.hpp)
 

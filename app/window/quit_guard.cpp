@@ -16,6 +16,10 @@ bool QuitGuard::press(const AtStake& stake, Clock::time_point now) {
 std::string QuitGuard::question(const AtStake& stake) {
   std::string what;
   if (stake.recording) what = "A recording is running (quitting stops and saves it)";
+  if (stake.rendering) {
+    what += what.empty() ? "A detail render is running" : ", a detail render is running";
+    what += " (quitting stops it)";
+  }
   if (stake.unsaved) {
     what += what.empty() ? "The preset has unsaved changes" : ", and the preset has unsaved changes";
     what += " (Presets: Save current as preset)";

@@ -1,5 +1,6 @@
 // Esc quits, but not at once when something would be lost: with a recording running or changes
-// to the preset that were not saved, the first Esc asks and a second one, soon after, quits.
+// to the preset that were not saved or a detail render running, the first Esc asks and a second one, soon
+// after, quits.
 #pragma once
 
 #include <chrono>
@@ -15,7 +16,8 @@ namespace physarum::app {
 struct AtStake {
   bool recording = false;
   bool unsaved = false;
-  bool any() const { return recording || unsaved; }
+  bool rendering = false;  // a detail render in the background (window/detail_render.hpp)
+  bool any() const { return recording || unsaved || rendering; }
 };
 
 class QuitGuard {

@@ -27,10 +27,12 @@
 #include "run/area_fit.hpp"
 #include "sensitivity/perturbation.hpp"
 #include "sim/backend.hpp"
+#include "sim/data_dir.hpp"
 #include "sim/elapsed.hpp"
 #include "video/process.hpp"
 #include "video/recorder.hpp"
 #include "video/signals.hpp"
+#include "window/detail_render.hpp"
 #include "window/drop.hpp"
 #include "window/explore_strip.hpp"
 #include "window/frame_windows.hpp"
@@ -170,6 +172,8 @@ class WindowSession {
   ImageFit image_fit() const { return panel_.image_fit == 1 ? ImageFit::Fit : ImageFit::Fill; }
   void undo_redo(bool undo);
   void quit_or_ask();
+  void render_detail();
+  void poll_detail();
 
   const WindowOptions& o_;
   GLFWwindow* win_;
@@ -188,6 +192,7 @@ class WindowSession {
   TimelineState timeline_;
   ExploreStrip explore_;
   DropDialog drops_;
+  DetailRender detail_;
   int frame_ = 0;
   Clock::time_point frame_start_ = Clock::now();
   int status_ = kExitOk;
@@ -245,6 +250,7 @@ bool WindowSession::frame() {
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   panel_.recording = recording_.status();
+  poll_detail();
   std::optional<Preset> before_ui;
   if (midi_) before_ui = core_.preset;  // MIDI learn binds the key the panel edits
   draw_frame_windows(core_, panel_, toasts_, timeline_, explore_);
@@ -345,6 +351,7 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
         explore_.explore(core_, toasts_);
         break;
       case PanelAction::Quit: quit_or_ask(); break;
+      case PanelAction::RenderDetail: render_detail(); break;
       case PanelAction::AddKeyframe:
         try {
           timeline_.selected =
@@ -374,8 +381,35 @@ void WindowSession::undo_redo(bool undo) {
   }
 }
 
+// The run's recipe grown again by this program in the background (window/detail_render.hpp), on
+// the backend the window runs.
+void WindowSession::render_detail() {
+  const std::string backend = core_.backend().name().rfind("cuda", 0) == 0 ? "cuda" : "cpu";
+  const std::string picture = timestamped_name(("-" + std::to_string(kDetailScale) + "x.png").c_str());
+  const uint64_t steps = core_.backend().steps_done();
+  const std::string why =
+      detail_.start(core_.preset, steps, kDetailScale, backend, picture, executable_path().string());
+  if (!why.empty()) {
+    toasts_.error(why);
+  } else {
+    toasts_.info("rendering " + picture + " at " + std::to_string(kDetailScale) + "x detail, " +
+                 std::to_string(steps) + " steps, in the background");
+  }
+}
+
+void WindowSession::poll_detail() {
+  if (const auto ended = detail_.poll()) {
+    if (ended->ok) {
+      toasts_.info(ended->message);
+    } else {
+      toasts_.error(ended->message);
+    }
+  }
+  panel_.detail_status = detail_.running() ? detail_.status() : std::string();
+}
+
 void WindowSession::quit_or_ask() {
-  const AtStake stake{recording_.status().active, saved_.unsaved(core_.preset)};
+  const AtStake stake{recording_.status().active, saved_.unsaved(core_.preset), detail_.running()};
   if (quit_.press(stake, Clock::now())) {
     glfwSetWindowShouldClose(win_, GLFW_TRUE);
   } else {
