@@ -185,25 +185,33 @@ Look look_of(const char* preset, Size base, int k, int steps, analysis::Environm
   Look l;
   l.wavelength = mean_wavelength(radial, base);
   l.peak_wavelength = peak_wavelength(radial, base);
-  analysis::NetworkOptions o;
+  // The network as `render --scale K --report` measures it: on detail K's own field and maps, its
+  // lengths in cells of detail K, so divided by K.
+  std::vector<float> planes, food;
+  std::vector<uint8_t> own_walls;
+  sim.backend().read_field(planes);
+  sim.backend().read_food(food);
+  sim.backend().read_walls(own_walls);
   const analysis::NetworkReport rep =
-      analysis::analyse_network(g, maps->food ? &*maps->food : nullptr, walls, o);
-  l.length_per_area = rep.network_length / (static_cast<double>(base.width) * base.height);
+      analysis::analyse_run_field(sim.backend().size(), planes, food, own_walls, analysis::NetworkOptions{});
+  l.length_per_area = rep.network_length / k / (static_cast<double>(base.width) * base.height);
   l.towns_on_network = rep.towns_on_network;
   l.towns_connected = rep.towns_connected;
   return l;
 }
 
-// How far detail K may stray from detail 1, as a ratio.
+// How far detail K may stray from detail 1, as a ratio, and whether the towns must stay linked.
 struct Tolerance {
   double wavelength = 0.10;
   double length = 0.10;
+  bool linked_alike = true;
 };
 
-void expect_same_look(const char* preset, Size base, int steps, Tolerance tol = {}) {
+void expect_same_look(const char* preset, Size base, int steps, Tolerance tol = {},
+                      std::initializer_list<int> ks = {2, 4}) {
   analysis::EnvironmentMaps maps;
   const Look one = look_of(preset, base, 1, steps, &maps);
-  for (int k : {2, 4}) {
+  for (int k : ks) {
     const Look at = look_of(preset, base, k, steps, &maps);
     std::printf(
         "%s K=%d: wavelength %.2f (K=1 %.2f; peak %.0f, %.0f), length/area %.4f (%.4f), towns on "
@@ -215,7 +223,9 @@ void expect_same_look(const char* preset, Size base, int steps, Tolerance tol = 
     EXPECT_NEAR(at.length_per_area / one.length_per_area, 1.0, tol.length) << preset << " K=" << k;
     EXPECT_NEAR(at.towns_on_network, one.towns_on_network, 0.10 * one.towns_on_network)
         << preset << " K=" << k;
-    EXPECT_EQ(at.towns_connected, one.towns_connected) << preset << " K=" << k;
+    if (tol.linked_alike) {
+      EXPECT_EQ(at.towns_connected, one.towns_connected) << preset << " K=" << k;
+    }
   }
 }
 
@@ -230,14 +240,17 @@ TEST(ScaleLook, Territories) {
   expect_same_look("territories", {480, 270}, 200);
 }
 
-// towns is made at 960x540 with 60K agents: from 240x135, K = 4 is the preset's own run. Its network
-// at K = 2 and 4 is 15 to 22% shorter than at K = 1 (from 240x135: 0.0214 and 0.0224 against 0.0263
-// cells per cell; from 480x270: 0.0176 and 0.0169 against 0.0218), and its wavelength 5 to 11%
-// longer (22.2 and 23.5 against 21.2 cells; 37.8 and 37.1 against 34.8): with 0.12 agents per cell,
-// detail 1's few agents keep more cross-links and a more ragged edge than the detail-K fields, each
-// cell an average of K^2. Not within 10%: held at 12% and 25% so that it cannot get worse unseen.
+// towns from 240x135 (its density: 3,750 agents) after 1500 steps, the network measured as
+// `render --scale K --report` measures it. K = 2 holds within 10% (wavelength 20.7 against 22.1
+// cells, 0.0362 against 0.0360 cells of network per cell, all towns linked at both). K = 4 does not:
+// its wavelength is 18% longer (26.2), its network 8% shorter (0.0330) and not every town is linked;
+// held where it is, so that it cannot get worse unseen.
 TEST(ScaleLook, Towns) {
-  expect_same_look("towns", {240, 135}, 600, Tolerance{0.12, 0.25});
+  expect_same_look("towns", {240, 135}, 1500, Tolerance{}, {2});
+}
+
+TEST(ScaleLook, TownsAtDetailFourStraysFurther) {
+  expect_same_look("towns", {240, 135}, 1500, Tolerance{0.20, 0.12, false}, {4});
 }
 
 }  // namespace
