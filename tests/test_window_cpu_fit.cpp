@@ -8,6 +8,7 @@
 
 #include "sim/preset.hpp"
 #include "test_support.hpp"
+#include "window/cpu_fit_note.hpp"
 #include "xvfb.hpp"
 
 namespace {
@@ -59,3 +60,34 @@ TEST(Window, CpuBackendOpensBraidSmallerAtItsDensityAndSaysWhat) {
 }
 
 }  // namespace
+
+namespace physarum::app {
+namespace {
+
+// A preset opened from the panel's gallery on the CPU is fitted like the one the window starts with:
+// smaller, at the same density; on the GPU it opens as it is.
+TEST(WindowCpuFit, APresetOpenedFromThePanelOnTheCpuKeepsItsDensityAtASmoothSize) {
+  const Preset braid = load_preset(fs::path(PHYSARUM_SOURCE_DIR) / "assets" / "presets" / "braid.toml");
+  Preset on_gpu = braid;
+  EXPECT_FALSE(fit_preset_for_cpu(on_gpu, "cuda (NVIDIA H100)", 1));
+  EXPECT_EQ(on_gpu, braid);
+  Preset on_cpu = braid;
+  const std::optional<run::AreaFit> fit = fit_preset_for_cpu(on_cpu, "cpu (2 threads)", 1);
+  ASSERT_TRUE(fit);
+  EXPECT_EQ(fit->full, braid.run);
+  EXPECT_EQ(on_cpu.run, fit->run);
+  const auto cells = [](const RunParams& r) { return static_cast<double>(r.size.width) * r.size.height; };
+  EXPECT_LT(cells(on_cpu.run), cells(braid.run) / 2) << "1920x1080 with 1M agents is far past 15 fps";
+  EXPECT_NEAR(static_cast<double>(on_cpu.run.agents) / cells(on_cpu.run),
+              static_cast<double>(braid.run.agents) / cells(braid.run),
+              0.05 * static_cast<double>(braid.run.agents) / cells(braid.run));
+  EXPECT_NEAR(static_cast<double>(on_cpu.run.size.width) / on_cpu.run.size.height, 16.0 / 9.0, 0.01);
+  EXPECT_EQ(on_cpu.model, braid.model);
+  // Several steps a frame cost as many times the work: smaller still.
+  Preset fast = braid;
+  ASSERT_TRUE(fit_preset_for_cpu(fast, "cpu (2 threads)", 4));
+  EXPECT_LT(cells(fast.run), cells(on_cpu.run));
+}
+
+}  // namespace
+}  // namespace physarum::app

@@ -9,6 +9,15 @@
 
 namespace physarum::app {
 
+std::optional<run::AreaFit> fit_preset_for_cpu(Preset& p, const std::string& backend_name,
+                                               int steps_per_frame) {
+  if (!backend_name.starts_with("cpu")) return std::nullopt;
+  const run::AreaFit fit = run::fit_to_budget(p.run, p.species.count(), steps_per_frame);
+  if (!fit.scaled) return std::nullopt;
+  p.run = fit.run;
+  return fit;
+}
+
 void cpu_fit_note(WindowCore& core, std::optional<run::AreaFit>& fit, Toasts& toasts) {
   if (!fit || !fit->scaled) return;
   ImGui::TextWrapped("Smaller to stay smooth on the CPU: %s.", run::describe_fit(*fit).c_str());

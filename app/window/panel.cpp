@@ -384,10 +384,13 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
     st.preset_selected = clicked;
     const run::PresetEntry& e = st.presets[static_cast<size_t>(clicked)];
     try {
-      const Preset p = load_preset(e.file);  // a broken file throws (also NaN, out of range): nothing changes
+      Preset p = load_preset(e.file);  // a broken file throws (also NaN, out of range): nothing changes
+      const std::optional<run::AreaFit> fit =
+          fit_preset_for_cpu(p, core.backend().name(), core.steps_per_frame);
       if (const CommandResult r = core.apply_preset(p, e.file.string()); r) {
         st.initialised = false;  // the reallocation fields follow the new preset
-        toasts.info("loaded preset " + e.name);
+        st.cpu_fit = fit;
+        toasts.info("loaded preset " + e.name + (fit ? ", " + run::describe_fit(*fit) : ""));
       } else {
         toasts.error(r.error());
       }

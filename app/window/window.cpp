@@ -385,10 +385,18 @@ void WindowSession::undo_redo(bool undo) {
 // the backend the window runs.
 void WindowSession::render_detail() {
   const std::string backend = core_.backend().name().rfind("cuda", 0) == 0 ? "cuda" : "cpu";
+  // 4x the detail the window runs at: run.scale K0 becomes 4 K0.
+  const int scale = core_.preset.run.scale * kDetailScale;
+  if (scale > kMaxScale) {
+    toasts_.error("the window runs at detail " + std::to_string(core_.preset.run.scale) + ": " +
+                  std::to_string(kDetailScale) + "x that is past the finest detail, " +
+                  std::to_string(kMaxScale));
+    return;
+  }
   const std::string picture = timestamped_name(("-" + std::to_string(kDetailScale) + "x.png").c_str());
   const uint64_t steps = core_.backend().steps_done();
   const std::string why =
-      detail_.start(core_.preset, steps, kDetailScale, backend, picture, executable_path().string());
+      detail_.start(core_.preset, steps, scale, backend, picture, executable_path().string());
   if (!why.empty()) {
     toasts_.error(why);
   } else {
