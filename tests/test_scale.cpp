@@ -236,6 +236,14 @@ TEST(ScaleCli, RunSaysTheSizeAndAgentsItChose) {
   const auto own = run({});
   EXPECT_EQ(own.exit_code, 0) << own.err;
   EXPECT_EQ(own.err.find("the preset is made at"), std::string::npos) << own.err;
+  // Without a preset the run is the built-in defaults', and the line says so.
+  const auto plain = test::run_physarum(
+      {"run", "--size", "480x270", "--steps", "1", "--backend", "cpu", "--out", "p.npy"}, dir);
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.err.find("physarum: 480x270 with 125K agents (the defaults are 1920x1080 with 2M agents; "
+                           "same agents per cell)"),
+            std::string::npos)
+      << plain.err;
   const auto bad = run({"--scale", "9"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--scale"), std::string::npos) << bad.err;

@@ -89,11 +89,13 @@ void apply_scale(const Recipe& r, Preset& p, int preset_scale) {
   p.run = at_scale(p.run, target);
 }
 
-std::string describe_choice(const RunParams& designed, const RunParams& run) {
+// `preset`: whether a preset gave the designed run (else the built-in defaults did).
+std::string describe_choice(const RunParams& designed, const RunParams& run, bool preset) {
   const auto both = [](const RunParams& x) {
     return format_size(x.size) + " with " + format_count(x.agents) + " agents";
   };
-  std::string out = both(run) + " (the preset is made at " + both(designed);
+  std::string out =
+      both(run) + (preset ? " (the preset is made at " : " (the defaults are ") + both(designed);
   if (run.scale != designed.scale)
     out += ", detail " + std::to_string(run.scale) + " of its " + std::to_string(designed.scale);
   const double asked = density_of(RunParams{run.size, run.agents, run.seed, std::nullopt, 1});
@@ -152,7 +154,7 @@ Preset resolve(const Recipe& r, std::string* chosen) {
   if (chosen != nullptr) {
     const bool same =
         p.run.size == designed.size && p.run.agents == designed.agents && p.run.scale == designed.scale;
-    *chosen = same ? std::string() : describe_choice(designed, p.run);
+    *chosen = same ? std::string() : describe_choice(designed, p.run, r.base || !r.preset.empty());
   }
   return p;
 }
