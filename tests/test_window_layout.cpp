@@ -376,8 +376,9 @@ TEST(QuitGuard, EscQuitsAtOnceWhenNothingIsAtStake) {
 
 TEST(QuitGuard, WithARecordingUnsavedChangesOrADetailRenderTheFirstEscAsksAndASecondSoonAfterQuits) {
   const auto t0 = QuitGuard::Clock::now();
-  for (const AtStake stake : {AtStake{true, false, false}, AtStake{false, true, false}, AtStake{true, true, false},
-                              AtStake{false, false, true}, AtStake{true, true, true}}) {
+  for (const AtStake stake :
+       {AtStake{true, false, false}, AtStake{false, true, false}, AtStake{true, true, false},
+        AtStake{false, false, true}, AtStake{true, true, true}}) {
     QuitGuard g;
     EXPECT_FALSE(g.press(stake, t0)) << "the first Esc asks";
     EXPECT_TRUE(g.press(stake, t0 + std::chrono::seconds(2))) << "the second quits";
