@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "gl_support.hpp"
+#include "imgui_headless.hpp"
 #include "render/palette.hpp"
 #include "run/preset_library.hpp"
 #include "sim/preset.hpp"
@@ -31,23 +32,6 @@ long files_in(const fs::path& dir) {
   return std::distance(fs::directory_iterator(dir), fs::directory_iterator());
 }
 
-class ImGuiFrames {
- public:
-  ImGuiFrames() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1280, 720);
-    io.DeltaTime = 1.0f / 60.0f;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  ~ImGuiFrames() { ImGui::DestroyContext(); }
-  ImGuiFrames(const ImGuiFrames&) = delete;
-  ImGuiFrames& operator=(const ImGuiFrames&) = delete;
-};
-
 TEST(Gallery, ThumbnailsArriveFromTheBackgroundAndAnEditedPresetIsDrawnAgain) {
   std::string why;
   auto egl = test::try_egl(false, why);
@@ -64,7 +48,7 @@ TEST(Gallery, ThumbnailsArriveFromTheBackgroundAndAnEditedPresetIsDrawnAgain) {
   render::PaletteSet palettes;
   palettes.palettes.push_back(render::greyscale_palette());
 
-  ImGuiFrames imgui;
+  test::HeadlessImGui imgui;
   Gallery gallery;
   const auto frame = [&] {
     ImGui::NewFrame();

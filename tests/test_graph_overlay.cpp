@@ -9,6 +9,7 @@
 #include "analysis/environment_maps.hpp"
 #include "analysis/network_graph.hpp"
 #include "gl_support.hpp"
+#include "imgui_headless.hpp"
 #include "window/graph_overlay.hpp"
 #include "window/window_core.hpp"
 
@@ -66,15 +67,8 @@ TEST(GraphOverlay, TheSectionMeasuresWhenAskedAndDrawsTheGraphOnlyWhileShown) {
   WindowCore core(o);
   core.backend().step(400);
   // The field fills the right part of an 800x600 window whose framebuffer is twice its units.
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(800, 600);
-  io.DisplayFramebufferScale = ImVec2(2, 2);
-  io.DeltaTime = 1.0f / 60.0f;
-  unsigned char* pixels = nullptr;
-  int tw = 0, th = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
+  test::HeadlessImGui imgui(800, 600);
+  ImGui::GetIO().DisplayFramebufferScale = ImVec2(2, 2);
   core.field_area = render::Area{600, 0, 1000, 1200};
 
   GraphOverlay g;
@@ -121,7 +115,6 @@ TEST(GraphOverlay, TheSectionMeasuresWhenAskedAndDrawsTheGraphOnlyWhileShown) {
   g.show = false;
   EXPECT_EQ(section_frame(core, g, true).vertices, 0);
   EXPECT_TRUE(g.report);
-  ImGui::DestroyContext();
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gl_support.hpp"
+#include "imgui_headless.hpp"
 #include "render/field_renderer.hpp"
 #include "render/png.hpp"
 #include "run/seeding.hpp"
@@ -199,22 +200,8 @@ TEST(PanelValues, AnImageStrengthTheModelRefusesIsAMessageNotAnException) {
 }
 
 // A headless ImGui frame: no window and no renderer backend, only a built font atlas.
-struct ImGuiFrame {
-  ImGuiFrame() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1280, 800);
-    io.DeltaTime = 1.0f / 60.0f;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  ~ImGuiFrame() { ImGui::DestroyContext(); }
-};
-
 TEST(PanelValues, AnExceptionInsideThePanelBecomesAToastAndTheFrameStillEnds) {
-  ImGuiFrame imgui;
+  test::HeadlessImGui imgui(1280, 800);
   Toasts toasts;
   for (int frame = 0; frame < 3; ++frame) {
     ImGui::NewFrame();
@@ -237,7 +224,7 @@ TEST(PanelValues, HostileValuesInTheLiveStateDrawAPanelAndASaneFrame) {
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   WindowCore core(small_options());
-  ImGuiFrame imgui;
+  test::HeadlessImGui imgui(1280, 800);
   PanelState st;
   Toasts toasts;
   test::Fbo fbo(200, 150);

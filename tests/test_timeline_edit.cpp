@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gl_support.hpp"
+#include "imgui_headless.hpp"
 #include "run/seeding.hpp"
 #include "sim/backend.hpp"
 #include "sim/keyframes.hpp"
@@ -66,22 +67,6 @@ TEST(TimelineLoop, TheRangeWrapsAtItsEndOnlyWhenOn) {
   EXPECT_FALSE((LoopRange{true, 20, 20}.wrap(30).has_value()));  // an empty range plays on
 }
 
-struct Headless {
-  Headless() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1280, 720);
-    io.DeltaTime = 1.0f / 60.0f;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  ~Headless() { ImGui::DestroyContext(); }
-  Headless(const Headless&) = delete;
-  Headless& operator=(const Headless&) = delete;
-};
-
 run::Recipe keyed_recipe(const std::filesystem::path& dir) {
   test::write_file(dir / "keyed.toml", kKeyed);
   run::Recipe o;
@@ -117,7 +102,7 @@ TEST(TimelineEdit, ALeftPressSelectsADiamondADragMovesItSnappedAndOneUndoRestore
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   WindowCore core(keyed_recipe(test::temp_dir()));
   core.toggle_pause();  // the keyframes stay where they are; no step moves the playhead
-  Headless imgui;
+  test::HeadlessImGui imgui;
   ImGuiIO& io = ImGui::GetIO();
   TimelineState st;
   Toasts toasts;

@@ -11,10 +11,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gl_support.hpp"
+#include "imgui_headless.hpp"
 #include "png_image.hpp"
 #include "render/colormap.hpp"
 #include "render/environment_overlay.hpp"
@@ -389,14 +391,7 @@ TEST(WindowEnvironment, DropDialogOpensForAPlainDropAndItsAnswerLoadsTheMap) {
   o.agents = "1K";
   WindowCore core(o);
 
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(800, 600);
-  io.DeltaTime = 1.0f / 60.0f;
-  unsigned char* pixels = nullptr;
-  int tw = 0, th = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
+  std::optional<test::HeadlessImGui> imgui(std::in_place, 800.0f, 600.0f);
   DropDialog dialog;
   Toasts toasts;
   std::vector<DroppedFile> dropped{{(dir / "row.png").string(), 0}};
@@ -412,7 +407,7 @@ TEST(WindowEnvironment, DropDialogOpensForAPlainDropAndItsAnswerLoadsTheMap) {
   EXPECT_TRUE(frame());
   dialog.answer(core, DropKind::Walls, ImageFit::Fill, toasts);
   EXPECT_FALSE(frame());
-  ImGui::DestroyContext();
+  imgui.reset();
 
   std::vector<uint8_t> walls;
   core.backend().read_walls(walls);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gl_support.hpp"
+#include "imgui_headless.hpp"
 #include "render/field_renderer.hpp"
 #include "run/preset_library.hpp"
 #include "test_support.hpp"
@@ -115,23 +116,6 @@ TEST(WindowLayout, TheFieldIsDrawnIntoItsAreaAndTheRestIsBackground) {
   EXPECT_LT(differ, 100u * 75u / 50u) << differ << " pixels differ";
 }
 
-// A headless ImGui context of a window's size (no renderer backend, a built font atlas).
-struct HeadlessImGui {
-  HeadlessImGui(float w, float h, const char* ini = nullptr) {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = ini;
-    io.DisplaySize = ImVec2(w, h);
-    io.DeltaTime = 1.0f / 60.0f;
-    unsigned char* pixels = nullptr;
-    int tw = 0, th = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(); }
-  HeadlessImGui(const HeadlessImGui&) = delete;
-  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
-};
-
 bool overlap(const ImRect& r, const render::Area& a) {
   const float x0 = std::max(r.Min.x, a.x), x1 = std::min(r.Max.x, a.x + a.w);
   const float y0 = std::max(r.Min.y, a.y), y1 = std::min(r.Max.y, a.y + a.h);
@@ -205,7 +189,7 @@ TEST(WindowLayout, AtStartNoWindowCoversTheFieldAndEveryPanelLineFits) {
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(1920, 1080)}) {
     SCOPED_TRACE(std::to_string(static_cast<int>(size.x)) + "x" + std::to_string(static_cast<int>(size.y)));
-    HeadlessImGui imgui(size.x, size.y);
+    test::HeadlessImGui imgui(size.x, size.y);
     Session s;
     const render::Area area = s.frames(3);
     const ImGuiWindow* panel = ImGui::FindWindowByName(kPanelWindow);
@@ -236,7 +220,7 @@ TEST(WindowLayout, TheTwinAndTheTimelineSitUnderTheFieldBesideThePanel) {
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(1920, 1080)}) {
     SCOPED_TRACE(std::to_string(static_cast<int>(size.x)));
-    HeadlessImGui imgui(size.x, size.y);
+    test::HeadlessImGui imgui(size.x, size.y);
     Session s;
     ASSERT_TRUE(s.core.start_twin("agent:0:theta:1e-4"));
     add_keyframe_here(s.core.preset, 0);
@@ -261,7 +245,7 @@ TEST(WindowLayout, ThePanelIsWidenedByDraggingItsEdgeAndTheFieldMakesRoom) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  HeadlessImGui imgui(1280, 720);
+  test::HeadlessImGui imgui(1280, 720);
   ImGuiIO& io = ImGui::GetIO();
   io.BackendFlags |= ImGuiBackendFlags_HasMouseCursors;  // as the GLFW backend says: edges resize
   Session s;
@@ -308,7 +292,7 @@ TEST(WindowLayout, TheIniFileIsInTheXdgConfigFolderAndNeverInTheCurrentOne) {
 void panel_session(const fs::path& ini, LayoutState& st, const char* open_section, const char* closed_section,
                    float* width) {
   const std::string file = ini.string();
-  HeadlessImGui imgui(1280, 720, file.c_str());
+  test::HeadlessImGui imgui(1280, 720, file.c_str());
   LayoutSettings settings(st);
   for (int frame = 0; frame < 2; ++frame) {
     ImGui::NewFrame();
@@ -351,7 +335,7 @@ TEST(WindowLayout, OpenWindowsSectionsAndThePanelWidthComeBackInTheNextSession) 
 
   LayoutState next;
   const std::string file = ini.string();
-  HeadlessImGui imgui(1280, 720, file.c_str());
+  test::HeadlessImGui imgui(1280, 720, file.c_str());
   LayoutSettings settings(next);
   ImGui::NewFrame();  // reads the file
   EXPECT_TRUE(next.performance_open);
