@@ -1,14 +1,15 @@
 // Keyframed palettes blend: the weight and the two names come from the keyframes (sim's blend_at),
 // the colour tables mix entry by entry, and `physarum render` draws the mix.
 #include <gtest/gtest.h>
-#include <stb_image.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <variant>
 
+#include "png_image.hpp"
 #include "render/colormap.hpp"
 #include "render/palette.hpp"
 #include "render/palette_blend.hpp"
@@ -22,6 +23,7 @@
 namespace {
 
 using namespace physarum;
+namespace fs = std::filesystem;
 
 const char* kStory = R"([[keyframe]]
 step = 20
@@ -85,6 +87,33 @@ TEST(PaletteBlend, TablesMixPerChannelAndTheFollowerUploadsOnlyChanges) {
   EXPECT_TRUE(f.update(set, p, 21));
 }
 
+// `physarum render` of dir/story.toml (keyframes at steps 0 and 100) to step 50 at 128x96: its PNG;
+// its field is beside it as field.npy.
+test::RgbaImage render_story_middle(const fs::path& dir) {
+  const std::vector<std::string> args{"render", "--preset", "story.toml", "--steps",  "50",       "--backend",
+                                      "cpu",    "--size",   "128x96",     "--agents", "10K",      "--seed",
+                                      "5",      "--out",    "img.png",    "--out",    "field.npy"};
+  const auto r = test::run_physarum(args, dir, {{"EGL_PLATFORM", "surfaceless"}}, {});
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  return test::load_rgba_png(dir / "img.png");
+}
+
+// How far the drawn `png` is at worst from `want`, and how many of its samples lie more than 8 from
+// `other` (a keyframe's end drawn alone).
+struct Against {
+  int worst = 0;
+  int far_from_other = 0;
+};
+Against compare(const std::vector<uint8_t>& want, const std::vector<uint8_t>& other,
+                const std::vector<uint8_t>& png) {
+  Against a;
+  for (size_t i = 0; i < want.size(); ++i) {
+    a.worst = std::max(a.worst, std::abs(want[i] - png[i]));
+    a.far_from_other += std::abs(other[i] - png[i]) > 8;
+  }
+  return a;
+}
+
 // The story's middle: the PNG `render` writes equals the CPU colouring of its field with the
 // channel mean of the two palettes' tables, and is far from either palette alone.
 TEST(PaletteBlendRender, TheMiddleStepIsDrawnWithTheMeanOfTheTwoPalettes) {
@@ -96,17 +125,11 @@ display.palette = "inferno"
 step = 100
 display.palette = "viridis"
 )");
-  const std::vector<std::string> args{"render", "--preset", "story.toml", "--steps",  "50",       "--backend",
-                                      "cpu",    "--size",   "128x96",     "--agents", "10K",      "--seed",
-                                      "5",      "--out",    "img.png",    "--out",    "field.npy"};
-  const auto r = test::run_physarum(args, dir, {{"EGL_PLATFORM", "surfaceless"}}, {});
-  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const test::RgbaImage png = render_story_middle(dir);
+  ASSERT_EQ(png.w, 128);
+  ASSERT_EQ(png.h, 96);
   const NpyArray field = read_npy(dir / "field.npy");
-  int w = 0, h = 0, n = 0;
-  uint8_t* png = stbi_load((dir / "img.png").c_str(), &w, &h, &n, 4);
-  ASSERT_NE(png, nullptr);
-  ASSERT_EQ(w, 128);
-  ASSERT_EQ(h, 96);
+  const int w = png.w, h = png.h;
 
   const render::PaletteSet set = render::load_palettes(render::palette_dir());
   const render::Palette& inferno = set.palettes[set.index_of("inferno")];
@@ -118,14 +141,9 @@ display.palette = "viridis"
   const DisplayParams d;  // the defaults: the story keys only the palette
   const auto want = render::render_field_to_rgba(field.data, w, h, d, mean);
   const auto alone = render::render_field_to_rgba(field.data, w, h, d, inferno);
-  int worst = 0, far_from_inferno = 0;
-  for (size_t i = 0; i < want.size(); ++i) {
-    worst = std::max(worst, std::abs(want[i] - png[i]));
-    far_from_inferno += std::abs(alone[i] - png[i]) > 8;
-  }
-  stbi_image_free(png);
-  EXPECT_LE(worst, 1);
-  EXPECT_GT(far_from_inferno, static_cast<int>(want.size() / 4)) << "switched, not blended";
+  const Against got = compare(want, alone, png.rgba);
+  EXPECT_LE(got.worst, 1);
+  EXPECT_GT(got.far_from_other, static_cast<int>(want.size() / 4)) << "switched, not blended";
 }
 
 // Colour keys: a species' colour and the walls' colour blend per channel with the leaving keyframe's
@@ -226,18 +244,12 @@ species.1.colour = "#ff2000"
 step = 100
 species.1.colour = "#0040ff"
 )");
-  const std::vector<std::string> args{"render", "--preset", "story.toml", "--steps",  "50",       "--backend",
-                                      "cpu",    "--size",   "128x96",     "--agents", "10K",      "--seed",
-                                      "5",      "--out",    "img.png",    "--out",    "field.npy"};
-  const auto r = test::run_physarum(args, dir, {{"EGL_PLATFORM", "surfaceless"}}, {});
-  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const test::RgbaImage png = render_story_middle(dir);
+  ASSERT_EQ(png.w, 128);
+  ASSERT_EQ(png.h, 96);
   const NpyArray field = read_npy_planes(dir / "field.npy");
   ASSERT_EQ(field.planes, 2);
-  int w = 0, h = 0, n = 0;
-  uint8_t* png = stbi_load((dir / "img.png").c_str(), &w, &h, &n, 4);
-  ASSERT_NE(png, nullptr);
-  ASSERT_EQ(w, 128);
-  ASSERT_EQ(h, 96);
+  const int w = png.w, h = png.h;
 
   const auto drawn_with = [&](uint32_t colour) {
     Preset p = parse_preset(test::read_file(dir / "story.toml"), "story.toml");
@@ -248,14 +260,9 @@ species.1.colour = "#0040ff"
   };
   const auto want = drawn_with(mix(0xff2000, 0x0040ff, 0.5));
   const auto start = drawn_with(0xff2000);
-  int worst = 0, far_from_start = 0;
-  for (size_t i = 0; i < want.size(); ++i) {
-    worst = std::max(worst, std::abs(want[i] - png[i]));
-    far_from_start += std::abs(start[i] - png[i]) > 8;
-  }
-  stbi_image_free(png);
-  EXPECT_LE(worst, 1);
-  EXPECT_GT(far_from_start, static_cast<int>(want.size() / 8)) << "switched, not blended";
+  const Against got = compare(want, start, png.rgba);
+  EXPECT_LE(got.worst, 1);
+  EXPECT_GT(got.far_from_other, static_cast<int>(want.size() / 8)) << "switched, not blended";
 }
 
 }  // namespace
