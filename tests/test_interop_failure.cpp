@@ -24,6 +24,7 @@ class PublishThenFail final : public Backend {
   PublishThenFail(const SimConfig& c, std::unique_ptr<Backend> inner)
       : Backend(c), inner_(std::move(inner)) {}
   std::string name() const override { return inner_->name(); }
+  BackendKind kind() const override { return inner_->kind(); }
   void step(int n) override { inner_->step(n); }
   void set_species(const SpeciesSet& s) override { inner_->set_species(s); }
   using Backend::set_field;

@@ -69,10 +69,10 @@ namespace {
 TEST(WindowCpuFit, APresetOpenedFromThePanelOnTheCpuKeepsItsDensityAtASmoothSize) {
   const Preset braid = load_preset(fs::path(PHYSARUM_SOURCE_DIR) / "assets" / "presets" / "braid.toml");
   Preset on_gpu = braid;
-  EXPECT_FALSE(fit_preset_for_cpu(on_gpu, "cuda (NVIDIA H100)", 1));
+  EXPECT_FALSE(fit_preset_for_cpu(on_gpu, BackendKind::Cuda, 1));
   EXPECT_EQ(on_gpu, braid);
   Preset on_cpu = braid;
-  const std::optional<run::AreaFit> fit = fit_preset_for_cpu(on_cpu, "cpu (2 threads)", 1);
+  const std::optional<run::AreaFit> fit = fit_preset_for_cpu(on_cpu, BackendKind::Cpu, 1);
   ASSERT_TRUE(fit);
   EXPECT_EQ(fit->full, braid.run);
   EXPECT_EQ(on_cpu.run, fit->run);
@@ -85,7 +85,7 @@ TEST(WindowCpuFit, APresetOpenedFromThePanelOnTheCpuKeepsItsDensityAtASmoothSize
   EXPECT_EQ(on_cpu.model, braid.model);
   // Several steps a frame cost as many times the work: smaller still.
   Preset fast = braid;
-  ASSERT_TRUE(fit_preset_for_cpu(fast, "cpu (2 threads)", 4));
+  ASSERT_TRUE(fit_preset_for_cpu(fast, BackendKind::Cpu, 4));
   EXPECT_LT(cells(fast.run), cells(on_cpu.run));
 }
 

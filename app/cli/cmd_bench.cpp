@@ -66,7 +66,7 @@ constexpr double kBytesPerAgent = 24.0;
 constexpr double kBytesPerCell = 12.0;
 
 bool is_cuda(const Backend& b) {
-  return b.name().rfind("cuda", 0) == 0;
+  return b.kind() == BackendKind::Cuda;
 }
 
 // Waits for queued device work; the CPU backend is synchronous already.

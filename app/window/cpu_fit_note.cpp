@@ -9,9 +9,8 @@
 
 namespace physarum::app {
 
-std::optional<run::AreaFit> fit_preset_for_cpu(Preset& p, const std::string& backend_name,
-                                               int steps_per_frame) {
-  if (!backend_name.starts_with("cpu")) return std::nullopt;
+std::optional<run::AreaFit> fit_preset_for_cpu(Preset& p, BackendKind backend, int steps_per_frame) {
+  if (backend != BackendKind::Cpu) return std::nullopt;
   const run::AreaFit fit = run::fit_to_budget(p.run, p.species.count(), steps_per_frame);
   if (!fit.scaled) return std::nullopt;
   p.run = fit.run;

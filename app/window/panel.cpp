@@ -386,7 +386,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
     try {
       Preset p = load_preset(e.file);  // a broken file throws (also NaN, out of range): nothing changes
       const std::optional<run::AreaFit> fit =
-          fit_preset_for_cpu(p, core.backend().name(), core.steps_per_frame);
+          fit_preset_for_cpu(p, core.backend().kind(), core.steps_per_frame);
       if (const CommandResult r = core.apply_preset(p, e.file.string()); r) {
         st.initialised = false;  // the reallocation fields follow the new preset
         st.cpu_fit = fit;

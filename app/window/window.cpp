@@ -384,7 +384,7 @@ void WindowSession::undo_redo(bool undo) {
 // The run's recipe grown again by this program in the background (window/detail_render.hpp), on
 // the backend the window runs.
 void WindowSession::render_detail() {
-  const std::string backend = core_.backend().name().rfind("cuda", 0) == 0 ? "cuda" : "cpu";
+  const std::string backend = to_string(core_.backend().kind());
   // 4x the detail the window runs at: run.scale K0 becomes 4 K0.
   const int scale = core_.preset.run.scale * kDetailScale;
   if (scale > kMaxScale) {

@@ -206,6 +206,7 @@ class CudaBackend final : public Backend {
   }
 
   std::string name() const override { return "cuda (" + device_ + ")"; }
+  BackendKind kind() const override { return BackendKind::Cuda; }
 
   // Every run of steps goes through a graph: whole sort-to-sort chunks as one, shorter runs (a
   // window frame's 1-8 steps, a video frame every few) as a graph of exactly those steps, cached by

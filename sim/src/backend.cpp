@@ -14,6 +14,15 @@
 
 namespace physarum {
 
+const char* to_string(BackendKind k) {
+  switch (k) {
+    case BackendKind::Auto: return "auto";
+    case BackendKind::Cpu: return "cpu";
+    case BackendKind::Cuda: return "cuda";
+  }
+  return "auto";
+}
+
 BackendKind parse_backend_kind(const std::string& s) {
   if (s == "auto") return BackendKind::Auto;
   if (s == "cpu") return BackendKind::Cpu;

@@ -237,6 +237,7 @@ class CpuBackend final : public Backend {
     rebuild_environment();
   }
 
+  BackendKind kind() const override { return BackendKind::Cpu; }
   std::string name() const override {
     return "cpu (" + std::to_string(threads_) + (threads_ == 1 ? " thread)" : " threads)");
   }

@@ -64,6 +64,7 @@ inline constexpr int kAllChannels = -1;
 
 enum class BackendKind { Auto, Cpu, Cuda };
 BackendKind parse_backend_kind(const std::string& s);  // "auto" | "cpu" | "cuda"
+const char* to_string(BackendKind k);                  // the word parse_backend_kind reads
 
 struct SimConfig {
   Size size{1920, 1080};
@@ -93,6 +94,7 @@ class Backend {
   Backend& operator=(const Backend&) = delete;
 
   virtual std::string name() const = 0;  // "cpu (2 threads)", "cuda (NVIDIA H200)"
+  virtual BackendKind kind() const = 0;  // Cpu or Cuda
   Size size() const { return size_; }
   uint64_t agent_count() const { return agents_; }
   uint64_t steps_done() const { return steps_; }
