@@ -79,8 +79,7 @@ enum class OutKind { Png, Exr, Npy, Video };
 
 OutKind out_kind(const std::string& file) {
   if (video_format_of(file)) return OutKind::Video;
-  std::string ext = std::filesystem::path(file).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string ext = lowercase_extension(file);
   if (ext == ".png") return OutKind::Png;
   if (ext == ".exr") return OutKind::Exr;
   if (ext == ".npy") return OutKind::Npy;

@@ -2,7 +2,6 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -13,6 +12,7 @@
 #include "cli/output_paths.hpp"
 #include "cli/render_report.hpp"
 #include "sim/npy.hpp"
+#include "sim/text.hpp"
 
 namespace physarum::app {
 namespace {
@@ -24,8 +24,7 @@ const FormatWriter& writer_of(const std::string& out, const std::string& forced)
     if (const FormatWriter* w = format_writer_named(forced)) return *w;
     throw UsageError("--format " + forced + ": expected one of " + format_writer_names(", "));
   }
-  std::string ext = fs::path(out).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string ext = lowercase_extension(out);
   if (const FormatWriter* w = format_writer_for_extension(ext)) return *w;
   throw UsageError("--out " + out + ": cannot tell the format from the extension '" + ext + "' (use " +
                    format_writer_extensions() + " or --format)");

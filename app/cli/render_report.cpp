@@ -1,6 +1,5 @@
 #include "cli/render_report.hpp"
 
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 
@@ -16,12 +15,6 @@
 
 namespace physarum::app {
 namespace {
-
-std::string lowercase_extension(const std::string& file) {
-  std::string ext = std::filesystem::path(file).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext;
-}
 
 bool is_graphml(const std::string& file) {
   return lowercase_extension(file) == ".graphml";

@@ -11,7 +11,8 @@
 
 namespace physarum::app {
 
-// The frames (`frame_width` wide) are first brought to the GIF's rate and width (gif_prefilter);
+// The frames (`frame_width` wide) are first brought to the GIF's rate and width (gif_prefilter; the
+// recorder keeps them so already, and then it passes them through);
 // palettegen picks the colours the whole video needs, then paletteuse maps every frame to them
 // (with q's dither), into a GIF that loops for ever. Each pass gets `limit`. Returns empty when the
 // GIF was made, else why not (with ffmpeg's last words). The frames file is left as it is.

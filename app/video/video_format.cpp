@@ -1,20 +1,14 @@
 #include "video/video_format.hpp"
 
-#include <cctype>
 #include <cstdio>
 #include <system_error>
 
 #include "sim/params.hpp"
+#include "sim/text.hpp"
 
 namespace physarum::app {
 
 namespace {
-
-std::string lower_extension(const std::filesystem::path& file) {
-  std::string ext = file.extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext;
-}
 
 struct FieldCount {
   int fields = 0;      // well formed: %d, %0Nd
@@ -72,7 +66,7 @@ bool is_frame_pattern(const std::filesystem::path& file) {
 }
 
 std::optional<VideoFormat> video_format_of(const std::filesystem::path& file) {
-  const std::string ext = lower_extension(file);
+  const std::string ext = lowercase_extension(file);
   if (ext == ".mp4") return VideoFormat::Mp4;
   if (ext == ".webm") return VideoFormat::Webm;
   if (ext == ".gif") return VideoFormat::Gif;

@@ -2,11 +2,20 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace physarum {
+
+// The extension of `file` in lower case with its dot (".png"), as outputs are chosen by it.
+inline std::string lowercase_extension(const std::filesystem::path& file) {
+  std::string ext = file.extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
 
 // `s` without the leading and trailing characters in `blanks`.
 inline std::string_view trim(std::string_view s, std::string_view blanks = " \t") {
