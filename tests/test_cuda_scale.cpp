@@ -1,4 +1,5 @@
 // Detail K on the CUDA backend against the CPU backend, bit for bit (docs/MODEL.md, "Scale"): the
+// agents' sensing of K x K blocks (K = 2 and 3), the
 // blur passes of a step (one, an even number that starts in the scratch field, an odd number above
 // one), their number changing live, and shipped presets at detail 2 through the run library.
 #include <gtest/gtest.h>
@@ -23,13 +24,13 @@ using test::make_species_pair;
 using test::Pair;
 using test::step_both;
 
-// Two species on an odd size at detail 2, the passes a step set by the larger diffuse * 4.
-SimConfig two_species_at_detail_two(float diffuse) {
+// Two species on K times an odd size at detail K, the passes a step set by the larger diffuse * K^2.
+SimConfig two_species_at_detail(int k, float diffuse) {
   SimConfig c;
-  c.size = Size{131, 97};
+  c.size = Size{131 * k, 97 * k};
   c.agents = 20'011;
   c.seed = 23;
-  c.scale = 2;
+  c.scale = k;
   for (int s = 0; s < 2; ++s) {
     Species sp;
     sp.share = 1.0f;
@@ -56,7 +57,7 @@ std::string preset_file(const char* name) {
 TEST(CudaScale, BlurPassesOfDetailTwoLikeCpuAsTheirNumberChangesLive) {
   SKIP_WITHOUT_CUDA_DEVICE();
 #if defined(PHYSARUM_HAS_CUDA)
-  Pair p = make_species_pair(two_species_at_detail_two(0.2f));  // 0.8: one pass
+  Pair p = make_species_pair(two_species_at_detail(2, 0.2f));  // 0.8: one pass
   step_both(p, 1);
   step_both(p, 150);
   test::expect_same_field_and_agents(p);
@@ -70,6 +71,17 @@ TEST(CudaScale, BlurPassesOfDetailTwoLikeCpuAsTheirNumberChangesLive) {
     test::expect_same_field_and_agents(p);
     if (::testing::Test::HasFailure()) FAIL() << "after diffuse " << diffuse;
   }
+#endif
+}
+
+// Detail 3: blocks of nine cells, whose mean multiplies by 1/9 rounded to float (docs/MODEL.md, "Scale").
+TEST(CudaScale, SensingBlocksOfDetailThreeLikeCpu) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+#if defined(PHYSARUM_HAS_CUDA)
+  Pair p = make_species_pair(two_species_at_detail(3, 0.1f));  // 0.9: one pass
+  step_both(p, 1);
+  step_both(p, 200);
+  test::expect_same_field_and_agents(p);
 #endif
 }
 

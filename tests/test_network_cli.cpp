@@ -328,11 +328,11 @@ TEST(NetworkCli, TownsAreLinkedAtThreeSizesAndAtHalfAndTwiceTheDensity) {
 }
 
 // The same on the GPU machine, with half and twice the density at 960x540 and 1920x1080, and at
-// detail 2. At 1920x1080 the far towns join later: at half and twice the density 2000 steps leave 15
-// and 13 pieces, 5000 link them. Not linked, and so not held here (an H100, each picture agreeing
-// with its report): 3840x2160 at the density (9 to 18 pieces from 2000 to 20000 steps: the trails
-// thin out between towns tens of sensor lengths apart) and 960x540 at detail 4 (6 pieces from 2000
-// to 20000 steps: the pattern contracts to a sparse tree, cost 1.3 x the spanning tree).
+// detail 2 and 4 (960x540 at detail 4 is 3840x2160, the preset's look four times finer). At 1920x1080
+// the far towns join later: at half and twice the density 2000 steps leave 15 and 13 pieces, 5000
+// link them. Not linked, and so not held here (an H100, each picture agreeing with its report):
+// 3840x2160 at detail 1 and the density (9 to 18 pieces from 2000 to 20000 steps: the trails thin
+// out between towns tens of sensor lengths apart).
 TEST(NetworkCliCuda, TownsAreLinkedFrom480x270To1920x1080) {
   if (!cuda_built()) GTEST_SKIP() << "built without the CUDA backend (no nvcc at configure)";
   if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";
@@ -343,7 +343,8 @@ TEST(NetworkCliCuda, TownsAreLinkedFrom480x270To1920x1080) {
                        {1920, 1080, 1},
                        {1920, 1080, 0.5, 1, 5000},
                        {1920, 1080, 2, 1, 5000},
-                       {960, 540, 1, 2}},
+                       {960, 540, 1, 2},
+                       {960, 540, 1, 4}},
                       "cuda");
 }
 

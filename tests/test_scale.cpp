@@ -1,6 +1,7 @@
 // Size, density and scale (docs/MODEL.md, "Size, density and scale"): the agent count follows the
-// area, run.density replaces run.agents, and a run at detail K steps lengths K times longer and
-// spreads the trail K^2 times as far in variance a step. test_scale_look.cpp measures the pattern.
+// area, run.density replaces run.agents, and a run at detail K steps lengths K times longer, senses
+// K x K blocks and spreads the trail K^2 times as far in variance a step. test_scale_look.cpp
+// measures the pattern.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -178,7 +179,7 @@ std::vector<float> blur_pass(const std::vector<float>& f, int w, int h, float ke
 TEST(Scale, AStepSpreadsKSquaredTimesAsFarAndDecaysOnce) {
   for (int k : {1, 2, 3}) {
     SimConfig c;
-    c.size = {24, 16};
+    c.size = {24, 18};  // K = 1, 2 and 3 divide both sides
     c.agents = 1;
     c.model.deposit = 0.0f;  // the agent leaves nothing: the step is the field update alone
     c.model.decay = 0.25f;
@@ -186,9 +187,9 @@ TEST(Scale, AStepSpreadsKSquaredTimesAsFarAndDecaysOnce) {
     c.scale = k;
     c.threads = 2;
     auto b = make_cpu_backend(c, spawn_agents(c.spawn.mode, c.size, c.agents, c.seed));
-    std::vector<float> field(24 * 16, 0.0f);
+    std::vector<float> field(24 * 18, 0.0f);
     field[5 * 24 + 7] = 100.0f;
-    field[15 * 24 + 23] = 7.0f;  // a corner: the passes wrap
+    field[17 * 24 + 23] = 7.0f;  // a corner: the passes wrap
     b->set_field(field);
     b->step(2);
     // The variance of a step's spread, 0.3 * K^2 in units of one full pass, in the fewest passes of
@@ -201,12 +202,47 @@ TEST(Scale, AStepSpreadsKSquaredTimesAsFarAndDecaysOnce) {
     std::vector<float> want = field;
     for (int s = 0; s < 2; ++s) {
       for (int pass = 0; pass < passes; ++pass)
-        want = blur_pass(want, 24, 16, pass == 0 ? keep : 1.0f, self_w, nw);
+        want = blur_pass(want, 24, 18, pass == 0 ? keep : 1.0f, self_w, nw);
     }
     std::vector<float> got;
     b->read_field(got);
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "K = " << k << ", cell " << i;
+  }
+}
+
+// At detail K a sensor reads the mean of the K x K block that holds its point, worked by hand: one
+// agent at (8.5, 8.5) heading east on a 16 x 16 field at K = 2 (sensor distance 3 x 2 = 6 cells,
+// angle 45 degrees) has its centre sensor in cell (14, 8), block (7, 4), and its left sensor at
+// (12.74, 12.74), cell (12, 12), block (6, 6). A trail of 9 in cell (13, 13), in the left sensor's
+// block but not its cell, and 3 in the centre's own cell: the block means 9/4 and 3/4 turn it left
+// (simple rule); read cell by cell (0 left, 3 centre, as at K = 1) it would go straight on.
+TEST(Scale, ASensorReadsTheMeanOfItsBlock) {
+  for (const int k : {1, 2}) {
+    SimConfig c;
+    c.size = {16, 16};
+    c.agents = 1;
+    c.model.turn_rule = TurnRule::Simple;
+    c.model.sensor_angle_deg = 45.0f;
+    c.model.rotation_angle_deg = 45.0f;
+    c.model.sensor_distance = 6.0f / static_cast<float>(k);  // 6 cells at both details
+    c.model.step_size = 0.5f;
+    c.scale = k;
+    c.threads = 2;
+    auto b = make_cpu_backend(c, AgentState{{8.5f}, {8.5f}, {0.0f}, {0U}});
+    std::vector<float> field(16 * 16, 0.0f);
+    field[13 * 16 + 13] = 9.0f;
+    field[8 * 16 + 14] = 3.0f;
+    b->set_field(field);
+    b->step(1);
+    const AgentState a = b->read_agents();
+    const float rot = 45.0f * 0.017453292519943295f;
+    if (k == 2) {
+      EXPECT_EQ(a.theta[0], rot) << "K = 2 turns left toward the block of 9";
+    } else {
+      EXPECT_EQ(a.theta[0], 0.0f) << "K = 1 reads the centre's 3 and the left cell's 0: straight on";
+      EXPECT_EQ(a.x[0], 9.0f);
+    }
   }
 }
 

@@ -178,6 +178,7 @@ class CudaBackend final : public Backend {
       zero_counts_ = DeviceBuffer<uint32_t>(cells_ * stride_, "the blur passes' (zero) counts");
       PHYS_CUDA_CHECK(cudaMemsetAsync(zero_counts_.get(), 0, zero_counts_.bytes(), stream_.get()));
       blur_scratch_ = DeviceBuffer<float>(cells_ * stride_, "the blur scratch");
+      sense_ = DeviceBuffer<float>(cells_ * stride_, "the sensing field");
     }
     for (int b = 0; b < 2; ++b) {
       PHYS_CUDA_CHECK(cudaMemsetAsync(field_[b].get(), 0, field_[b].bytes(), stream_.get()));
@@ -448,10 +449,16 @@ class CudaBackend final : public Backend {
   }
 
   // One step's kernels in the model's order: agents, emission (in place), field update, walls to 0.
+  // At a detail K > 1 the agents sense each K x K block's mean (docs/MODEL.md, "Scale").
   void enqueue_agents(cudaStream_t s, unsigned p) {
-    cuda::launch_agents(s, agents(cur_), agents_, field_[p].get(), counts_[p].get(), d_species_.get(),
-                        d_step_.get(), aggregate_, channels_, weighted_, reads_id_, d_walls_.get(),
-                        walls_mode_);
+    const float* sensed = field_[p].get();
+    if (scale_ > 1) {
+      cuda::launch_block_mean(s, field_[p].get(), sense_.get(), size_.width, size_.height, scale_,
+                              static_cast<int>(stride_));
+      sensed = sense_.get();
+    }
+    cuda::launch_agents(s, agents(cur_), agents_, sensed, counts_[p].get(), d_species_.get(), d_step_.get(),
+                        aggregate_, channels_, weighted_, reads_id_, d_walls_.get(), walls_mode_);
   }
   // A detail K > 1 may blur several times (docs/MODEL.md, "Scale"): the first pass deposits, decays and
   // advances the step; the others read zero counts, keep = 1 and leave the step index. The step must
@@ -691,6 +698,7 @@ class CudaBackend final : public Backend {
   DeviceBuffer<uint32_t> d_step_;
   DeviceBuffer<rule::SpeciesParams> d_blur_species_;  // detail K > 1: species_params_ with keep = 1
   DeviceBuffer<uint32_t> zero_counts_;                // detail K > 1: counts of the blur passes, all 0
+  DeviceBuffer<float> sense_;                         // detail K > 1: what the agents sense
   DeviceBuffer<float> blur_scratch_;                  // an even number of blur passes starts here
   DeviceBuffer<uint8_t> d_walls_;  // the run's walls, W x H (allocated once the run has walls)
   DeviceBuffer<uint32_t> d_wall_cells_;

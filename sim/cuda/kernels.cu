@@ -408,6 +408,19 @@ void launch_strip_rows(cudaStream_t stream, const float* field_in, float* field_
   }
 }
 
+__global__ void block_mean_kernel(const float* __restrict__ field, float* __restrict__ sense, int width,
+                                  int blocks_x, int64_t blocks, int k, int stride, float inv_k2) {
+  const int64_t b = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (b >= blocks) return;
+  const int64_t x0 = (b % blocks_x) * k;
+  const int64_t y0 = (b / blocks_x) * k;
+  for (int c = 0; c < stride; ++c) {
+    const float mean = rule::block_mean(field, width, x0, y0, k, stride, c, inv_k2);
+    for (int64_t y = y0; y < y0 + k; ++y)
+      for (int64_t x = x0; x < x0 + k; ++x) sense[(y * width + x) * stride + c] = mean;
+  }
+}
+
 __global__ void histogram_kernel(AgentArrays a, uint64_t n, uint32_t* __restrict__ counts, int width,
                                  int height) {
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
@@ -617,6 +630,17 @@ void launch_field(cudaStream_t stream, const float* field_in, float* field_out, 
                                  strip_rows);
       break;
   }
+  PHYS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_block_mean(cudaStream_t stream, const float* field, float* sense, int width, int height, int k,
+                       int stride) {
+  const int blocks_x = width / k;
+  const int64_t blocks = static_cast<int64_t>(blocks_x) * (height / k);
+  const float inv_k2 = 1.0f / static_cast<float>(k * k);  // on the host, as the CPU backend rounds it
+  constexpr int kThreads = 256;
+  const auto grid = static_cast<unsigned>((blocks + kThreads - 1) / kThreads);
+  block_mean_kernel<<<grid, kThreads, 0, stream>>>(field, sense, width, blocks_x, blocks, k, stride, inv_k2);
   PHYS_CUDA_CHECK_LAUNCH();
 }
 

@@ -46,6 +46,11 @@ void launch_field(cudaStream_t stream, const float* field_in, float* field_out, 
                   uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width, int height,
                   int channels, int strip_rows);
 
+// The sensing field of a detail K > 1 (docs/MODEL.md, "Scale"): every cell of each K x K block gets
+// the block's rule::block_mean, channel by channel (`stride` floats per cell; K divides both sides).
+void launch_block_mean(cudaStream_t stream, const float* field, float* sense, int width, int height, int k,
+                       int stride);
+
 // counts[cell of agent] += 1 for every agent (used when no step has counted the current positions).
 void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width,
                       int height);

@@ -44,10 +44,16 @@ SimConfig config_from(const Preset& p, int threads) {
   return c;
 }
 
-int checked_scale(int scale) {
+int checked_scale(int scale, Size size) {
   if (scale < 1 || scale > kMaxScale) {
     throw Error("scale " + std::to_string(scale) + " is out of range: allowed 1 to " +
                 std::to_string(kMaxScale));
+  }
+  // The agents sense K x K blocks (docs/MODEL.md, "Scale"): the field is K times a base size.
+  if (size.width % scale != 0 || size.height % scale != 0) {
+    throw Error("scale " + std::to_string(scale) + " does not divide the field " +
+                std::to_string(size.width) + "x" + std::to_string(size.height) +
+                ": at detail K the field is K times a base size");
   }
   return scale;
 }

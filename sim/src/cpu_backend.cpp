@@ -418,6 +418,7 @@ class CpuBackend final : public Backend {
   }
 
   void move_agents() {
+    make_sensing_field();
 #if PHYSARUM_CPU_AVX2
     if (isa_ == Isa::Avx2) {
       move_agents_with<Isa::Avx2>();
@@ -425,6 +426,36 @@ class CpuBackend final : public Backend {
     }
 #endif
     move_agents_with<Isa::Baseline>();
+  }
+
+  // What the agents sense: the field itself, or at a detail K > 1 each K x K block's mean in every
+  // cell of the block (docs/MODEL.md, "Scale"), in bands of block rows over the threads.
+  void make_sensing_field() {
+    if (scale_ == 1) return;
+    const int k = scale_;
+    const int64_t w = size_.width;
+    const int stride = static_cast<int>(channels());
+    const float inv_k2 = 1.0f / static_cast<float>(k * k);
+    sense_.resize(field_.size());
+    const int block_rows = size_.height / k;
+#pragma omp parallel num_threads(threads_)
+    {
+      const IeeeSubnormals ieee;
+#pragma omp for schedule(static)
+      for (int by = 0; by < block_rows; ++by) {
+        for (int64_t x0 = 0; x0 < w; x0 += k) {
+          for (int c = 0; c < stride; ++c) {
+            const float mean = rule::block_mean(field_.data(), w, x0, int64_t{by} * k, k, stride, c, inv_k2);
+            for (int64_t y = int64_t{by} * k; y < int64_t{by + 1} * k; ++y)
+              for (int64_t x = x0; x < x0 + k; ++x)
+                sense_[static_cast<size_t>((y * w + x) * stride + c)] = mean;
+          }
+        }
+      }
+    }
+  }
+  const float* sensing_field() const {
+    return scale_ == 1 ? field_.data() : sense_.data();
   }
 
   template <Isa I>
@@ -448,7 +479,7 @@ class CpuBackend final : public Backend {
     }
     const rule::StepParams p = params_;
     const auto step = static_cast<uint32_t>(steps_);
-    const float* f = field_.data();
+    const float* f = sensing_field();
     for_agent_blocks(1, [&](const AgentBlock& block, const BandCounter& c) {
       Stages<I>::step_block(block, f, c, step, p);
     });
@@ -458,7 +489,7 @@ class CpuBackend final : public Backend {
   void move_agents_species() {
     const rule::SpeciesParams sp = species_params_;
     const auto step = static_cast<uint32_t>(steps_);
-    const float* f = field_.data();
+    const float* f = sensing_field();
     for_agent_blocks(S, [&](const AgentBlock& block, const BandCounter& c) {
       Stages<I>::template step_block_species<S>(block, f, c, step, sp);
     });
@@ -468,7 +499,7 @@ class CpuBackend final : public Backend {
   void move_agents_walled() {
     const rule::SpeciesParams sp = species_params_;
     const auto step = static_cast<uint32_t>(steps_);
-    const float* f = field_.data();
+    const float* f = sensing_field();
     const uint8_t* w = walls_.data();
     for_agent_blocks(S, [&](const AgentBlock& block, const BandCounter& c) {
       Stages<I>::template step_block_walled<S, Closed>(block, f, w, c, step, sp);
@@ -611,6 +642,7 @@ class CpuBackend final : public Backend {
   int channels_;             // S: the field and the counts hold S interleaved channels
   rule::StepParams params_;  // species 0's (the plain path's)
   std::vector<float> field_;
+  std::vector<float> sense_;  // detail K > 1: what the agents sense (make_sensing_field)
   std::vector<float> next_;
   std::vector<uint32_t> counts_;               // deposits of this step, cell * S + channel
   std::vector<std::vector<uint32_t>> queued_;  // per thread: deposits outside its band (BandCounter)

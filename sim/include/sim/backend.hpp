@@ -84,8 +84,9 @@ inline constexpr int kMaxThreads = 1024;
 // honours OMP_NUM_THREADS).
 int default_threads();
 SimConfig config_from(const Preset& p, int threads = 0);
-// `scale` when it is 1 to kMaxScale; throws Error naming it otherwise.
-int checked_scale(int scale);
+// `scale` when it is 1 to kMaxScale and divides both sides of the field; throws Error naming it
+// otherwise.
+int checked_scale(int scale, Size size);
 
 class Backend {
  public:
@@ -155,7 +156,7 @@ class Backend {
         species_(resolve_species(c.species, c.model, c.spawn.mode)),
         env_(c.environment),
         walls_(run_walls(c.environment, c.size)),
-        scale_(checked_scale(c.scale)) {}
+        scale_(checked_scale(c.scale, c.size)) {}
   // set_environment and environment brushes on a backend: env_ and walls_ already hold the new
   // environment; make the state follow (trail in walls 0, agents out of walls when `walls_added`).
   virtual void environment_changed(bool walls_added) { (void)walls_added; }

@@ -392,6 +392,16 @@ PHYS_HD float sum9(float row_above, float row_centre, float row_below) {
 PHYS_HD float field_update(float g_centre, float sum9_of_g, const StepParams& p) {
   return mul(p.keep, add(mul(p.self_w, g_centre), mul(p.neighbour_w, sum9_of_g)));
 }
+// The sensing field at a detail K > 1 (docs/MODEL.md, "Scale"): the mean of channel c over the K x K
+// block whose top-left cell is (x0, y0), summed row by row, each row left to right, from 0, then
+// times inv_k2 = 1 / K^2 as a float. `stride` floats per cell, `width` cells per row.
+PHYS_HD float block_mean(const float* f, int64_t width, int64_t x0, int64_t y0, int k, int stride, int c,
+                         float inv_k2) {
+  float sum = 0.0f;
+  for (int64_t y = y0; y < y0 + k; ++y)
+    for (int64_t x = x0; x < x0 + k; ++x) sum = add(sum, f[(y * width + x) * stride + c]);
+  return mul(sum, inv_k2);
+}
 // One cell of the new field from its G and the row sums of G above, at and below it: what every
 // stencil (the CPU's rolling rows, the GPU's register strips) computes per cell.
 PHYS_HD float stencil_cell(float g_centre, float rs_above, float rs_centre, float rs_below,
