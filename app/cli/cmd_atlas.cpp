@@ -26,7 +26,7 @@
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
 #include "render/png.hpp"
-#include "run/area_fit.hpp"
+#include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
 #include "sim/text.hpp"
@@ -44,10 +44,6 @@ struct AtlasOptions {
   std::string output_budget;
 };
 
-// One small world alone keeps a GPU far from busy: a few G agent-steps a second, which is what
-// the estimate assumes until worlds run batched.
-constexpr double kCudaWorkPerS = 2e9;
-
 // The preset's own aspect at `tile` cells wide, unless --size chose the worlds' size; the run
 // library keeps the preset's density when --size comes without --agents.
 run::Recipe sized_recipe(const AtlasOptions& o) {
@@ -59,11 +55,6 @@ run::Recipe sized_recipe(const AtlasOptions& o) {
     r.size = format_size({o.tile, h});
   }
   return r;
-}
-
-bool runs_on_cuda(const run::Recipe& r) {
-  const BackendKind k = run::backend_kind(r);
-  return k == BackendKind::Cuda || (k == BackendKind::Auto && cuda_built() && !cuda_device().empty());
 }
 
 // Every output checked before a world grows: writable, distinct, the right kind, within budget.
@@ -85,15 +76,28 @@ void check_outputs(const AtlasOptions& o, const Preset& p, int worlds) {
   budget.check(o.output_budget);
 }
 
-std::string estimate_line(const Preset& p, int worlds, uint64_t steps, bool cuda) {
-  const double work = static_cast<double>(worlds) *
-                      run::frame_work(p.run, static_cast<int>(std::max<size_t>(1, p.species.list.size())),
-                                      static_cast<int>(steps));
-  const double seconds = work / (cuda ? kCudaWorkPerS : run::FrameBudget{}.work_per_s);
+// The estimate from a probe: the first world grown a few steps and measured, timed, so it holds
+// on any machine and backend (a small world's steps run far faster than a large one's per agent).
+std::string estimate_line(const run::Recipe& first, const Preset& p, int worlds, uint64_t steps) {
+  constexpr uint64_t kProbeSteps = 10;
+  run::Run probe(first);
+  const auto t0 = std::chrono::steady_clock::now();
+  probe.step(kProbeSteps);
+  std::vector<float> field;
+  probe.backend().read_field(field);
+  const auto t1 = std::chrono::steady_clock::now();
+  std::vector<uint8_t> walls;
+  probe.backend().read_walls(walls);
+  field.resize(walls.size());  // the first channel stands in for the sum: the same work
+  (void)atlas::world_stats(probe.backend().size(), field, walls);
+  const auto t2 = std::chrono::steady_clock::now();
+  const double step_s = std::chrono::duration<double>(t1 - t0).count() / kProbeSteps;
+  const double world_s = static_cast<double>(steps) * step_s + std::chrono::duration<double>(t2 - t1).count();
   char text[256];
   std::snprintf(text, sizeof text, "%d worlds of %s with %s agents, %llu steps: about %.0f s on %s", worlds,
                 format_size(p.run.size).c_str(), format_count(p.run.agents).c_str(),
-                static_cast<unsigned long long>(steps), std::ceil(seconds), cuda ? "cuda" : "cpu");
+                static_cast<unsigned long long>(steps), std::ceil(worlds * world_s),
+                probe.backend().name().c_str());
   return text;
 }
 
@@ -178,12 +182,10 @@ int run_atlas(AtlasOptions o) {
                  "(sudo apt-get install gnuplot-nox)\n",
                  o.out.c_str());
   }
-  std::fprintf(stderr, "physarum atlas: %s\n",
-               estimate_line(base, worlds, o.steps, runs_on_cuda(o.sim)).c_str());
-
   std::vector<run::Recipe> recipes;
   for (int iy = 0; iy < y.n; ++iy)
     for (int ix = 0; ix < x.n; ++ix) recipes.push_back(atlas::world_recipe(o.sim, x, ix, y, iy));
+  std::fprintf(stderr, "physarum atlas: %s\n", estimate_line(recipes.front(), base, worlds, o.steps).c_str());
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<atlas::WorldResult> grown = atlas::grow_worlds(recipes, o.steps, [&](size_t i) {
     std::fprintf(stderr, "\rphysarum atlas: world %zu of %d", i + 1, worlds);
