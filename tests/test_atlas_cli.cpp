@@ -137,6 +137,8 @@ TEST(AtlasCli, BadKeysRangesAndPathsWriteNothing) {
       {{"--x", kX, "--y", "model.decay=0:1:2:log", "--out", "a.png"}, "log spacing"},
       {{"--x", kX, "--y", kY, "--out", "no-such-folder/a.png", "--csv", "a.csv"}, "no-such-folder"},
       {{"--x", kX, "--y", kY, "--out", "a.jpg"}, "a.jpg"},
+      // 4 fields of 48x27 floats are 20 KB: over a budget of 16 KB.
+      {{"--x", kX, "--y", kY, "--out", "a.png", "--npy", "a.npy", "--output-budget", "16KB"}, "--npy a.npy"},
   };
   for (const auto& b : bad) {
     const auto r = test::run_physarum(with(with({"atlas"}, kWorld), b.args), dir);

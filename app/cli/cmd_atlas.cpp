@@ -58,7 +58,7 @@ run::Recipe sized_recipe(const AtlasOptions& o) {
 }
 
 // Every output checked before a world grows: writable, distinct, the right kind, within budget.
-void check_outputs(const AtlasOptions& o, const Preset& p, int worlds) {
+void check_outputs(const AtlasOptions& o, const Preset& p, const atlas::Axis& x, const atlas::Axis& y) {
   if (lowercase_extension(o.out) != ".png") throw UsageError("--out " + o.out + ": the atlas is a .png");
   if (!o.npy.empty() && lowercase_extension(o.npy) != ".npy")
     throw UsageError("--npy " + o.npy + ": the stack of fields is a .npy");
@@ -68,6 +68,15 @@ void check_outputs(const AtlasOptions& o, const Preset& p, int worlds) {
   if (!o.npy.empty()) paths.add("--npy", o.npy);
   OutputBudget budget;
   const Size s = p.run.size;
+  const int worlds = x.n * y.n;
+  // The canvas, the bare mosaic and every tile are in memory at once while the picture is made.
+  const atlas::MosaicLayout l = atlas::layout_for(x.n, y.n, s.width, s.height);
+  const uint64_t pixels =
+      uint64_t{4} * static_cast<uint64_t>(l.canvas_width()) * static_cast<uint64_t>(l.canvas_height());
+  const uint64_t png = png_bytes_bound(l.canvas_width(), l.canvas_height(), 4, 1);
+  budget.add("--out " + o.out,
+             std::to_string(x.n) + " x " + std::to_string(y.n) + " tiles of " + format_size(s),
+             {png, png + 3 * pixels});
   const uint64_t fields = uint64_t{4} * static_cast<uint64_t>(worlds) * static_cast<uint64_t>(s.width) *
                           static_cast<uint64_t>(s.height);
   if (!o.npy.empty())
@@ -173,7 +182,7 @@ int run_atlas(AtlasOptions o) {
   const atlas::Axis y = atlas::parse_axis("--y", o.y, base);
   atlas::check_axes(o.sim, x, y);
   const int worlds = x.n * y.n;
-  check_outputs(o, base, worlds);
+  check_outputs(o, base, x, y);
   say_chosen(chosen);
   const bool framed = find_on_path("gnuplot").has_value();
   if (!framed) {
