@@ -166,7 +166,8 @@ namespace {
 // case), values in plain words with no CLI11 type clutter.
 TEST(MessagesCli, EveryHelpIsGroupedWrappedAndPlain) {
   const fs::path dir = test::temp_dir();
-  for (const char* sub : {"", "run", "bench", "render", "presets", "params", "export", "sensitivity"}) {
+  for (const char* sub :
+       {"", "run", "bench", "render", "presets", "params", "export", "sensitivity", "atlas"}) {
     std::vector<std::string> args;
     if (*sub) args.push_back(sub);
     args.push_back("--help");

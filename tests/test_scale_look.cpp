@@ -1,21 +1,20 @@
 // The look of detail K, measured, not eyeballed (docs/MODEL.md, "Size, density and scale"): three
 // presets grown at K = 1, 2 and 4, each K x K block of a detail-K field averaged down to detail 1's
 // size, compared by the wavelength of the network's pattern (from its radially averaged power
-// spectrum, a plain DFT here in double precision) and by the network report of app/analysis
+// spectrum, app/analysis/spectrum.hpp) and by the network report of app/analysis
 // (network length per area, towns reached and linked).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <complex>
 #include <cstdio>
 #include <filesystem>
-#include <numbers>
 #include <string>
 #include <vector>
 
 #include "analysis/environment_maps.hpp"
 #include "analysis/network.hpp"
+#include "analysis/spectrum.hpp"
 #include "backends.hpp"
 #include "run/run.hpp"
 #include "sim/backend.hpp"
@@ -25,6 +24,10 @@ namespace physarum {
 namespace {
 
 namespace analysis = app::analysis;
+using analysis::mean_wavelength;
+using analysis::network_cells;
+using analysis::peak_wavelength;
+using analysis::radial_power;
 
 std::string preset_file(const char* name) {
   return (std::filesystem::path(PHYSARUM_SOURCE_DIR) / "assets" / "presets" / (std::string(name) + ".toml"))
@@ -54,103 +57,6 @@ std::vector<double> downsample(const std::vector<double>& f, Size base, int k) {
       out[static_cast<size_t>(y / k * base.width + x / k)] += f[static_cast<size_t>(y * w + x)];
   for (double& v : out) v /= static_cast<double>(k * k);
   return out;
-}
-
-// The 1D DFT (a plain sum over a table of the n-th roots of unity) of each row, then of each
-// column: |F(u, v)|^2 of the mean-removed field.
-std::vector<double> power_spectrum(const std::vector<double>& f, Size s) {
-  const int w = s.width;
-  const int h = s.height;
-  double mean = 0;
-  for (double v : f) mean += v;
-  mean /= static_cast<double>(f.size());
-  std::vector<std::complex<double>> a(f.size());
-  for (size_t i = 0; i < f.size(); ++i) a[i] = f[i] - mean;
-  const auto dft = [](std::vector<std::complex<double>>& line) {
-    const size_t n = line.size();
-    std::vector<std::complex<double>> roots(n);
-    for (size_t j = 0; j < n; ++j)
-      roots[j] = std::polar(1.0, -2.0 * std::numbers::pi * static_cast<double>(j) / n);
-    std::vector<std::complex<double>> out(n);
-    for (size_t u = 0; u < n; ++u) {
-      std::complex<double> acc = 0;
-      for (size_t x = 0; x < n; ++x) acc += line[x] * roots[u * x % n];
-      out[u] = acc;
-    }
-    line = out;
-  };
-  std::vector<std::complex<double>> line;
-  for (int y = 0; y < h; ++y) {
-    line.assign(a.begin() + y * w, a.begin() + (y + 1) * w);
-    dft(line);
-    std::copy(line.begin(), line.end(), a.begin() + y * w);
-  }
-  for (int x = 0; x < w; ++x) {
-    line.resize(static_cast<size_t>(h));
-    for (int y = 0; y < h; ++y) line[static_cast<size_t>(y)] = a[static_cast<size_t>(y * w + x)];
-    dft(line);
-    for (int y = 0; y < h; ++y) a[static_cast<size_t>(y * w + x)] = line[static_cast<size_t>(y)];
-  }
-  std::vector<double> p(a.size());
-  for (size_t i = 0; i < a.size(); ++i) p[i] = std::norm(a[i]);
-  return p;
-}
-
-// The radially averaged power of `f`: frequencies binned by |f| = sqrt((u/W)^2 + (v/H)^2) cycles per
-// cell in bins of 1/max(W, H) (bin b is b/max(W, H) cycles per cell).
-std::vector<double> radial_power(const std::vector<double>& f, Size s) {
-  const std::vector<double> p = power_spectrum(f, s);
-  const double df = 1.0 / std::max(s.width, s.height);
-  const auto bins = static_cast<size_t>(0.5 * std::sqrt(2.0) / df) + 2;
-  std::vector<double> sum(bins, 0.0);
-  std::vector<int> count(bins, 0);
-  for (int v = 0; v < s.height; ++v) {
-    for (int u = 0; u < s.width; ++u) {
-      const double fu = static_cast<double>(u <= s.width / 2 ? u : u - s.width) / s.width;
-      const double fv = static_cast<double>(v <= s.height / 2 ? v : v - s.height) / s.height;
-      const auto bin = static_cast<size_t>(std::lround(std::hypot(fu, fv) / df));
-      sum[bin] += p[static_cast<size_t>(v * s.width + u)];
-      ++count[bin];
-    }
-  }
-  for (size_t i = 0; i < bins; ++i) sum[i] = count[i] > 0 ? sum[i] / count[i] : 0.0;
-  return sum;
-}
-
-// The first two bins (the box itself, a wavelength of max(W, H) / 2 and more) say nothing of the
-// pattern and are left out of both measures.
-constexpr size_t kFirstBin = 2;
-
-// The wavelength in cells at the peak of the radial power.
-double peak_wavelength(const std::vector<double>& radial, Size s) {
-  size_t peak = kFirstBin;
-  for (size_t i = kFirstBin; i < radial.size(); ++i)
-    if (radial[i] > radial[peak]) peak = i;
-  return static_cast<double>(std::max(s.width, s.height)) / static_cast<double>(peak);
-}
-
-// The pattern's wavelength in cells from the mean frequency of the radial power,
-// 1 / (sum f P(f) / sum P(f)), as the characteristic length of a coarsening pattern is measured:
-// the networks here have red spectra (the most power at the largest scales the box allows), so
-// the peak sits on the box and jumps between neighbouring bins from run to run, while the mean
-// takes in the whole spectrum.
-double mean_wavelength(const std::vector<double>& radial, Size s) {
-  double power = 0;
-  double moment = 0;
-  for (size_t i = kFirstBin; i < radial.size(); ++i) {
-    power += radial[i];
-    moment += radial[i] * static_cast<double>(i);
-  }
-  return static_cast<double>(std::max(s.width, s.height)) * power / moment;
-}
-
-// The network's cells as the report finds them (the same share of the open cells), 1 and 0: the
-// spectrum of the network's shape, not of how bright each trail happens to be.
-std::vector<double> network_cells(const analysis::Grid& g, const analysis::Mask* walls) {
-  const analysis::NetworkOptions defaults;
-  const analysis::Mask m =
-      analysis::network_mask(g, walls, analysis::threshold_for_fraction(g, walls, defaults.fraction));
-  return std::vector<double>(m.cells.begin(), m.cells.end());
 }
 
 struct Look {

@@ -22,6 +22,7 @@ CommandFn add_presets_command(CLI::App& app);      // cmd_presets.cpp: lists pre
 CommandFn add_params_command(CLI::App& app);       // cmd_presets.cpp: lists the parameter registry
 CommandFn add_export_command(CLI::App& app);       // cli/cmd_export.cpp: cave masks, height maps, Tiled, SVG
 CommandFn add_sensitivity_command(CLI::App& app);  // cmd_sensitivity.cpp: twin runs, Lyapunov exponents
+CommandFn add_atlas_command(CLI::App& app);        // cmd_atlas.cpp: a grid of worlds over two parameters
 CommandFn add_window_options(CLI::App& app);       // cmd_window.cpp: the interactive window (no subcommand)
 
 // A bad value that CLI11 could not catch itself (e.g. "--size 0x5"): exit code 2.

@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   const CommandFn params = add_params_command(app);
   const CommandFn export_ = add_export_command(app);
   const CommandFn sensitivity = add_sensitivity_command(app);
+  const CommandFn atlas = add_atlas_command(app);
   const CommandFn window = add_window_options(app);
 
   if (refuse_unknown_command(app, argc, argv)) return kExitUsage;
@@ -82,8 +83,8 @@ int main(int argc, char** argv) {
   // status is 128 + signal. render and the window install their own, to finish their videos first.
   const std::vector<CLI::App*> chosen = app.get_subcommands();
   const std::string command = chosen.empty() ? std::string("window") : chosen.front()->get_name();
-  const bool stoppable =
-      command == "run" || command == "bench" || command == "export" || command == "sensitivity";
+  const bool stoppable = command == "run" || command == "bench" || command == "export" ||
+                         command == "sensitivity" || command == "atlas";
   if (stoppable) install_signal_handlers();
   try {
     const int status = [&] {
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
       if (app.got_subcommand("params")) return params();
       if (app.got_subcommand("export")) return export_();
       if (app.got_subcommand("sensitivity")) return sensitivity();
+      if (app.got_subcommand("atlas")) return atlas();
       return window();
     }();
     // A signal after the last check still ends with 128 + signal: the caller asked for a stop.

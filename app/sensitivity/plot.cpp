@@ -1,55 +1,15 @@
 #include "sensitivity/plot.hpp"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
+#include "video/gnuplot.hpp"
 #include "video/process.hpp"
 
 namespace physarum::app::sensitivity {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A private scratch directory, removed with everything in it when the plot is done.
-struct ScratchDir {
-  fs::path path;
-  ScratchDir() {
-    std::string pattern = (fs::temp_directory_path() / "physarum-plot-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw Error("plot: cannot create a temporary directory");
-    path = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-};
-
-void write(const fs::path& file, const std::string& text) {
-  std::ofstream out(file, std::ios::binary);
-  out << text;
-  if (!out) throw Error("plot: cannot write '" + file.string() + "'");
-}
-
-std::string num(double v) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.9g", v);
-  return text;
-}
-
-// gnuplot strings in double quotes: backslash and quote escaped.
-std::string gp_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 // The word after `option` in a recipe ("--perturb agent:0:theta:1e-4 ..." gives "agent:0:theta:1e-4").
 std::string recipe_word_after(const std::string& recipe, const std::string& option) {
@@ -70,21 +30,22 @@ void write_distance_series(const fs::path& dir, const CsvHeader& h, const std::v
     const double colour = h.mode == Mode::Sweep ? r.value : static_cast<double>(r.point);
     for (const Record& rec : r.records) {
       if (rec.field_distance > 0)
-        series +=
-            num(static_cast<double>(rec.step)) + " " + num(rec.field_distance) + " " + num(colour) + "\n";
+        series += gnuplot_number(static_cast<double>(rec.step)) + " " + gnuplot_number(rec.field_distance) +
+                  " " + gnuplot_number(colour) + "\n";
     }
     series += "\n\n";
     const LyapunovFit& f = a.fits[i];
     if (f.ok) {
       for (int64_t s : {f.from_step, f.to_step}) {
-        fits += num(static_cast<double>(s)) + " " +
-                num(std::exp(f.intercept + f.lambda * static_cast<double>(s))) + " " + num(colour) + "\n";
+        fits += gnuplot_number(static_cast<double>(s)) + " " +
+                gnuplot_number(std::exp(f.intercept + f.lambda * static_cast<double>(s))) + " " +
+                gnuplot_number(colour) + "\n";
       }
       fits += "\n\n";
     }
   }
-  write(dir / "series.dat", series.empty() ? "0 1 0\n" : series);
-  write(dir / "fits.dat", fits.empty() ? "0 1 0\n" : fits);
+  write_text_file(dir / "series.dat", series.empty() ? "0 1 0\n" : series);
+  write_text_file(dir / "fits.dat", fits.empty() ? "0 1 0\n" : fits);
 }
 
 // The upper panel: distance against steps, one curve per run, the fits dashed.
@@ -92,12 +53,13 @@ std::string distance_panel(const CsvHeader& h, const std::vector<RunData>& runs)
   // The perturbation (or, for --average, the relative step), not the whole recipe: that is in the CSV.
   const std::string what = h.mode == Mode::Average ? std::string("each model parameter in turn")
                                                    : recipe_word_after(h.recipe, "--perturb");
-  std::string gp = "set title " + gp_string("distance between twin runs A and B (B: " + what + ")") + "\n";
+  std::string gp =
+      "set title " + gnuplot_string("distance between twin runs A and B (B: " + what + ")") + "\n";
   gp += "set logscale y\nset xlabel 'step'\nset ylabel 'relative L2 field distance'\nset format y '%.0e'\n";
   gp += "unset key\n";
   if (h.mode == Mode::Sweep) {
     gp += "set palette defined (0 '#2040c0', 0.5 '#20a060', 1 '#d02020')\nset cblabel " +
-          gp_string(runs.empty() ? "" : runs[0].parameter) + "\n";
+          gnuplot_string(runs.empty() ? "" : runs[0].parameter) + "\n";
   } else {
     gp += "set palette rgbformulae 33,13,10\nunset colorbox\n";
   }
@@ -111,14 +73,14 @@ std::string lambda_panel(const fs::path& dir, const std::vector<RunData>& runs, 
   std::string lam;
   for (const PointSummary& p : a.points) {
     if (std::isfinite(p.lambda.mean)) {
-      lam += num(p.value) + " " + num(p.lambda.mean) + " " +
-             num(std::isfinite(p.lambda.half) ? p.lambda.half : 0) + "\n";
+      lam += gnuplot_number(p.value) + " " + gnuplot_number(p.lambda.mean) + " " +
+             gnuplot_number(std::isfinite(p.lambda.half) ? p.lambda.half : 0) + "\n";
     }
   }
-  write(dir / "lambda.dat", lam.empty() ? "0 0 0\n" : lam);
+  write_text_file(dir / "lambda.dat", lam.empty() ? "0 0 0\n" : lam);
   return "unset logscale y\nset format y '%g'\nset title 'largest Lyapunov exponent (slope of ln distance, "
          "mean and 95% interval over seeds)'\nset xlabel " +
-         gp_string(runs.empty() ? "" : runs[0].parameter) +
+         gnuplot_string(runs.empty() ? "" : runs[0].parameter) +
          "\nset ylabel 'lambda per step'\nset xzeroaxis lt -1\nunset colorbox\n"
          "plot 'lambda.dat' using 1:2:3 with yerrorlines lw 2 pt 7 lc rgb '#c03020'\n";
 }
@@ -129,10 +91,11 @@ std::string average_panel(const fs::path& dir, const Analysis& a) {
   int rank = 0;
   for (int i : a.ranking) {
     const PointSummary& p = a.points[static_cast<size_t>(i)];
-    bars += std::to_string(rank++) + " " + num(std::isfinite(p.derivative.mean) ? p.derivative.mean : 0) +
-            " " + gp_string(p.parameter) + "\n";
+    bars += std::to_string(rank++) + " " +
+            gnuplot_number(std::isfinite(p.derivative.mean) ? p.derivative.mean : 0) + " " +
+            gnuplot_string(p.parameter) + "\n";
   }
-  write(dir / "average.dat", bars.empty() ? "0 0 \"-\"\n" : bars);
+  write_text_file(dir / "average.dat", bars.empty() ? "0 0 \"-\"\n" : bars);
   return "set title 'derivative norm per parameter (relative field change per relative change), ranked'\n"
          "set xlabel ''\nset ylabel 'derivative norm'\nset style fill solid 0.7\nset boxwidth 0.7\n"
          "set xtics rotate by -30\nset format y '%g'\n"
@@ -147,30 +110,20 @@ bool can_plot() {
 
 void plot_png(const fs::path& out, const CsvHeader& h, const std::vector<RunData>& runs, const Analysis& a,
               int width, int height) {
-  const auto gnuplot = find_on_path("gnuplot");
-  if (!gnuplot) throw Error("plot: gnuplot is not installed (sudo apt-get install gnuplot-nox)");
   ScratchDir dir;
-  write_distance_series(dir.path, h, runs, a);
+  write_distance_series(dir.path(), h, runs, a);
 
   const bool lower = h.mode != Mode::Single;
   std::string gp = "set terminal pngcairo size " + std::to_string(width) + "," + std::to_string(height) +
                    " noenhanced font 'sans,10'\nset output 'plot.png'\nset grid\n";
   if (lower) gp += "set multiplot layout 2,1\n";
   gp += distance_panel(h, runs);
-  if (h.mode == Mode::Sweep) gp += lambda_panel(dir.path, runs, a);
-  if (h.mode == Mode::Average) gp += average_panel(dir.path, a);
+  if (h.mode == Mode::Sweep) gp += lambda_panel(dir.path(), runs, a);
+  if (h.mode == Mode::Average) gp += average_panel(dir.path(), a);
   if (lower) gp += "unset multiplot\n";
-  write(dir.path / "plot.gp", gp);
-
-  // gnuplot runs in the scratch directory: relative names there, whatever the output path holds.
-  const ProcessOutput r =
-      run_capture({*gnuplot, "-e", "cd " + gp_string(dir.path.string()), (dir.path / "plot.gp").string()},
-                  true, std::chrono::seconds(60));
-  if (r.timed_out || !wait_status_ok(r.wait_status) || !fs::exists(dir.path / "plot.png")) {
-    throw Error("plot: gnuplot failed (" + describe_wait_status(r.wait_status) + "): " + r.out);
-  }
+  run_gnuplot(dir, gp, "plot.png");
   std::error_code ec;
-  fs::copy_file(dir.path / "plot.png", out, fs::copy_options::overwrite_existing, ec);
+  fs::copy_file(dir.path() / "plot.png", out, fs::copy_options::overwrite_existing, ec);
   if (ec) throw Error("plot: cannot write '" + out.string() + "': " + ec.message());
 }
 

@@ -30,10 +30,11 @@ uint32_t swap32(uint32_t v) {
   return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
 }
 
-std::string header_text(int height, int width, int planes) {
-  const std::string lead = planes > 1 ? std::to_string(planes) + ", " : std::string();  // (S, H, W)
-  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + lead + std::to_string(height) +
-                     ", " + std::to_string(width) + "), }";
+std::string header_text(const std::vector<int>& shape) {
+  std::string dims;
+  for (int d : shape) dims += std::to_string(d) + ", ";
+  if (shape.size() > 1) dims.resize(dims.size() - 2);  // a 1-tuple keeps its comma: (n,)
+  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
   // magic (6) + version (2) + length (2) + dict + padding + '\n' is a multiple of 64.
   const size_t unpadded = kMagicLen + 2 + 2 + dict.size() + 1;
   dict.append((64 - unpadded % 64) % 64, ' ');
@@ -136,7 +137,20 @@ void write_npy(const std::filesystem::path& file, const float* data, int height,
     throw Error("cannot write '" + file.string() + "': shape (" + std::to_string(height) + ", " +
                 std::to_string(width) + ") is empty");
   }
-  const std::string dict = header_text(height, width, planes);
+  if (planes > 1) {
+    write_npy_shape(file, data, {planes, height, width});
+  } else {
+    write_npy_shape(file, data, {height, width});
+  }
+}
+
+void write_npy_shape(const std::filesystem::path& file, const float* data, const std::vector<int>& shape) {
+  size_t count = 1;
+  for (int d : shape) {
+    if (d <= 0) throw Error("cannot write '" + file.string() + "': a dimension of its shape is empty");
+    count *= static_cast<size_t>(d);
+  }
+  const std::string dict = header_text(shape);
   std::string header(kMagic, kMagicLen);
   header += '\x01';
   header += '\x00';
@@ -148,7 +162,6 @@ void write_npy(const std::filesystem::path& file, const float* data, int height,
   // old file whole, and no copy of the field is made in memory.
   AtomicFileWriter out(file);
   out.write(header.data(), header.size());
-  const size_t count = static_cast<size_t>(height) * static_cast<size_t>(width) * static_cast<size_t>(planes);
   if constexpr (std::endian::native == std::endian::little) {
     out.write(data, count * 4);
   } else {

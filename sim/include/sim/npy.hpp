@@ -10,6 +10,8 @@ namespace physarum {
 // full disk, a path that is a FIFO or a directory) it throws Error and an existing file is untouched.
 // Shape (H, W), or (planes, H, W) for planes > 1 (one plane per species).
 void write_npy(const std::filesystem::path& file, const float* data, int height, int width, int planes = 1);
+// The same for any C-order shape (a stack of fields: (ny, nx, H, W)); every dimension >= 1.
+void write_npy_shape(const std::filesystem::path& file, const float* data, const std::vector<int>& shape);
 
 struct NpyArray {
   int height = 0;
