@@ -3,7 +3,9 @@
 // per-world statistics as CSV and the stack of fields as .npy.
 #include <glad/gl.h>
 
+#include <unistd.h>
 #include <CLI/CLI.hpp>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -85,11 +87,16 @@ void check_outputs(const AtlasOptions& o, const Preset& p, const atlas::Axis& x,
   budget.check(o.output_budget);
 }
 
-// The estimate from a probe: the first world grown a few steps and measured, timed, so it holds
-// on any machine and backend (a small world's steps run far faster than a large one's per agent).
+// The estimate from a probe: the first world made, warmed up (the first steps start threads and
+// sort the agents: on 16 threads they took 50 times a later step), grown a few steps and measured,
+// each part timed, so it holds on any machine and backend.
 std::string estimate_line(const run::Recipe& first, const Preset& p, int worlds, uint64_t steps) {
-  constexpr uint64_t kProbeSteps = 10;
+  constexpr uint64_t kWarmSteps = 5;
+  constexpr uint64_t kProbeSteps = 20;
+  const auto made = std::chrono::steady_clock::now();
   run::Run probe(first);
+  const double make_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - made).count();
+  probe.step(kWarmSteps);
   const auto t0 = std::chrono::steady_clock::now();
   probe.step(kProbeSteps);
   std::vector<float> field;
@@ -101,7 +108,8 @@ std::string estimate_line(const run::Recipe& first, const Preset& p, int worlds,
   (void)atlas::world_stats(probe.backend().size(), field, walls);
   const auto t2 = std::chrono::steady_clock::now();
   const double step_s = std::chrono::duration<double>(t1 - t0).count() / kProbeSteps;
-  const double world_s = static_cast<double>(steps) * step_s + std::chrono::duration<double>(t2 - t1).count();
+  const double world_s =
+      make_s + static_cast<double>(steps) * step_s + std::chrono::duration<double>(t2 - t1).count();
   char text[256];
   std::snprintf(text, sizeof text, "%d worlds of %s with %s agents, %llu steps: about %.0f s on %s", worlds,
                 format_size(p.run.size).c_str(), format_count(p.run.agents).c_str(),
@@ -196,7 +204,10 @@ int run_atlas(AtlasOptions o) {
     for (int ix = 0; ix < x.n; ++ix) recipes.push_back(atlas::world_recipe(o.sim, x, ix, y, iy));
   std::fprintf(stderr, "physarum atlas: %s\n", estimate_line(recipes.front(), base, worlds, o.steps).c_str());
   const auto t0 = std::chrono::steady_clock::now();
+  // A counter in place on a terminal; in a log, where each \r would be kept, only the summary.
+  const bool counter = ::isatty(STDERR_FILENO) != 0;
   const std::vector<atlas::WorldResult> grown = atlas::grow_worlds(recipes, o.steps, [&](size_t i) {
+    if (!counter) return;
     std::fprintf(stderr, "\rphysarum atlas: world %zu of %d", i + 1, worlds);
     if (static_cast<int>(i + 1) == worlds) std::fprintf(stderr, "\n");
   });
