@@ -295,5 +295,17 @@ TEST(AtlasCli, ThirdAxisRefusalsWriteNothing) {
   }
 }
 
+TEST(AtlasCli, ThirdAxisWithoutFfmpegSaysWhatRenderSaysBeforeAnyWorld) {
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum(atlas({"--t", kT, "--out", "a.mp4", "--csv", "a.csv"}), dir,
+                                    {{"PATH", (dir / "empty").string()}}, {});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("ffmpeg not found on PATH; install it with apt-get install ffmpeg"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("worlds of"), std::string::npos) << "it started: " << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "a.mp4"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "a.csv"));
+}
+
 }  // namespace
 }  // namespace physarum

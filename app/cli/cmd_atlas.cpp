@@ -104,21 +104,26 @@ void check_out_kind(const AtlasOptions& o, bool animated) {
 VideoQuality video_quality(const AtlasOptions& o, int canvas_width) {
   VideoQuality q;
   q.gif_fps = fps_of(o);
-  q.gif_width = std::min(canvas_width, 4096);
+  q.gif_width = std::clamp(canvas_width, 16, 4096);  // the GIF check's range; never wider than the frames
   return q;
+}
+
+// The recorder's own check of the video's quality, naming --fps where it names the GIF's rate (the
+// atlas's GIF plays at the video's rate).
+void check_quality(const AtlasOptions& o, VideoFormat f, int w, const std::string& encoder) {
+  std::string why = quality_problem(video_quality(o, w), f, encoder);
+  if (why.empty()) return;
+  const std::string gif_fps = "--gif-fps";
+  throw UsageError(why.rfind(gif_fps, 0) == 0 ? "--fps" + why.substr(gif_fps.size())
+                                              : "--out " + o.out + ": " + why);
 }
 
 // The encoder for a video of the canvas's size; refuses what no encoder here takes. Throws Error
 // without ffmpeg, with the message `render` gives.
 std::string checked_encoder(const AtlasOptions& o, int w, int h) {
   const VideoFormat f = *video_format_of(o.out);
-  if (f == VideoFormat::Gif && std::find(std::begin(kGifFpsChoices), std::end(kGifFpsChoices), fps_of(o)) ==
-                                   std::end(kGifFpsChoices)) {
-    // The GIF's rate is the video's: its own check would name --gif-fps, which the atlas has not.
-    std::string rates;
-    for (int r : kGifFpsChoices) rates += (rates.empty() ? "" : ", ") + std::to_string(r);
-    throw UsageError("--fps " + std::to_string(fps_of(o)) + ": a GIF plays evenly only at " + rates + " fps");
-  }
+  // What the user can fix in the command comes first, whatever is installed.
+  if (f != VideoFormat::Mp4) check_quality(o, f, w, "");
   (void)resolve_ffmpeg("ffmpeg");
   std::string encoder = "auto";
   try {
@@ -130,10 +135,7 @@ std::string checked_encoder(const AtlasOptions& o, int w, int h) {
   } catch (const Error& e) {
     throw UsageError("--out " + o.out + ": " + e.what());
   }
-  if (std::string why = quality_problem(video_quality(o, w), f, f == VideoFormat::Mp4 ? encoder : "");
-      !why.empty()) {
-    throw UsageError("--out " + o.out + ": " + why);
-  }
+  if (f == VideoFormat::Mp4) check_quality(o, f, w, encoder);
   return encoder;
 }
 
