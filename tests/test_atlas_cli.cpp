@@ -280,8 +280,11 @@ TEST(AtlasCli, ThirdAxisRefusalsWriteNothing) {
       {{"--t", "model.decay=0.5:2:3", "--out", "a.mp4"}, "--t model.decay=1.25"},
       {{"--t", "model.sensor_angle_deg=5:10:3", "--out", "a.mp4"}, "already swept by --x"},
       {{"--t", kT, "--fps", "3", "--out", "a.gif"}, "--fps 3"},
-      // 12 fields of 48x27 floats are 62 KB: over 32 KB, where the 4 of a still's stack fit.
-      {{"--t", kT, "--out", "a.mp4", "--npy", "a.npy", "--output-budget", "32KB"}, "--npy a.npy"},
+      // The budget counts every frame: 12 fields in the stack, 3 frames in the GIF.
+      {{"--t", kT, "--out", "a.mp4", "--npy", "a.npy", "--output-budget", "32KB"},
+       "--npy a.npy (12 fields of 48x27)"},
+      {{"--t", kT, "--out", "a.gif", "--output-budget", "100KB"},
+       "--out a.gif (3 frames of 2 x 2 tiles of 48x27)"},
   };
   for (const auto& b : bad) {
     const auto r = test::run_physarum(atlas(b.args), dir);
