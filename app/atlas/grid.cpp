@@ -111,16 +111,25 @@ run::Recipe world_recipe(const run::Recipe& base, const Axis& x, int ix, const A
   return r;
 }
 
-void check_axes(const run::Recipe& base, const Axis& x, const Axis& y) {
-  const auto check = [&](const std::string& swept, int ix, int iy) {
+run::Recipe frame_recipe(const run::Recipe& base, const Axis& t, int it) {
+  run::Recipe r = base;
+  r.sets.push_back(t.assignment(it));
+  return r;
+}
+
+void check_axes(const run::Recipe& base, const Axis& x, const Axis& y, const Axis* t) {
+  const auto check = [&](const std::string& swept, const run::Recipe& frame, int ix, int iy) {
     try {
-      (void)run::resolve(world_recipe(base, x, ix, y, iy));
+      (void)run::resolve(world_recipe(frame, x, ix, y, iy));
     } catch (const std::exception& e) {
       throw UsageError(swept + ": " + e.what());
     }
   };
-  for (int i = 0; i < x.n; ++i) check("--x " + x.assignment(i), i, 0);
-  for (int i = 0; i < y.n; ++i) check("--y " + y.assignment(i), 0, i);
+  for (int i = 0; i < x.n; ++i) check("--x " + x.assignment(i), base, i, 0);
+  for (int i = 0; i < y.n; ++i) check("--y " + y.assignment(i), base, 0, i);
+  if (t) {
+    for (int i = 0; i < t->n; ++i) check("--t " + t->assignment(i), frame_recipe(base, *t, i), 0, 0);
+  }
 }
 
 }  // namespace physarum::app::atlas

@@ -37,8 +37,13 @@ Axis parse_axis(std::string_view option, std::string_view text, const Preset& pr
 // One world's recipe: `base` with the two axes' assignments at (ix, iy) after its own --set.
 run::Recipe world_recipe(const run::Recipe& base, const Axis& x, int ix, const Axis& y, int iy);
 
-// Every value of both axes resolved once (the other axis at its first value): a value outside its
-// key's range is refused, naming the option and the value, before any world runs.
-void check_axes(const run::Recipe& base, const Axis& x, const Axis& y);
+// An animated atlas's frame `it`: `base` with the third axis's assignment after its own --set, so
+// the grid's two axes (world_recipe, after it) win where they name the same key.
+run::Recipe frame_recipe(const run::Recipe& base, const Axis& t, int it);
+
+// Every value of each axis resolved once (the other axes at their first values): a value outside
+// its key's range is refused, naming the option and the value, before any world runs. `t`, the
+// third axis of an animation, may be null.
+void check_axes(const run::Recipe& base, const Axis& x, const Axis& y, const Axis* t = nullptr);
 
 }  // namespace physarum::app::atlas

@@ -1,16 +1,19 @@
 // `physarum atlas`: one world per cell of a grid over two registry keys, grown headless, drawn as
 // `render` draws a still and laid out as a mosaic with labelled axes (gnuplot draws the frame);
-// per-world statistics as CSV and the stack of fields as .npy.
+// per-world statistics as CSV and the stack of fields as .npy. A third key (--t) makes a video:
+// one whole mosaic a frame, the grid grown again at each of its values.
 #include <glad/gl.h>
 
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,14 +35,23 @@
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
 #include "sim/text.hpp"
+#include "video/encoder_probe.hpp"
 #include "video/process.hpp"
+#include "video/recorder.hpp"
+#include "video/video_format.hpp"
+#include "video/video_quality.hpp"
 
 namespace physarum::app {
 namespace {
 
+// A mosaic takes a while to read: a few a second, unless --fps says otherwise. 4 divides 100, so a
+// GIF plays it evenly too.
+constexpr int kDefaultAtlasFps = 4;
+
 struct AtlasOptions {
   run::Recipe sim;
-  std::string x, y;
+  std::string x, y, t;
+  int fps = 0;  // 0: kDefaultAtlasFps
   uint64_t steps = 500;
   int tile = 160;
   std::string out, csv, npy;
@@ -59,9 +71,81 @@ run::Recipe sized_recipe(const AtlasOptions& o) {
   return r;
 }
 
+// The grid's two axes and, for a video, the third: one mosaic a value of it.
+struct Axes {
+  atlas::Axis x, y;
+  std::optional<atlas::Axis> t;
+  int frames() const { return t ? t->n : 1; }
+  int worlds() const { return x.n * y.n * frames(); }
+};
+
+int fps_of(const AtlasOptions& o) {
+  return o.fps > 0 ? o.fps : kDefaultAtlasFps;
+}
+
+// A still without --t, a video with it: anything else is refused, naming the value.
+void check_out_kind(const AtlasOptions& o, bool animated) {
+  const std::optional<VideoFormat> video = video_format_of(o.out);
+  if (animated && (!video || *video == VideoFormat::PngSequence)) {
+    throw UsageError("--out " + o.out + ": with --t the atlas is a video (.mp4, .webm or .gif)");
+  }
+  if (!animated && video) {
+    throw UsageError("--out " + o.out +
+                     ": a video animates the atlas along a third key; add --t KEY=a:b:n, or write a .png");
+  }
+  if (!animated && lowercase_extension(o.out) != ".png") {
+    throw UsageError("--out " + o.out + ": the atlas is a .png (or, with --t, a video)");
+  }
+  if (!animated && o.fps != 0) {
+    throw UsageError("--fps " + std::to_string(o.fps) + ": the frame rate of a video, which needs --t");
+  }
+}
+
+// The video's quality: the frames as they are, a GIF at the video's own rate and the canvas's
+// width (as far as a GIF goes), since a mosaic shrunk or blended between frames cannot be read.
+VideoQuality video_quality(const AtlasOptions& o, int canvas_width) {
+  VideoQuality q;
+  q.gif_fps = fps_of(o);
+  q.gif_width = std::clamp(canvas_width, 16, 4096);  // the GIF check's range; never wider than the frames
+  return q;
+}
+
+// The recorder's own check of the video's quality, naming --fps where it names the GIF's rate (the
+// atlas's GIF plays at the video's rate).
+void check_quality(const AtlasOptions& o, VideoFormat f, int w, const std::string& encoder) {
+  std::string why = quality_problem(video_quality(o, w), f, encoder);
+  if (why.empty()) return;
+  const std::string gif_fps = "--gif-fps";
+  throw UsageError(why.rfind(gif_fps, 0) == 0 ? "--fps" + why.substr(gif_fps.size())
+                                              : "--out " + o.out + ": " + why);
+}
+
+// The encoder for a video of the canvas's size; refuses what no encoder here takes. Throws Error
+// without ffmpeg, with the message `render` gives.
+std::string checked_encoder(const AtlasOptions& o, int w, int h) {
+  const VideoFormat f = *video_format_of(o.out);
+  // What the user can fix in the command comes first, whatever is installed.
+  if (f != VideoFormat::Mp4) check_quality(o, f, w, "");
+  (void)resolve_ffmpeg("ffmpeg");
+  std::string encoder = "auto";
+  try {
+    if (f == VideoFormat::Mp4) {
+      encoder = encoder_for_size(w, h);
+    } else if (std::string why = video_size_problem(w, h, "libx264"); !why.empty()) {
+      throw Error(why);
+    }
+  } catch (const Error& e) {
+    throw UsageError("--out " + o.out + ": " + e.what());
+  }
+  if (f == VideoFormat::Mp4) check_quality(o, f, w, encoder);
+  return encoder;
+}
+
 // Every output checked before a world grows: writable, distinct, the right kind, within budget.
-void check_outputs(const AtlasOptions& o, const Preset& p, const atlas::Axis& x, const atlas::Axis& y) {
-  if (lowercase_extension(o.out) != ".png") throw UsageError("--out " + o.out + ": the atlas is a .png");
+void check_outputs(const AtlasOptions& o, const Preset& p, const Axes& a) {
+  check_out_kind(o, a.t.has_value());
+  const atlas::Axis& x = a.x;
+  const atlas::Axis& y = a.y;
   if (!o.npy.empty() && lowercase_extension(o.npy) != ".npy")
     throw UsageError("--npy " + o.npy + ": the stack of fields is a .npy");
   OutputPaths paths;
@@ -70,15 +154,28 @@ void check_outputs(const AtlasOptions& o, const Preset& p, const atlas::Axis& x,
   if (!o.npy.empty()) paths.add("--npy", o.npy);
   OutputBudget budget;
   const Size s = p.run.size;
-  const int worlds = x.n * y.n;
+  const int worlds = a.worlds();
   // The canvas, the bare mosaic and every tile are in memory at once while the picture is made.
   const atlas::MosaicLayout l = atlas::layout_for(x.n, y.n, s.width, s.height);
   const uint64_t pixels =
       uint64_t{4} * static_cast<uint64_t>(l.canvas_width()) * static_cast<uint64_t>(l.canvas_height());
-  const uint64_t png = png_bytes_bound(l.canvas_width(), l.canvas_height(), 4, 1);
-  budget.add("--out " + o.out,
-             std::to_string(x.n) + " x " + std::to_string(y.n) + " tiles of " + format_size(s),
-             {png, png + 3 * pixels});
+  const std::string tiles = std::to_string(x.n) + " x " + std::to_string(y.n) + " tiles of " + format_size(s);
+  if (!a.t) {
+    const uint64_t png = png_bytes_bound(l.canvas_width(), l.canvas_height(), 4, 1);
+    budget.add("--out " + o.out, tiles, {png, png + 3 * pixels});
+  } else {
+    // As `render` counts a video: the frames in flight to the encoder, nothing on disk but a GIF's
+    // bound (it stores every pixel of every frame).
+    const auto in_flight = static_cast<uint64_t>(RecorderOptions{}.ring_slots);
+    const bool gif = video_format_of(o.out) == VideoFormat::Gif;
+    const uint64_t gif_bytes =
+        gif ? estimate_gif(video_quality(o, l.canvas_width()), l.canvas_width(), l.canvas_height(),
+                           static_cast<uint64_t>(a.frames()), fps_of(o))
+                  .bound_bytes
+            : 0;
+    budget.add("--out " + o.out, std::to_string(a.frames()) + " frames of " + tiles,
+               {gif_bytes, (3 + in_flight) * pixels});
+  }
   const uint64_t fields = uint64_t{4} * static_cast<uint64_t>(worlds) * static_cast<uint64_t>(s.width) *
                           static_cast<uint64_t>(s.height);
   if (!o.npy.empty())
@@ -137,19 +234,27 @@ std::vector<std::vector<uint8_t>> draw_tiles(const std::vector<atlas::WorldResul
   return tiles;
 }
 
-void write_picture(const AtlasOptions& o, const atlas::Axis& x, const atlas::Axis& y,
-                   const std::vector<atlas::WorldResult>& worlds, bool framed) {
+struct Picture {
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgba;  // rows from the top
+};
+
+// The mosaic of one grid of worlds: framed by gnuplot when it is here, with `caption` after the
+// title, else bare. Every grid of one atlas gives a picture of the same size.
+Picture picture(const AtlasOptions& o, const Axes& a, const std::vector<atlas::WorldResult>& worlds,
+                bool framed, const std::string& caption) {
   const Size s = worlds.front().size;
-  const atlas::MosaicLayout l = atlas::layout_for(x.n, y.n, s.width, s.height);
-  const std::vector<uint8_t> bare = atlas::bare_mosaic(l, draw_tiles(worlds));
-  if (!framed) {
-    render::write_png_rgba(o.out, bare.data(), x.n * s.width, y.n * s.height);
-    return;
-  }
+  const atlas::MosaicLayout l = atlas::layout_for(a.x.n, a.y.n, s.width, s.height);
+  std::vector<uint8_t> bare = atlas::bare_mosaic(l, draw_tiles(worlds));
+  if (!framed) return {a.x.n * s.width, a.y.n * s.height, std::move(bare)};
   const std::string title = (o.sim.preset.empty() ? std::string("defaults") : o.sim.preset) + ", " +
-                            std::to_string(o.steps) + " steps";
-  const std::vector<uint8_t> canvas = atlas::framed_mosaic(l, bare, x, y, title);
-  render::write_png_rgba(o.out, canvas.data(), l.canvas_width(), l.canvas_height());
+                            std::to_string(o.steps) + " steps" + caption;
+  return {l.canvas_width(), l.canvas_height(), atlas::framed_mosaic(l, bare, a.x, a.y, title)};
+}
+
+// The third key and its value in its unit, as the frame's title names it.
+std::string frame_caption(const atlas::Axis& t, int it) {
+  return ", " + t.key + " = " + atlas::tick_label(t.value(it)) + (t.unit.empty() ? "" : " " + t.unit);
 }
 
 std::string csv_number(double v) {
@@ -158,66 +263,142 @@ std::string csv_number(double v) {
   return text;
 }
 
-void write_csv(const std::string& file, const atlas::Axis& x, const atlas::Axis& y,
-               const std::vector<atlas::WorldResult>& worlds) {
-  std::string csv = "ix,iy," + x.key + "," + y.key + ",mean,variance,wavelength,coverage,junctions\n";
-  for (int iy = 0; iy < y.n; ++iy) {
-    for (int ix = 0; ix < x.n; ++ix) {
-      const atlas::WorldStats& s = worlds[static_cast<size_t>(iy * x.n + ix)].stats;
-      csv += std::to_string(ix) + "," + std::to_string(iy) + "," + csv_number(x.value(ix)) + "," +
-             csv_number(y.value(iy)) + "," + csv_number(s.mean) + "," + csv_number(s.variance) + "," +
-             csv_number(s.wavelength) + "," + csv_number(s.coverage) + "," + std::to_string(s.junctions) +
-             "\n";
+// frames[it][iy * nx + ix]: one grid of worlds a value of the third axis (one grid without it).
+using Frames = std::vector<std::vector<atlas::WorldResult>>;
+
+void write_csv(const std::string& file, const Axes& a, const Frames& frames) {
+  const std::string third = a.t ? "it," : "";
+  std::string csv = third + "ix,iy," + (a.t ? a.t->key + "," : "") + a.x.key + "," + a.y.key +
+                    ",mean,variance,wavelength,coverage,junctions\n";
+  for (int it = 0; it < a.frames(); ++it) {
+    for (int iy = 0; iy < a.y.n; ++iy) {
+      for (int ix = 0; ix < a.x.n; ++ix) {
+        const atlas::WorldStats& s =
+            frames[static_cast<size_t>(it)][static_cast<size_t>(iy * a.x.n + ix)].stats;
+        csv += (a.t ? std::to_string(it) + "," : "") + std::to_string(ix) + "," + std::to_string(iy) + "," +
+               (a.t ? csv_number(a.t->value(it)) + "," : "") + csv_number(a.x.value(ix)) + "," +
+               csv_number(a.y.value(iy)) + "," + csv_number(s.mean) + "," + csv_number(s.variance) + "," +
+               csv_number(s.wavelength) + "," + csv_number(s.coverage) + "," + std::to_string(s.junctions) +
+               "\n";
+      }
     }
   }
   write_file_atomically(file, csv);
 }
 
-void write_stack(const std::string& file, const atlas::Axis& x, const atlas::Axis& y,
-                 const std::vector<atlas::WorldResult>& worlds) {
-  const Size s = worlds.front().size;
+// (ny, nx, H, W), or (nt, ny, nx, H, W) with a third axis.
+void write_stack(const std::string& file, const Axes& a, const Frames& frames) {
+  const Size s = frames.front().front().size;
   std::vector<float> stack;
-  stack.reserve(worlds.size() * worlds.front().field.size());
-  for (const atlas::WorldResult& w : worlds) stack.insert(stack.end(), w.field.begin(), w.field.end());
-  write_npy_shape(file, stack.data(), {y.n, x.n, s.height, s.width});
+  stack.reserve(static_cast<size_t>(a.worlds()) * frames.front().front().field.size());
+  for (const auto& grid : frames)
+    for (const atlas::WorldResult& w : grid) stack.insert(stack.end(), w.field.begin(), w.field.end());
+  std::vector<int> shape = {a.y.n, a.x.n, s.height, s.width};
+  if (a.t) shape.insert(shape.begin(), a.t->n);
+  write_npy_shape(file, stack.data(), shape);
+}
+
+// The video's recorder: the canvas's frames as they are, waited for, never dropped.
+std::unique_ptr<Recorder> open_video(const AtlasOptions& o, const std::string& encoder, int w, int h) {
+  RecorderOptions ro;
+  ro.output = o.out;
+  ro.width = w;
+  ro.height = h;
+  ro.fps = fps_of(o);
+  ro.policy = RingPolicy::Wait;
+  ro.encoder = encoder;
+  ro.quality = video_quality(o, w);
+  return std::make_unique<Recorder>(ro);
+}
+
+struct Grown {
+  Frames frames;
+  double seconds = 0;  // growing the worlds, not drawing them
+};
+
+// Each grid grown in turn, then drawn: a still's one picture, or a frame of the video. A grid's
+// worlds keep only their fields and statistics once drawn.
+Grown grow_and_draw(const AtlasOptions& o, const Axes& a, bool framed, const std::string& encoder) {
+  Grown g;
+  std::unique_ptr<Recorder> video;
+  int done = 0;
+  // A counter in place on a terminal; in a log, where each \r would be kept, only the summary.
+  const bool counter = ::isatty(STDERR_FILENO) != 0;
+  for (int it = 0; it < a.frames(); ++it) {
+    const run::Recipe frame = a.t ? atlas::frame_recipe(o.sim, *a.t, it) : o.sim;
+    std::vector<run::Recipe> recipes;
+    for (int iy = 0; iy < a.y.n; ++iy)
+      for (int ix = 0; ix < a.x.n; ++ix) recipes.push_back(atlas::world_recipe(frame, a.x, ix, a.y, iy));
+    const auto t0 = std::chrono::steady_clock::now();
+    g.frames.push_back(atlas::grow_worlds(recipes, o.steps, [&](size_t) {
+      ++done;
+      if (!counter) return;
+      std::fprintf(stderr, "\rphysarum atlas: world %d of %d", done, a.worlds());
+      if (done == a.worlds()) std::fprintf(stderr, "\n");
+    }));
+    g.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const Picture p = picture(o, a, g.frames.back(), framed, a.t ? frame_caption(*a.t, it) : "");
+    if (!a.t) {
+      render::write_png_rgba(o.out, p.rgba.data(), p.width, p.height);
+    } else {
+      if (!video) video = open_video(o, encoder, p.width, p.height);
+      if (!video->write_rgba(p.rgba.data(), p.width, p.height))
+        throw Error("recording " + o.out + " stopped: " + video->error());
+    }
+    for (atlas::WorldResult& w : g.frames.back()) {
+      w.planes = {};
+      w.food = {};
+      w.walls = {};
+    }
+  }
+  if (video && !video->stop()) throw Error("recording " + o.out + " failed: " + video->error());
+  return g;
+}
+
+Axes parse_axes(const AtlasOptions& o, const Preset& base) {
+  Axes a{atlas::parse_axis("--x", o.x, base), atlas::parse_axis("--y", o.y, base), std::nullopt};
+  if (!o.t.empty()) {
+    a.t = atlas::parse_axis("--t", o.t, base);
+    // The grid's values are set after the third's, so a frame would not show the value it names.
+    if (a.t->key == a.x.key || a.t->key == a.y.key) {
+      throw UsageError("--t " + o.t + ": " + a.t->key + " is already swept by --" +
+                       (a.t->key == a.x.key ? "x" : "y") + "; the third axis needs a key of its own");
+    }
+  }
+  atlas::check_axes(o.sim, a.x, a.y, a.t ? &*a.t : nullptr);
+  return a;
 }
 
 int run_atlas(AtlasOptions o) {
   o.sim = sized_recipe(o);
   std::string chosen;
   const Preset base = run::resolve(o.sim, &chosen);
-  const atlas::Axis x = atlas::parse_axis("--x", o.x, base);
-  const atlas::Axis y = atlas::parse_axis("--y", o.y, base);
-  atlas::check_axes(o.sim, x, y);
-  const int worlds = x.n * y.n;
-  check_outputs(o, base, x, y);
-  say_chosen(chosen);
+  const Axes a = parse_axes(o, base);
+  check_outputs(o, base, a);
   const bool framed = find_on_path("gnuplot").has_value();
+  std::string encoder;
+  if (a.t) {
+    const Size s = base.run.size;
+    const atlas::MosaicLayout l = atlas::layout_for(a.x.n, a.y.n, s.width, s.height);
+    encoder = framed ? checked_encoder(o, l.canvas_width(), l.canvas_height())
+                     : checked_encoder(o, a.x.n * s.width, a.y.n * s.height);
+  }
+  say_chosen(chosen);
   if (!framed) {
     std::fprintf(stderr,
                  "physarum atlas: gnuplot is not installed, so %s is the bare mosaic without axes "
                  "(sudo apt-get install gnuplot-nox)\n",
                  o.out.c_str());
   }
-  std::vector<run::Recipe> recipes;
-  for (int iy = 0; iy < y.n; ++iy)
-    for (int ix = 0; ix < x.n; ++ix) recipes.push_back(atlas::world_recipe(o.sim, x, ix, y, iy));
-  std::fprintf(stderr, "physarum atlas: %s\n", estimate_line(recipes.front(), base, worlds, o.steps).c_str());
-  const auto t0 = std::chrono::steady_clock::now();
-  // A counter in place on a terminal; in a log, where each \r would be kept, only the summary.
-  const bool counter = ::isatty(STDERR_FILENO) != 0;
-  const std::vector<atlas::WorldResult> grown = atlas::grow_worlds(recipes, o.steps, [&](size_t i) {
-    if (!counter) return;
-    std::fprintf(stderr, "\rphysarum atlas: world %zu of %d", i + 1, worlds);
-    if (static_cast<int>(i + 1) == worlds) std::fprintf(stderr, "\n");
-  });
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  write_picture(o, x, y, grown, framed);
-  if (!o.csv.empty()) write_csv(o.csv, x, y, grown);
-  if (!o.npy.empty()) write_stack(o.npy, x, y, grown);
-  std::printf("physarum atlas: %d worlds in %.1f s (%.2f worlds/s); wrote %s%s%s\n", worlds, seconds,
-              seconds > 0 ? worlds / seconds : 0.0, o.out.c_str(),
+  const run::Recipe first =
+      atlas::world_recipe(a.t ? atlas::frame_recipe(o.sim, *a.t, 0) : o.sim, a.x, 0, a.y, 0);
+  std::fprintf(stderr, "physarum atlas: %s\n", estimate_line(first, base, a.worlds(), o.steps).c_str());
+  const Grown g = grow_and_draw(o, a, framed, encoder);
+  if (!o.csv.empty()) write_csv(o.csv, a, g.frames);
+  if (!o.npy.empty()) write_stack(o.npy, a, g.frames);
+  const int worlds = a.worlds();
+  std::printf("physarum atlas: %d worlds in %.1f s (%.2f worlds/s); wrote %s%s%s\n", worlds, g.seconds,
+              g.seconds > 0 ? worlds / g.seconds : 0.0, o.out.c_str(),
               o.csv.empty() ? "" : (", " + o.csv).c_str(), o.npy.empty() ? "" : (", " + o.npy).c_str());
   return kExitOk;
 }
@@ -236,6 +417,14 @@ CommandFn add_atlas_command(CLI::App& app) {
   cmd->add_option("--y", o->y, "The vertical axis, as --x; its lowest value is the bottom row")
       ->required()
       ->type_name("KEY=RANGE");
+  cmd->add_option("--t", o->t,
+                  "A third axis, as --x, for a video: frame i is the whole mosaic grown with this key at its "
+                  "i-th value, named in the title")
+      ->type_name("KEY=RANGE");
+  cmd->add_option("--fps", o->fps, "With --t: the video's frames per second (default 4)")
+      ->type_name("N")
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 120));
   cmd->add_option("--steps", o->steps, "Steps each world grows")
       ->type_name("N")
       ->transform(decimal_integer())
@@ -248,16 +437,21 @@ CommandFn add_atlas_command(CLI::App& app) {
       ->transform(decimal_integer())
       ->check(CLI::Range(8, 1024))
       ->capture_default_str();
-  cmd->add_option("--out", o->out, "The mosaic (.png)")->required()->type_name("FILE.png");
-  cmd->add_option("--csv", o->csv,
-                  "Per-world statistics: ix, iy, the two values, mean, variance, wavelength (cells), "
-                  "coverage (network share of open cells), junctions")
+  cmd->add_option("--out", o->out, "The mosaic (.png), or with --t its video (.mp4, .webm or .gif)")
+      ->required()
+      ->type_name("FILE");
+  cmd->add_option(
+         "--csv", o->csv,
+         "Per-world statistics: (it,) ix, iy, the (three) values, mean, variance, wavelength (cells), "
+         "coverage (network share of open cells), junctions")
       ->type_name("FILE.csv");
-  cmd->add_option("--npy", o->npy, "The fields as float32 (ny, nx, H, W), y index 0 the lowest value")
+  cmd->add_option(
+         "--npy", o->npy,
+         "The fields as float32 (ny, nx, H, W), y index 0 the lowest value; with --t (nt, ny, nx, H, W)")
       ->type_name("FILE.npy");
   add_output_budget_option(*cmd, o->output_budget);
   add_sim_options(*cmd, o->sim);
-  for (const char* name : {"--x", "--y", "--steps", "--tile", "--out", "--csv", "--npy"})
+  for (const char* name : {"--x", "--y", "--t", "--fps", "--steps", "--tile", "--out", "--csv", "--npy"})
     cmd->get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   return [o] { return run_atlas(*o); };
 }
