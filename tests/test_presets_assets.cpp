@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -58,6 +59,17 @@ TEST(PresetAssets, TheNamedOnesAreThere) {
   EXPECT_EQ(jones.model.sensor_angle_deg, 22.5f);
   EXPECT_EQ(jones.model.rotation_angle_deg, 45.0f);
   EXPECT_EQ(jones.model.sensor_distance, 9.0f);
+  // The README's reproduction of Jones's map states these settings: his field, population and rule.
+  const Preset map = load_preset(kPresetDir / "jones-2010-map.toml");
+  EXPECT_EQ(map.model.turn_rule, TurnRule::Jones);
+  EXPECT_EQ(map.model.sensor_distance, 9.0f);
+  EXPECT_EQ(map.model.step_size, 1.0f);
+  EXPECT_EQ(map.model.deposit, 5.0f);
+  EXPECT_EQ(map.model.decay, 0.1f);
+  EXPECT_EQ(map.model.diffuse, 1.0f);  // a plain 3x3 mean
+  EXPECT_EQ(map.model.jitter, 0.0f);
+  EXPECT_EQ(map.run.size, (Size{200, 200}));
+  EXPECT_EQ(map.run.agents, uint64_t{200 * 200 * 15 / 100});  // 15% of the cells
   const Preset cave = load_preset(kPresetDir / "cave.toml");
   EXPECT_NE(cave.display.cave, CaveMode::Off);
 }
