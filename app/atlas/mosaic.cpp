@@ -29,7 +29,8 @@ std::string frame_script(const MosaicLayout& l, const Axis& x, const Axis& y, co
   const double cw = l.canvas_width(), ch = l.canvas_height();
   const auto at = [](double v) { return gnuplot_number(v); };
   std::string gp = "set terminal pngcairo size " + std::to_string(l.canvas_width()) + "," +
-                   std::to_string(l.canvas_height()) + " noenhanced font 'sans,10'\nset output 'frame.png'\n";
+                   std::to_string(l.canvas_height()) + " noenhanced font 'sans," +
+                   std::to_string(10 * l.text_scale) + "'\nset output 'frame.png'\n";
   gp += "set lmargin at screen " + at(l.left / cw) + "\nset rmargin at screen " + at((cw - l.right) / cw) +
         "\nset bmargin at screen " + at(l.bottom / ch) + "\nset tmargin at screen " + at((ch - l.top) / ch) +
         "\n";
@@ -55,11 +56,14 @@ MosaicLayout layout_for(int nx, int ny, int tile_w, int tile_h) {
   l.ny = ny;
   l.tile_w = tile_w;
   l.tile_h = tile_h;
-  // Room for a y label and its tick labels on the left, the x label below, a title above.
-  l.left = 90;
-  l.right = 30;
-  l.top = 40;
-  l.bottom = 64;
+  // Room for a y label and its tick labels on the left, the x label below, a title above; a
+  // 10-point font up to 1500 tiles' pixels wide, one step larger for each 1500 more (a 24 x 24
+  // map of 200-cell tiles, 4800 pixels, is read scaled to a screen).
+  l.text_scale = 1 + nx * tile_w / 1500;
+  l.left = 90 * l.text_scale;
+  l.right = 30 * l.text_scale;
+  l.top = 40 * l.text_scale;
+  l.bottom = 64 * l.text_scale;
   return l;
 }
 

@@ -16,6 +16,7 @@ struct MosaicLayout {
   int nx = 1, ny = 1;
   int tile_w = 0, tile_h = 0;
   int left = 0, right = 0, top = 0, bottom = 0;  // the frame's margins around the tiles
+  int text_scale = 1;  // labels and margins grow with a wide mosaic, so they stay readable scaled down
 
   int canvas_width() const { return left + nx * tile_w + right; }
   int canvas_height() const { return top + ny * tile_h + bottom; }
