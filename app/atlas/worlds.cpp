@@ -67,6 +67,8 @@ WorldResult grow_one(const run::Recipe& recipe, uint64_t steps) {
   return w;
 }
 
+}  // namespace
+
 // CPU worlds with every core (threads 0) run side by side, one thread each: a small world's step
 // is too short to share among threads (on 16 threads the 24 x 24 atlas took longer than on 2), and
 // a run is the same bytes at every thread count (docs/MODEL.md, "Determinism").
@@ -78,8 +80,6 @@ bool side_by_side(const std::vector<run::Recipe>& recipes) {
   }
   return default_threads() > 1;
 }
-
-}  // namespace
 
 // One world after another through the run library, or side by side on the CPU. A batched backend
 // will replace this body: the recipes of an atlas differ only in model values, so they can share

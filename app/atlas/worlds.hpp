@@ -33,6 +33,10 @@ struct WorldResult {
 // Statistics of a field (H, W) against the run's walls (W x H, 1 = wall; empty: none).
 WorldStats world_stats(Size size, const std::vector<float>& field, const std::vector<uint8_t>& walls);
 
+// Whether grow_worlds runs these recipes side by side, one CPU thread each (CPU worlds asking for
+// every core, on a machine with more than one).
+bool side_by_side(const std::vector<run::Recipe>& recipes);
+
 // Each recipe grown `steps` steps and measured, in order. `done(i)` is called after world i.
 std::vector<WorldResult> grow_worlds(const std::vector<run::Recipe>& recipes, uint64_t steps,
                                      const std::function<void(size_t)>& done = {});

@@ -187,11 +187,16 @@ void check_outputs(const AtlasOptions& o, const Preset& p, const Axes& a) {
 // The estimate from a probe: the first world made, warmed up (the first steps start threads and
 // sort the agents: on 16 threads they took 50 times a later step), grown a few steps and measured,
 // each part timed, so it holds on any machine and backend.
+// Worlds that run side by side are probed as they run, on one thread, and share the threads.
 std::string estimate_line(const run::Recipe& first, const Preset& p, int worlds, uint64_t steps) {
   constexpr uint64_t kWarmSteps = 5;
   constexpr uint64_t kProbeSteps = 20;
+  const bool side_by_side = atlas::side_by_side(std::vector<run::Recipe>(2, first));
+  run::Recipe one = first;
+  if (side_by_side) one.threads = 1;
+  const int lanes = side_by_side ? std::min(worlds, default_threads()) : 1;
   const auto made = std::chrono::steady_clock::now();
-  run::Run probe(first);
+  run::Run probe(one);
   const double make_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - made).count();
   probe.step(kWarmSteps);
   const auto t0 = std::chrono::steady_clock::now();
@@ -210,8 +215,9 @@ std::string estimate_line(const run::Recipe& first, const Preset& p, int worlds,
   char text[256];
   std::snprintf(text, sizeof text, "%d worlds of %s with %s agents, %llu steps: about %.0f s on %s", worlds,
                 format_size(p.run.size).c_str(), format_count(p.run.agents).c_str(),
-                static_cast<unsigned long long>(steps), std::ceil(worlds * world_s),
-                probe.backend().name().c_str());
+                static_cast<unsigned long long>(steps), std::ceil(worlds * world_s / lanes),
+                side_by_side ? ("cpu (" + std::to_string(lanes) + " worlds side by side)").c_str()
+                             : probe.backend().name().c_str());
   return text;
 }
 
