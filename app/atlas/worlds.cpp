@@ -1,13 +1,12 @@
 #include "atlas/worlds.hpp"
 
 #include <algorithm>
-#include <exception>
 #include <mutex>
 
 #include "analysis/environment_maps.hpp"
 #include "analysis/network_graph.hpp"
 #include "analysis/spectrum.hpp"
-#include "run/run.hpp"
+#include "run/batch.hpp"
 #include "sim/backend.hpp"
 #include "video/signals.hpp"
 
@@ -45,74 +44,38 @@ WorldStats world_stats(Size size, const std::vector<float>& field, const std::ve
   return s;
 }
 
-namespace {
-
-WorldResult grow_one(const run::Recipe& recipe, uint64_t steps) {
-  run::Run sim(recipe);
-  step_in_slices(steps, [&](uint64_t k) { sim.step(k); });
-  throw_if_stopped();
-  Backend& b = sim.backend();
-  WorldResult w;
-  w.size = b.size();
-  w.preset = sim.preset();
-  w.species = b.species();
-  b.read_field(w.planes);
-  b.read_food(w.food);
-  b.read_walls(w.walls);
-  const size_t cells = static_cast<size_t>(w.size.width) * static_cast<size_t>(w.size.height);
-  w.field.assign(w.planes.begin(), w.planes.begin() + static_cast<std::ptrdiff_t>(cells));
-  for (size_t c = 1; c < w.planes.size() / cells; ++c)
-    for (size_t j = 0; j < cells; ++j) w.field[j] += w.planes[c * cells + j];
-  w.stats = world_stats(w.size, w.field, w.walls);
-  return w;
-}
-
-}  // namespace
-
-// CPU worlds with every core (threads 0) run side by side, one thread each: a small world's step
-// is too short to share among threads (on 16 threads the 24 x 24 atlas took longer than on 2), and
-// a run is the same bytes at every thread count (docs/MODEL.md, "Determinism").
-bool side_by_side(const std::vector<run::Recipe>& recipes) {
-  if (recipes.size() < 2) return false;
-  for (const run::Recipe& r : recipes) {
-    const bool cpu = r.backend == "cpu" || (r.backend == "auto" && cuda_device().empty());
-    if (!cpu || r.threads != 0) return false;
-  }
-  return default_threads() > 1;
-}
-
-// One world after another through the run library, or side by side on the CPU. A batched backend
-// will replace this body: the recipes of an atlas differ only in model values, so they can share
-// one allocation and one launch per stage, each world bit-identical to the same world run alone.
+// The worlds through the run library's batch (one CUDA batch, or runs side by side or in turn),
+// grown together, then read one by one and measured side by side on the CPU's threads.
 std::vector<WorldResult> grow_worlds(const std::vector<run::Recipe>& recipes, uint64_t steps,
-                                     const std::function<void(size_t)>& done) {
+                                     const std::function<void(size_t)>& done, std::string* how) {
+  run::Batch batch(recipes);
+  if (how != nullptr) *how = batch.note();
+  step_in_slices(steps, [&](uint64_t k) { batch.step(k); });
+  throw_if_stopped();
   std::vector<WorldResult> out(recipes.size());
-  if (!side_by_side(recipes)) {
-    for (size_t i = 0; i < recipes.size(); ++i) {
-      out[i] = grow_one(recipes[i], steps);
-      if (done) done(i);
-    }
-    return out;
+  for (size_t i = 0; i < out.size(); ++i) {
+    WorldResult& w = out[i];
+    w.size = batch.size(i);
+    w.preset = batch.preset(i);
+    w.species = batch.species(i);
+    batch.read_field(i, w.planes);
+    batch.read_food(i, w.food);
+    batch.read_walls(i, w.walls);
   }
   std::mutex m;
-  std::exception_ptr failed;
   size_t finished = 0;
-  const auto n = static_cast<int64_t>(recipes.size());
+  const auto n = static_cast<int64_t>(out.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(default_threads())
   for (int64_t i = 0; i < n; ++i) {
-    try {
-      run::Recipe one = recipes[static_cast<size_t>(i)];
-      one.threads = 1;
-      WorldResult w = grow_one(one, steps);
-      const std::lock_guard<std::mutex> lock(m);
-      out[static_cast<size_t>(i)] = std::move(w);
-      if (done) done(finished++);
-    } catch (...) {
-      const std::lock_guard<std::mutex> lock(m);
-      if (!failed) failed = std::current_exception();
-    }
+    WorldResult& w = out[static_cast<size_t>(i)];
+    const size_t cells = static_cast<size_t>(w.size.width) * static_cast<size_t>(w.size.height);
+    w.field.assign(w.planes.begin(), w.planes.begin() + static_cast<std::ptrdiff_t>(cells));
+    for (size_t c = 1; c < w.planes.size() / cells; ++c)
+      for (size_t j = 0; j < cells; ++j) w.field[j] += w.planes[c * cells + j];
+    w.stats = world_stats(w.size, w.field, w.walls);
+    const std::lock_guard<std::mutex> lock(m);
+    if (done) done(finished++);
   }
-  if (failed) std::rethrow_exception(failed);
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "run/recipe.hpp"
@@ -33,12 +34,11 @@ struct WorldResult {
 // Statistics of a field (H, W) against the run's walls (W x H, 1 = wall; empty: none).
 WorldStats world_stats(Size size, const std::vector<float>& field, const std::vector<uint8_t>& walls);
 
-// Whether grow_worlds runs these recipes side by side, one CPU thread each (CPU worlds asking for
-// every core, on a machine with more than one).
-bool side_by_side(const std::vector<run::Recipe>& recipes);
-
-// Each recipe grown `steps` steps and measured, in order. `done(i)` is called after world i.
+// Each recipe grown `steps` steps (together, through run::Batch) and measured, in order. `done(i)` is
+// called as each world's statistics are made; `how` (if given) receives how the worlds ran
+// (run::Batch::note).
 std::vector<WorldResult> grow_worlds(const std::vector<run::Recipe>& recipes, uint64_t steps,
-                                     const std::function<void(size_t)>& done = {});
+                                     const std::function<void(size_t)>& done = {},
+                                     std::string* how = nullptr);
 
 }  // namespace physarum::app::atlas

@@ -31,7 +31,7 @@
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
 #include "render/png.hpp"
-#include "run/run.hpp"
+#include "run/batch.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
 #include "sim/text.hpp"
@@ -184,40 +184,53 @@ void check_outputs(const AtlasOptions& o, const Preset& p, const Axes& a) {
   budget.check(o.output_budget);
 }
 
-// The estimate from a probe: the first world made, warmed up (the first steps start threads and
-// sort the agents: on 16 threads they took 50 times a later step), grown a few steps and measured,
-// each part timed, so it holds on any machine and backend.
-// Worlds that run side by side are probed as they run, on one thread, and share the threads.
-std::string estimate_line(const run::Recipe& first, const Preset& p, int worlds, uint64_t steps) {
+// The estimate from a probe, each part timed, so it holds on any machine and backend: worlds that
+// share CUDA batches are probed as that batch (made, warmed up, grown a few steps, one world
+// measured); others by the first world alone, warmed up (the first steps start threads and sort the
+// agents: on 16 threads they took 50 times a later step), grown and measured; worlds that run side
+// by side on one thread each, sharing the threads.
+// `frames` grids of these recipes' worlds (the third axis's values, or 1).
+std::string estimate_line(const std::vector<run::Recipe>& recipes, int frames, const Preset& p,
+                          uint64_t steps) {
   constexpr uint64_t kWarmSteps = 5;
   constexpr uint64_t kProbeSteps = 20;
-  const bool side_by_side = atlas::side_by_side(std::vector<run::Recipe>(2, first));
-  run::Recipe one = first;
-  if (side_by_side) one.threads = 1;
-  const int lanes = side_by_side ? std::min(worlds, default_threads()) : 1;
+  const auto worlds = static_cast<int>(recipes.size());
+  const std::string refusal = run::batch_refusal(recipes);
+  const bool batched = refusal.empty();
+  const int lanes = batched ? 1 : std::max(1, run::side_by_side_lanes(recipes));
+  // Batched: the batch itself; otherwise the first world alone, on the threads it will have.
+  std::vector<run::Recipe> probed = recipes;
+  if (!batched) {
+    probed.resize(1);
+    if (lanes > 1) probed[0].threads = 1;
+  }
   const auto made = std::chrono::steady_clock::now();
-  run::Run probe(one);
+  run::Batch probe(probed);
   const double make_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - made).count();
+  const std::string how = batched     ? probe.note()
+                          : lanes > 1 ? "cpu, " + std::to_string(worlds) + " worlds side by side on " +
+                                            std::to_string(lanes) + " threads"
+                                      : "one after another on " + probe.backend_name() + ": " + refusal;
   probe.step(kWarmSteps);
   const auto t0 = std::chrono::steady_clock::now();
   probe.step(kProbeSteps);
   std::vector<float> field;
-  probe.backend().read_field(field);
+  probe.read_field(0, field);
   const auto t1 = std::chrono::steady_clock::now();
   std::vector<uint8_t> walls;
-  probe.backend().read_walls(walls);
+  probe.read_walls(0, walls);
   field.resize(walls.size());  // the first channel stands in for the sum: the same work
-  (void)atlas::world_stats(probe.backend().size(), field, walls);
+  (void)atlas::world_stats(probe.size(0), field, walls);
   const auto t2 = std::chrono::steady_clock::now();
   const double step_s = std::chrono::duration<double>(t1 - t0).count() / kProbeSteps;
-  const double world_s =
-      make_s + static_cast<double>(steps) * step_s + std::chrono::duration<double>(t2 - t1).count();
-  char text[256];
-  std::snprintf(text, sizeof text, "%d worlds of %s with %s agents, %llu steps: about %.0f s on %s", worlds,
-                format_size(p.run.size).c_str(), format_count(p.run.agents).c_str(),
-                static_cast<unsigned long long>(steps), std::ceil(worlds * world_s / lanes),
-                side_by_side ? ("cpu (" + std::to_string(lanes) + " worlds side by side)").c_str()
-                             : probe.backend().name().c_str());
+  const double stats_s = std::chrono::duration<double>(t2 - t1).count();
+  const double grow_s = make_s + static_cast<double>(steps) * step_s;
+  const double total = frames * (batched ? grow_s + worlds * stats_s / default_threads()
+                                         : std::ceil(worlds * (grow_s + stats_s) / lanes));
+  char text[320];
+  std::snprintf(text, sizeof text, "%d worlds of %s with %s agents, %llu steps: about %.0f s (%s)",
+                frames * worlds, format_size(p.run.size).c_str(), format_count(p.run.agents).c_str(),
+                static_cast<unsigned long long>(steps), std::ceil(total), how.c_str());
   return text;
 }
 
@@ -322,6 +335,15 @@ struct Grown {
   double seconds = 0;  // growing the worlds, not drawing them
 };
 
+// The recipes of frame `it`'s worlds, rows from the top.
+std::vector<run::Recipe> frame_recipes(const AtlasOptions& o, const Axes& a, int it) {
+  const run::Recipe frame = a.t ? atlas::frame_recipe(o.sim, *a.t, it) : o.sim;
+  std::vector<run::Recipe> recipes;
+  for (int iy = 0; iy < a.y.n; ++iy)
+    for (int ix = 0; ix < a.x.n; ++ix) recipes.push_back(atlas::world_recipe(frame, a.x, ix, a.y, iy));
+  return recipes;
+}
+
 // Each grid grown in turn, then drawn: a still's one picture, or a frame of the video. A grid's
 // worlds keep only their fields and statistics once drawn.
 Grown grow_and_draw(const AtlasOptions& o, const Axes& a, bool framed, const std::string& encoder) {
@@ -331,10 +353,7 @@ Grown grow_and_draw(const AtlasOptions& o, const Axes& a, bool framed, const std
   // A counter in place on a terminal; in a log, where each \r would be kept, only the summary.
   const bool counter = ::isatty(STDERR_FILENO) != 0;
   for (int it = 0; it < a.frames(); ++it) {
-    const run::Recipe frame = a.t ? atlas::frame_recipe(o.sim, *a.t, it) : o.sim;
-    std::vector<run::Recipe> recipes;
-    for (int iy = 0; iy < a.y.n; ++iy)
-      for (int ix = 0; ix < a.x.n; ++ix) recipes.push_back(atlas::world_recipe(frame, a.x, ix, a.y, iy));
+    const std::vector<run::Recipe> recipes = frame_recipes(o, a, it);
     const auto t0 = std::chrono::steady_clock::now();
     g.frames.push_back(atlas::grow_worlds(recipes, o.steps, [&](size_t) {
       ++done;
@@ -396,9 +415,8 @@ int run_atlas(AtlasOptions o) {
                  "(sudo apt-get install gnuplot-nox)\n",
                  o.out.c_str());
   }
-  const run::Recipe first =
-      atlas::world_recipe(a.t ? atlas::frame_recipe(o.sim, *a.t, 0) : o.sim, a.x, 0, a.y, 0);
-  std::fprintf(stderr, "physarum atlas: %s\n", estimate_line(first, base, a.worlds(), o.steps).c_str());
+  std::fprintf(stderr, "physarum atlas: %s\n",
+               estimate_line(frame_recipes(o, a, 0), a.frames(), base, o.steps).c_str());
   const Grown g = grow_and_draw(o, a, framed, encoder);
   if (!o.csv.empty()) write_csv(o.csv, a, g.frames);
   if (!o.npy.empty()) write_stack(o.npy, a, g.frames);

@@ -17,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/frame_bench.hpp"
+#include "cli/worlds_bench.hpp"
 #include "sim/backend.hpp"
 #include "sim/cuda_info.hpp"
 #include "sim/elapsed.hpp"
@@ -43,6 +44,7 @@ struct BenchOptions {
   bool frame = false;  // --frame: the window's frame path instead of bare steps (frame_bench.hpp)
   std::vector<int> steps_per_frame = {1, 5};
   int frames = 0;
+  std::vector<int> worlds;  // --worlds: many small worlds at once (worlds_bench.hpp)
 };
 
 struct Case {
@@ -326,7 +328,32 @@ int run_frames(const BenchOptions& opt) {
   return run_frame_bench(f);
 }
 
+int run_worlds(const BenchOptions& opt) {
+  if (opt.frame || opt.species != 1 || (!opt.sweep.empty() && opt.sweep != "worlds") ||
+      (opt.sweep == "worlds" && !opt.worlds.empty())) {
+    throw UsageError(
+        "--worlds and --sweep worlds time many worlds of one species: --frame, --species and another --sweep "
+        "do "
+        "not apply, and --sweep worlds is the default set of --worlds");
+  }
+  WorldsBenchOptions w;
+  w.backend = opt.backend;
+  w.worlds = opt.worlds;
+  w.size = opt.size;
+  w.agents = opt.agents;
+  w.steps = opt.steps.value_or(0);
+  w.warmup = opt.warmup;
+  w.seed = opt.seed;
+  w.json = opt.json;
+  try {
+    return run_worlds_bench(w);
+  } catch (const Error& e) {  // a bad --size or --agents
+    throw UsageError(e.what());
+  }
+}
+
 int run(const BenchOptions& opt) {
+  if (!opt.worlds.empty() || opt.sweep == "worlds") return run_worlds(opt);
   if (opt.frame) return run_frames(opt);
   std::vector<Case> cases;
   bool cpu = false;
@@ -358,8 +385,17 @@ CommandFn add_bench_command(CLI::App& app) {
   add_case_options(*cmd, *o);
   add_frame_options(*cmd, *o);
   cmd->add_option("--sweep", o->sweep,
-                  "scaling curve: steps (time per step as the run goes on), size or agents")
-      ->check(CLI::IsMember({"steps", "size", "agents"}));
+                  "scaling curve: steps (time per step as the run goes on), size, agents, or worlds (1, 16, "
+                  "64 and 256 worlds of 256x256 with 20K agents, 64 of 512x512 with 100K)")
+      ->check(CLI::IsMember({"steps", "size", "agents", "worlds"}));
+  cmd->add_option(
+         "--worlds", o->worlds,
+         "many worlds at once, e.g. 256 or 1,16,64: each count's worlds (of --size, default 256x256, "
+         "with --agents, default 20K, each its own angles and seed) grown together as a batch and "
+         "one after another; the rates side by side")
+      ->delimiter(',')
+      ->transform(decimal_integer())
+      ->check(CLI::Range(1, 65535));
   return [o] { return run(*o); };
 }
 

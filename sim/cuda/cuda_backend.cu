@@ -76,6 +76,19 @@ bool reads_ids(const SpeciesSet& s) {
   return m.turn_rule == TurnRule::Jones || m.jitter != 0.0f;
 }
 
+// Any world's species need the weighted kernel, or any world's ids: the batch's kernel does.
+bool any_weighted(const std::vector<SpeciesSet>& worlds) {
+  return std::any_of(worlds.begin(), worlds.end(), [](const SpeciesSet& s) { return !is_single_plain(s); });
+}
+bool any_reads_ids(const std::vector<SpeciesSet>& worlds) {
+  return std::any_of(worlds.begin(), worlds.end(), [](const SpeciesSet& s) { return reads_ids(s); });
+}
+std::vector<SpeciesSet> resolved_species(const std::vector<SimConfig>& worlds) {
+  std::vector<SpeciesSet> out;
+  for (const SimConfig& c : worlds) out.push_back(resolve_species(c.species, c.model, c.spawn.mode));
+  return out;
+}
+
 std::string mib(uint64_t bytes) {
   return std::to_string((bytes + (1U << 20) - 1) >> 20) + " MiB";
 }
@@ -118,20 +131,34 @@ double elapsed_ms(const Event& a, const Event& b) {
   return ms;
 }
 
+// One world, or a batch of B worlds of one size (sim/batch.hpp): every per-cell buffer holds the B
+// worlds one after another, the agent arrays world b's agents in [b * N, (b + 1) * N) (kept there by
+// the sort, which numbers cells across the worlds), the parameters one entry a world, and each
+// kernel launch covers every world. The Backend interface reads and writes world 0; the batch
+// reads each world through read_world_field and read_world_agents.
 class CudaBackend final : public Backend {
  public:
-  CudaBackend(const SimConfig& c, AgentState agents)
-      : Backend(c),
+  // `worlds`: one config, or a batch's (checked by create_cuda_batch: one size, agent count, species
+  // count, detail 1, no environment); `agents`: each world's agents, world after world.
+  CudaBackend(const std::vector<SimConfig>& worlds, AgentState agents)
+      : Backend(worlds.front()),
         device_(device_name_or_throw()),
-        cells_(static_cast<size_t>(c.size.width) * static_cast<size_t>(c.size.height)),
-        seed_(c.seed),
+        cells_(static_cast<size_t>(size_.width) * static_cast<size_t>(size_.height)),
+        worlds_(static_cast<int>(worlds.size())),
+        seed_(worlds.front().seed),
         channels_(species_count()),
         stride_(static_cast<size_t>(cuda::channel_stride(channels_))),
-        weighted_(!is_single_plain(species_)),
-        reads_id_(reads_ids(species_)),
-        species_params_(make_species_params(species_, c.size, c.seed, c.agents, scale_)) {
-    validate_agents(agents, agents_, size_);  // the CPU backend's checks (backend.cpp)
-    validate(c.environment, size_, channels_);
+        world_species_(resolved_species(worlds)),
+        weighted_(any_weighted(world_species_)),
+        reads_id_(any_reads_ids(world_species_)),
+        species_params_(make_species_params(species_, size_, seed_, agents_, scale_)) {
+    for (const SimConfig& w : worlds) {
+      world_seeds_.push_back(w.seed);
+      world_params_.push_back(
+          make_species_params(world_species_[world_seeds_.size() - 1], size_, w.seed, agents_, scale_));
+    }
+    if (worlds_ == 1) validate_agents(agents, agents_, size_);  // the CPU backend's checks (backend.cpp)
+    validate(worlds.front().environment, size_, channels_);
     move_out_of_walls(agents, walls_, size_, seed_);  // spawned agents never stand in a wall
     sort_every_ = env_int("PHYSARUM_CUDA_SORT_EVERY", 64, 0, 1024);
     if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
@@ -143,34 +170,35 @@ class CudaBackend final : public Backend {
     // Scan scratch size first, so the memory check below is complete.
     size_t scan_bytes = 0;
     PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const uint32_t*>(nullptr),
-                                                  static_cast<uint32_t*>(nullptr), static_cast<int>(cells_)));
+                                                  static_cast<uint32_t*>(nullptr),
+                                                  static_cast<int>(all_cells())));
     // Fields and counts hold stride_ channels per cell; the sort's per-cell counts come on top with species.
-    const uint64_t need = 2 * cells_ * stride_ * sizeof(float) + 2 * cells_ * stride_ * sizeof(uint32_t) +
-                          cells_ * sizeof(uint32_t) * (channels_ > 1 ? 2 : 1) + 2 * agents_ * 16 +
-                          scan_bytes +
-                          (scale_ > 1 ? cells_ * stride_ * (sizeof(float) + sizeof(uint32_t)) : 0);
+    const uint64_t need =
+        2 * all_cells() * stride_ * sizeof(float) + 2 * all_cells() * stride_ * sizeof(uint32_t) +
+        all_cells() * sizeof(uint32_t) * (channels_ > 1 ? 2 : 1) + 2 * all_agents() * 16 + scan_bytes +
+        (scale_ > 1 ? cells_ * stride_ * (sizeof(float) + sizeof(uint32_t)) : 0);
     size_t free_b = 0;
     size_t total_b = 0;
     PHYS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (need + (64U << 20) > free_b) {
-      throw OutOfMemoryError("out of GPU memory: " + format_size(size_) + " with " + format_count(agents_) +
-                             " agents needs " + mib(need) + " on " + device_ + ", which has " + mib(free_b) +
-                             " free of " + mib(total_b));
+      throw OutOfMemoryError("out of GPU memory: " + worlds_text() + format_size(size_) + " with " +
+                             format_count(agents_) + " agents needs " + mib(need) + " on " + device_ +
+                             ", which has " + mib(free_b) + " free of " + mib(total_b));
     }
     // Any allocation that still fails throws; the buffers made so far free themselves.
     stream_ = Stream::create();
     for (int b = 0; b < 2; ++b) {
-      field_[b] = DeviceBuffer<float>(cells_ * stride_, "the field");
-      counts_[b] = DeviceBuffer<uint32_t>(cells_ * stride_, "the deposit counts");
-      x_[b] = DeviceBuffer<float>(agents_, "agent positions");
-      y_[b] = DeviceBuffer<float>(agents_, "agent positions");
-      theta_[b] = DeviceBuffer<float>(agents_, "agent headings");
-      id_[b] = DeviceBuffer<uint32_t>(agents_, "agent ids");
+      field_[b] = DeviceBuffer<float>(all_cells() * stride_, "the field");
+      counts_[b] = DeviceBuffer<uint32_t>(all_cells() * stride_, "the deposit counts");
+      x_[b] = DeviceBuffer<float>(all_agents(), "agent positions");
+      y_[b] = DeviceBuffer<float>(all_agents(), "agent positions");
+      theta_[b] = DeviceBuffer<float>(all_agents(), "agent headings");
+      id_[b] = DeviceBuffer<uint32_t>(all_agents(), "agent ids");
     }
-    offsets_ = DeviceBuffer<uint32_t>(cells_, "the sort offsets");
-    if (channels_ > 1) cell_counts_ = DeviceBuffer<uint32_t>(cells_, "the agents per cell");
+    offsets_ = DeviceBuffer<uint32_t>(all_cells(), "the sort offsets");
+    if (channels_ > 1) cell_counts_ = DeviceBuffer<uint32_t>(all_cells(), "the agents per cell");
     scan_temp_ = DeviceBuffer<unsigned char>(std::max<size_t>(scan_bytes, 1), "the scan scratch");
-    d_species_ = DeviceBuffer<rule::SpeciesParams>(1, "the parameters");
+    d_species_ = DeviceBuffer<rule::SpeciesParams>(static_cast<size_t>(worlds_), "the parameters");
     d_step_ = DeviceBuffer<uint32_t>(1, "the step index");
     // A detail K > 1 may blur several times a step, as many as the species' diffuse asks (live).
     if (scale_ > 1) {
@@ -186,6 +214,11 @@ class CudaBackend final : public Backend {
     }
     PHYS_CUDA_CHECK(cudaMemsetAsync(d_step_.get(), 0, sizeof(uint32_t), stream_.get()));
     upload_species(species_params_);
+    if (worlds_ > 1) {
+      PHYS_CUDA_CHECK(cudaMemcpyAsync(d_species_.get(), world_params_.data(),
+                                      world_params_.size() * sizeof(rule::SpeciesParams),
+                                      cudaMemcpyHostToDevice, stream_.get()));
+    }
     for (auto& s : stage_) {
       for (auto& e : s.ev) e = Event::create();
     }
@@ -247,23 +280,38 @@ class CudaBackend final : public Backend {
     }
   }
 
-  void set_species(const SpeciesSet& s) override {
-    const SpeciesSet next = resolve_species_change(s, model_, species_.list[0].spawn, channels_);
+  void set_species(const SpeciesSet& s) override { set_world_species(0, s); }
+
+  // World `w`'s species, live (as set_species for world 0).
+  void set_world_species(int w, const SpeciesSet& s) {
+    const auto k = static_cast<size_t>(w);
+    const Species& was = world_species_[k].list[0];
+    const SpeciesSet next = resolve_species_change(s, was.model, was.spawn, channels_);
     const rule::SpeciesParams p =
-        make_species_params(next, size_, seed_, agents_, scale_);  // validates first
-    upload_species(p);
-    const bool weighted = !is_single_plain(next);
-    const bool reads_id = reads_ids(next);
+        make_species_params(next, size_, world_seeds_[k], agents_, scale_);  // validates first
+    if (w == 0) {
+      upload_species(p);
+    } else {
+      cuda::launch_set_species(stream_.get(), d_species_.get() + w, p);
+    }
+    std::vector<SpeciesSet> after = world_species_;
+    after[k] = next;
+    const bool weighted = any_weighted(after);
+    const bool reads_id = any_reads_ids(after);
     // Another kernel, or another number of blur passes: the captured graphs hold the old ones.
-    if (weighted != weighted_ || reads_id != reads_id_ || p.blur_passes != species_params_.blur_passes) {
+    if (weighted != weighted_ || reads_id != reads_id_ || p.blur_passes != world_params_[k].blur_passes) {
       PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
       drop_graphs();
       weighted_ = weighted;
       reads_id_ = reads_id;
     }
-    species_params_ = p;
-    species_ = next;
-    model_ = next.list[0].model;
+    world_params_[k] = p;
+    world_species_[k] = next;
+    if (w == 0) {
+      species_params_ = p;
+      species_ = next;
+      model_ = next.list[0].model;
+    }
   }
 
   void set_field(const std::vector<float>& values, int channel) override {
@@ -281,7 +329,7 @@ class CudaBackend final : public Backend {
     }
     // Interleave on the host (one channel: into the current field, the others kept).
     std::vector<float> all;
-    if (channel != kAllChannels) read_interleaved(all);
+    if (channel != kAllChannels) read_interleaved(0, all);
     all.resize(cells_ * stride_, 0.0f);
     const auto s = static_cast<size_t>(channels_);
     for (size_t i = 0; i < cells_; ++i) {
@@ -296,6 +344,7 @@ class CudaBackend final : public Backend {
   }
 
   void set_agents(const AgentState& a) override {
+    if (worlds_ > 1) throw Error("a batch of worlds takes its agents when it is made");
     validate_agents(a, agents_, size_);
     if (walls_.empty()) {
       upload_agents(a);
@@ -329,36 +378,39 @@ class CudaBackend final : public Backend {
     enqueue_clear_walls(stream_.get(), current_field());  // walls hold no trail
   }
 
-  void read_field(std::vector<float>& out) override {
+  void read_field(std::vector<float>& out) override { read_world_field(0, out); }
+  AgentState read_agents() override { return read_world_agents(0); }
+
+  void read_world_field(int w, std::vector<float>& out) {
     if (channels_ == 1) {
-      read_interleaved(out);
+      read_interleaved(w, out);
       return;
     }
     std::vector<float> all;
-    read_interleaved(all);
+    read_interleaved(w, all);
     const auto s = static_cast<size_t>(channels_);
     out.resize(cells_ * s);
     for (size_t c = 0; c < s; ++c)
       for (size_t i = 0; i < cells_; ++i) out[c * cells_ + i] = all[i * stride_ + c];
   }
 
-  AgentState read_agents() override {
+  // World w's agents in id order (its slice of the other agent buffer is the scratch).
+  AgentState read_world_agents(int w) {
     const int other = 1 - cur_;
-    cuda::launch_order_by_id(stream_.get(), agents(cur_), agents(other), agents_);
+    const AgentArrays from = world_agents(cur_, w);
+    const AgentArrays to = world_agents(other, w);
+    cuda::launch_order_by_id(stream_.get(), from, to, agents_);
     AgentState out;
     out.x.resize(agents_);
     out.y.resize(agents_);
     out.theta.resize(agents_);
     out.id.resize(agents_);
     const size_t fb = agents_ * sizeof(float);
-    PHYS_CUDA_CHECK(
-        cudaMemcpyAsync(out.x.data(), x_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
-    PHYS_CUDA_CHECK(
-        cudaMemcpyAsync(out.y.data(), y_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
-    PHYS_CUDA_CHECK(
-        cudaMemcpyAsync(out.theta.data(), theta_[other].get(), fb, cudaMemcpyDeviceToHost, stream_.get()));
-    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.id.data(), id_[other].get(), agents_ * sizeof(uint32_t),
-                                    cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.x.data(), to.x, fb, cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.y.data(), to.y, fb, cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.theta.data(), to.theta, fb, cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.id.data(), to.id, agents_ * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                                    stream_.get()));
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     return out;
   }
@@ -458,7 +510,8 @@ class CudaBackend final : public Backend {
       sensed = sense_.get();
     }
     cuda::launch_agents(s, agents(cur_), agents_, sensed, counts_[p].get(), d_species_.get(), d_step_.get(),
-                        aggregate_, channels_, weighted_, reads_id_, d_walls_.get(), walls_mode_);
+                        aggregate_, channels_, weighted_, reads_id_, d_walls_.get(), walls_mode_,
+                        worlds_arg());
   }
   // A detail K > 1 may blur several times (docs/MODEL.md, "Scale"): the first pass deposits, decays and
   // advances the step; the others read zero counts, keep = 1 and leave the step index. The step must
@@ -470,7 +523,7 @@ class CudaBackend final : public Backend {
     const int passes = species_params_.blur_passes;
     float* out = passes % 2 == 0 ? blur_scratch_.get() : field_[1 - p].get();
     cuda::launch_field(s, field_[p].get(), out, counts_[p].get(), counts_[1 - p].get(), d_species_.get(),
-                       d_step_.get(), size_.width, size_.height, channels_, strip_rows_);
+                       d_step_.get(), size_.width, size_.height, channels_, strip_rows_, worlds_arg());
     enqueue_clear_walls(s, out);
     for (int pass = 1; pass < passes; ++pass) {
       float* in = out;
@@ -487,13 +540,22 @@ class CudaBackend final : public Backend {
   }
 
   AgentArrays agents(int b) { return {x_[b].get(), y_[b].get(), theta_[b].get(), id_[b].get()}; }
+  AgentArrays world_agents(int b, int w) {
+    const size_t first = static_cast<size_t>(w) * agents_;
+    return {x_[b].get() + first, y_[b].get() + first, theta_[b].get() + first, id_[b].get() + first};
+  }
   float* current_field() { return field_[steps_ & 1U].get(); }
+  // Every world's cells and agents (one world: cells_ and agents_).
+  size_t all_cells() const { return cells_ * static_cast<size_t>(worlds_); }
+  uint64_t all_agents() const { return agents_ * static_cast<uint64_t>(worlds_); }
+  cuda::Worlds worlds_arg() const { return {worlds_, cells_ * stride_}; }
+  std::string worlds_text() const { return worlds_ > 1 ? std::to_string(worlds_) + " worlds of " : ""; }
 
-  // The device field as it is stored: stride_ floats per cell.
-  void read_interleaved(std::vector<float>& out) {
+  // World w's device field as it is stored: stride_ floats per cell.
+  void read_interleaved(int w, std::vector<float>& out) {
     out.resize(cells_ * stride_);
-    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.data(), current_field(), out.size() * sizeof(float),
-                                    cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(out.data(), current_field() + static_cast<size_t>(w) * cells_ * stride_,
+                                    out.size() * sizeof(float), cudaMemcpyDeviceToHost, stream_.get()));
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
@@ -505,13 +567,13 @@ class CudaBackend final : public Backend {
   }
 
   void upload_agents(const AgentState& a) {
-    const size_t fb = agents_ * sizeof(float);
+    const size_t fb = all_agents() * sizeof(float);
     cudaStream_t s = stream_.get();
     PHYS_CUDA_CHECK(cudaMemcpyAsync(x_[cur_].get(), a.x.data(), fb, cudaMemcpyHostToDevice, s));
     PHYS_CUDA_CHECK(cudaMemcpyAsync(y_[cur_].get(), a.y.data(), fb, cudaMemcpyHostToDevice, s));
     PHYS_CUDA_CHECK(cudaMemcpyAsync(theta_[cur_].get(), a.theta.data(), fb, cudaMemcpyHostToDevice, s));
-    PHYS_CUDA_CHECK(
-        cudaMemcpyAsync(id_[cur_].get(), a.id.data(), agents_ * sizeof(uint32_t), cudaMemcpyHostToDevice, s));
+    PHYS_CUDA_CHECK(cudaMemcpyAsync(id_[cur_].get(), a.id.data(), all_agents() * sizeof(uint32_t),
+                                    cudaMemcpyHostToDevice, s));
     counts_valid_ = false;  // the last step's counts no longer describe these positions
   }
 
@@ -520,22 +582,23 @@ class CudaBackend final : public Backend {
   void enqueue_sort(cudaStream_t s, uint64_t step) {
     uint32_t* counts = cell_counts(step);
     if (channels_ > 1) {
-      PHYS_CUDA_CHECK(cudaMemsetAsync(counts, 0, cells_ * sizeof(uint32_t), s));
-      cuda::launch_histogram(s, agents(cur_), agents_, counts, size_.width, size_.height);
+      PHYS_CUDA_CHECK(cudaMemsetAsync(counts, 0, all_cells() * sizeof(uint32_t), s));
+      cuda::launch_histogram(s, agents(cur_), all_agents(), counts, size_.width, size_.height, agents_);
     }
     size_t bytes = scan_temp_.bytes();
     PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.get(), bytes, counts, offsets_.get(),
-                                                  static_cast<int>(cells_), s));
-    cuda::launch_scatter_by_cell(s, agents(cur_), agents(1 - cur_), agents_, offsets_.get(), size_.width,
-                                 size_.height);
+                                                  static_cast<int>(all_cells()), s));
+    cuda::launch_scatter_by_cell(s, agents(cur_), agents(1 - cur_), all_agents(), offsets_.get(), size_.width,
+                                 size_.height, agents_);
     cur_ = 1 - cur_;
   }
 
   void enqueue_counts_if_stale(uint64_t step) {
     if (counts_valid_ || channels_ > 1) return;  // several species: the sort counts for itself
     uint32_t* counts = counts_[(step + 1) & 1U].get();
-    PHYS_CUDA_CHECK(cudaMemsetAsync(counts, 0, cells_ * sizeof(uint32_t), stream_.get()));
-    cuda::launch_histogram(stream_.get(), agents(cur_), agents_, counts, size_.width, size_.height);
+    PHYS_CUDA_CHECK(cudaMemsetAsync(counts, 0, all_cells() * sizeof(uint32_t), stream_.get()));
+    cuda::launch_histogram(stream_.get(), agents(cur_), all_agents(), counts, size_.width, size_.height,
+                           agents_);
     counts_valid_ = true;
   }
 
@@ -674,13 +737,17 @@ class CudaBackend final : public Backend {
   }
 
   std::string device_;
-  size_t cells_;
+  size_t cells_;  // of one world
+  int worlds_;    // B: 1, or a batch's
   uint32_t seed_;
-  int channels_;   // S
-  size_t stride_;  // floats per cell in the field and counts (S, or 4 for S = 3)
-  bool weighted_;  // false: one species with W = [[1]], the single-species agent kernel
-  bool reads_id_;  // false: that kernel without the id load (rule simple, no jitter)
-  rule::SpeciesParams species_params_;
+  int channels_;                           // S
+  size_t stride_;                          // floats per cell in the field and counts (S, or 4 for S = 3)
+  std::vector<SpeciesSet> world_species_;  // each world's, resolved ([0] is species_)
+  bool weighted_;  // false: one species with W = [[1]] in every world, the single-species agent kernel
+  bool reads_id_;  // false: that kernel without the id load (rule simple, no jitter, in every world)
+  rule::SpeciesParams species_params_;  // world 0's
+  std::vector<uint32_t> world_seeds_;
+  std::vector<rule::SpeciesParams> world_params_;  // each world's, as on the device
   int sort_every_ = 32;
   int chunk_ = 32;
   bool aggregate_ = true;
@@ -724,10 +791,39 @@ class CudaBackend final : public Backend {
   MovingAverage agents_ms_{64}, field_ms_{64}, sort_ms_{8}, publish_ms_{64}, step_ms_{16};
 };
 
+// The batch is the backend seen world by world.
+class CudaWorldBatch final : public WorldBatch {
+ public:
+  CudaWorldBatch(const std::vector<SimConfig>& worlds, AgentState agents)
+      : WorldBatch(static_cast<int>(worlds.size()), worlds.front().size, worlds.front().agents),
+        backend_(worlds, std::move(agents)) {}
+  std::string name() const override {
+    return backend_.name() + ", " + std::to_string(worlds()) + " worlds a launch";
+  }
+  uint64_t steps_done() const override { return backend_.steps_done(); }
+  void step(int n) override { backend_.step(n); }
+  void set_species(int w, const SpeciesSet& s) override { backend_.set_world_species(checked(w), s); }
+  void read_field(int w, std::vector<float>& out) override { backend_.read_world_field(checked(w), out); }
+  AgentState read_agents(int w) override { return backend_.read_world_agents(checked(w)); }
+  StageTimings timings() override { return backend_.timings(); }
+
+ private:
+  int checked(int w) const {
+    if (w < 0 || w >= worlds())
+      throw Error("world " + std::to_string(w) + " is not in this batch of " + std::to_string(worlds()));
+    return w;
+  }
+  CudaBackend backend_;
+};
+
 }  // namespace
 
 std::unique_ptr<Backend> make_cuda_backend(const SimConfig& config, AgentState agents) {
-  return std::make_unique<CudaBackend>(config, std::move(agents));
+  return std::make_unique<CudaBackend>(std::vector<SimConfig>{config}, std::move(agents));
+}
+
+std::unique_ptr<WorldBatch> make_cuda_batch(const std::vector<SimConfig>& worlds, AgentState agents) {
+  return std::make_unique<CudaWorldBatch>(worlds, std::move(agents));
 }
 
 std::string cuda_device_name() {

@@ -152,9 +152,18 @@ template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls>
 __global__ void __launch_bounds__(kAgentBlock)
     agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
                   const rule::SpeciesParams* __restrict__ species, const uint32_t* __restrict__ step_ptr,
-                  const uint8_t* __restrict__ walls) {
+                  const uint8_t* __restrict__ walls, size_t world_floats) {
   static_assert(Walls == kWallsNone || Weighted, "walls take the weighted path");
   constexpr bool kWithId = Weighted || ReadsId;
+  // This block's world (blockIdx.y; 0 when there is one): its agents, cells and parameters.
+  {
+    const size_t world = blockIdx.y;
+    const size_t first = world * n;
+    a = {a.x + first, a.y + first, a.theta + first, a.id + first};
+    field += world * world_floats;
+    counts += world * world_floats;
+    species += world;
+  }
   // Several species: a warp's agents belong to different species (they are grouped by cell, not
   // by species), so reading their parameters from global memory replays every load once per
   // species in the warp. A block copy in shared memory serves them without replays.
@@ -243,9 +252,19 @@ template <int S, int Rows, bool Aligned>
 __global__ void __launch_bounds__(32 * kStripWarps)
     field_kernel_strip(const float* __restrict__ fin, float* __restrict__ fout,
                        const uint32_t* __restrict__ counts, uint32_t* __restrict__ clear,
-                       const rule::SpeciesParams* __restrict__ species, uint32_t* step_ptr) {
+                       const rule::SpeciesParams* __restrict__ species, uint32_t* step_ptr,
+                       size_t world_floats) {
   constexpr int K = channel_stride(S);
   constexpr int P = 4 / K;
+  if (blockIdx.z != 0) {  // another world than the first: its slice of every buffer, its parameters
+    const size_t offset = blockIdx.z * world_floats;
+    fin += offset;
+    fout += offset;
+    counts += offset;
+    clear += offset;
+    species += blockIdx.z;
+    step_ptr = nullptr;  // the first world's blocks advance the step
+  }
   static_assert(Aligned || K < 4, "a cell of four channels always starts on 16 bytes");
   const int w = species->p[0].width;
   const int h = species->p[0].height;
@@ -382,28 +401,32 @@ __global__ void __launch_bounds__(32 * kStripWarps)
 
 template <int S, int Rows, bool Aligned>
 void launch_strip(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
-                  uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width,
-                  int height) {
+                  uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width, int height,
+                  Worlds worlds) {
   const int cells_per_warp = 32 * (4 / channel_stride(S));
   const dim3 grid(static_cast<unsigned>((width + cells_per_warp - 1) / cells_per_warp),
-                  static_cast<unsigned>((height + Rows * kStripWarps - 1) / (Rows * kStripWarps)));
-  field_kernel_strip<S, Rows, Aligned>
-      <<<grid, dim3(32, kStripWarps), 0, stream>>>(field_in, field_out, counts, clear, species, step);
+                  static_cast<unsigned>((height + Rows * kStripWarps - 1) / (Rows * kStripWarps)),
+                  static_cast<unsigned>(worlds.count));
+  field_kernel_strip<S, Rows, Aligned><<<grid, dim3(32, kStripWarps), 0, stream>>>(
+      field_in, field_out, counts, clear, species, step, worlds.floats);
 }
 
 template <int S, bool Aligned>
 void launch_strip_rows(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
                        uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width,
-                       int height, int rows) {
+                       int height, int rows, Worlds worlds) {
   switch (rows) {
     case 8:
-      launch_strip<S, 8, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height);
+      launch_strip<S, 8, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                                  worlds);
       break;
     case 32:
-      launch_strip<S, 32, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height);
+      launch_strip<S, 32, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                                   worlds);
       break;
     default:
-      launch_strip<S, 16, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height);
+      launch_strip<S, 16, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height,
+                                   worlds);
       break;
   }
 }
@@ -421,20 +444,29 @@ __global__ void block_mean_kernel(const float* __restrict__ field, float* __rest
   }
 }
 
+// The cell an agent's position falls in, numbered across the worlds (world-major).
+__device__ __forceinline__ uint32_t batch_cell(float x, float y, int width, int height, uint64_t i,
+                                               uint64_t per_world) {
+  const auto world = static_cast<uint32_t>(i / per_world);
+  return world * static_cast<uint32_t>(width) * static_cast<uint32_t>(height) +
+         static_cast<uint32_t>(cell_index(x, y, width, height));
+}
+
 __global__ void histogram_kernel(AgentArrays a, uint64_t n, uint32_t* __restrict__ counts, int width,
-                                 int height) {
+                                 int height, uint64_t per_world) {
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
   if (i >= n) return;
-  atomicAdd(counts + cell_index(a.x[i], a.y[i], width, height), 1U);
+  atomicAdd(counts + batch_cell(a.x[i], a.y[i], width, height, i, per_world), 1U);
 }
 
 __global__ void scatter_kernel(AgentArrays from, AgentArrays to, uint64_t n, uint32_t* __restrict__ offsets,
-                               int width, int height) {
+                               int width, int height, uint64_t per_world) {
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
   if (i >= n) return;
   const float x = from.x[i];
   const float y = from.y[i];
-  const uint32_t slot = aggregated_add(offsets, cell_index(x, y, width, height));
+  const uint32_t slot =
+      aggregated_add(offsets, static_cast<int>(batch_cell(x, y, width, height, i, per_world)));
   to.x[slot] = x;
   to.y[slot] = y;
   to.theta[slot] = from.theta[i];
@@ -522,60 +554,62 @@ unsigned resident_blocks(Kernel kernel) {
 
 // As many blocks as the GPU holds at once (asked once per kernel: each instantiation has its own
 // registers, so its own count), or as many as n agents need if fewer.
+// What one launch of the agent kernel takes, whichever instantiation runs it.
+struct AgentLaunch {
+  AgentArrays a;
+  uint64_t n;  // per world
+  const float* field;
+  uint32_t* counts;
+  const rule::SpeciesParams* species;
+  const uint32_t* step;
+  const uint8_t* walls;
+  Worlds worlds;
+};
+
+// One world: as many blocks as the GPU holds at once (or as n agents need), each thread striding.
+// Several: the GPU's resident blocks shared among the worlds (at least one each), a world per
+// blockIdx.y.
 template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls>
-void launch_agents_kernel(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field,
-                          uint32_t* counts, const rule::SpeciesParams* species, const uint32_t* step,
-                          const uint8_t* walls) {
+void launch_agents_kernel(cudaStream_t stream, const AgentLaunch& l) {
   const auto kernel = agents_kernel<S, Weighted, Aggregate, ReadsId, Walls>;
   static const unsigned resident = resident_blocks(kernel);
-  const unsigned blocks = std::min(resident, blocks_for(n, kAgentBlock));
-  kernel<<<blocks, kAgentBlock, 0, stream>>>(a, n, field, counts, species, step, walls);
+  const auto worlds = static_cast<unsigned>(l.worlds.count);
+  const unsigned blocks = std::min(std::max(1U, resident / worlds), blocks_for(l.n, kAgentBlock));
+  kernel<<<dim3(blocks, worlds), kAgentBlock, 0, stream>>>(l.a, l.n, l.field, l.counts, l.species, l.step,
+                                                           l.walls, l.worlds.floats);
 }
 
 template <int S, bool Weighted, bool ReadsId, int Walls = kWallsNone>
-void agents_for(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
-                const rule::SpeciesParams* species, const uint32_t* step, bool aggregate,
-                const uint8_t* walls = nullptr) {
+void agents_for(cudaStream_t stream, const AgentLaunch& l, bool aggregate) {
   if (aggregate) {
-    launch_agents_kernel<S, Weighted, true, ReadsId, Walls>(stream, a, n, field, counts, species, step,
-                                                            walls);
+    launch_agents_kernel<S, Weighted, true, ReadsId, Walls>(stream, l);
   } else {
-    launch_agents_kernel<S, Weighted, false, ReadsId, Walls>(stream, a, n, field, counts, species, step,
-                                                             walls);
+    launch_agents_kernel<S, Weighted, false, ReadsId, Walls>(stream, l);
   }
 }
 
 // With walls, every species count takes the weighted kernel (a product by W[0][0] = 1 is exact).
 template <int S>
-void agents_walled(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
-                   const rule::SpeciesParams* species, const uint32_t* step, bool aggregate,
-                   const uint8_t* walls, int mode) {
+void agents_walled(cudaStream_t stream, const AgentLaunch& l, bool aggregate, int mode) {
   if (mode == kWallsClosed) {
-    agents_for<S, true, true, kWallsClosed>(stream, a, n, field, counts, species, step, aggregate, walls);
+    agents_for<S, true, true, kWallsClosed>(stream, l, aggregate);
   } else {
-    agents_for<S, true, true, kWallsMap>(stream, a, n, field, counts, species, step, aggregate, walls);
+    agents_for<S, true, true, kWallsMap>(stream, l, aggregate);
   }
 }
 }  // namespace
 
 void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                    const rule::SpeciesParams* species, const uint32_t* step, bool aggregate, int channels,
-                   bool weighted, bool reads_id, const uint8_t* walls, int walls_mode) {
-  if (n == 0) return;
+                   bool weighted, bool reads_id, const uint8_t* walls, int walls_mode, Worlds worlds) {
+  if (n == 0 || worlds.count <= 0) return;
+  const AgentLaunch l{a, n, field, counts, species, step, walls, worlds};
   if (walls_mode != kWallsNone) {
     switch (channels) {
-      case 1:
-        agents_walled<1>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
-        break;
-      case 2:
-        agents_walled<2>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
-        break;
-      case 3:
-        agents_walled<3>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
-        break;
-      default:
-        agents_walled<4>(stream, a, n, field, counts, species, step, aggregate, walls, walls_mode);
-        break;
+      case 1: agents_walled<1>(stream, l, aggregate, walls_mode); break;
+      case 2: agents_walled<2>(stream, l, aggregate, walls_mode); break;
+      case 3: agents_walled<3>(stream, l, aggregate, walls_mode); break;
+      default: agents_walled<4>(stream, l, aggregate, walls_mode); break;
     }
     PHYS_CUDA_CHECK_LAUNCH();
     return;
@@ -583,51 +617,51 @@ void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* 
   switch (channels) {
     case 1:
       if (weighted) {
-        agents_for<1, true, true>(stream, a, n, field, counts, species, step, aggregate);
+        agents_for<1, true, true>(stream, l, aggregate);
       } else if (reads_id) {
-        agents_for<1, false, true>(stream, a, n, field, counts, species, step, aggregate);
+        agents_for<1, false, true>(stream, l, aggregate);
       } else {
-        agents_for<1, false, false>(stream, a, n, field, counts, species, step, aggregate);
+        agents_for<1, false, false>(stream, l, aggregate);
       }
       break;
-    case 2: agents_for<2, true, true>(stream, a, n, field, counts, species, step, aggregate); break;
-    case 3: agents_for<3, true, true>(stream, a, n, field, counts, species, step, aggregate); break;
-    default: agents_for<4, true, true>(stream, a, n, field, counts, species, step, aggregate); break;
+    case 2: agents_for<2, true, true>(stream, l, aggregate); break;
+    case 3: agents_for<3, true, true>(stream, l, aggregate); break;
+    default: agents_for<4, true, true>(stream, l, aggregate); break;
   }
   PHYS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_field(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
                   uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width, int height,
-                  int channels, int strip_rows) {
-  if (width <= 0 || height <= 0) return;
+                  int channels, int strip_rows, Worlds worlds) {
+  if (width <= 0 || height <= 0 || worlds.count <= 0) return;
   const bool aligned = (width * channel_stride(channels)) % 4 == 0;
   switch (channels) {
     case 1:
       if (aligned) {
         launch_strip_rows<1, true>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                                   strip_rows);
+                                   strip_rows, worlds);
       } else {
         launch_strip_rows<1, false>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                                    strip_rows);
+                                    strip_rows, worlds);
       }
       break;
     case 2:
       if (aligned) {
         launch_strip_rows<2, true>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                                   strip_rows);
+                                   strip_rows, worlds);
       } else {
         launch_strip_rows<2, false>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                                    strip_rows);
+                                    strip_rows, worlds);
       }
       break;
     case 3:
       launch_strip_rows<3, true>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                                 strip_rows);
+                                 strip_rows, worlds);
       break;
     default:
       launch_strip_rows<4, true>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                                 strip_rows);
+                                 strip_rows, worlds);
       break;
   }
   PHYS_CUDA_CHECK_LAUNCH();
@@ -644,17 +678,19 @@ void launch_block_mean(cudaStream_t stream, const float* field, float* sense, in
   PHYS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width,
-                      int height) {
+void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width, int height,
+                      uint64_t per_world) {
   if (n == 0) return;
-  histogram_kernel<<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, counts, width, height);
+  histogram_kernel<<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, counts, width, height,
+                                                                           per_world);
   PHYS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_scatter_by_cell(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n,
-                            uint32_t* offsets, int width, int height) {
+                            uint32_t* offsets, int width, int height, uint64_t per_world) {
   if (n == 0) return;
-  scatter_kernel<<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(from, to, n, offsets, width, height);
+  scatter_kernel<<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(from, to, n, offsets, width, height,
+                                                                         per_world);
   PHYS_CUDA_CHECK_LAUNCH();
 }
 

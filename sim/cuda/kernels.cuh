@@ -34,17 +34,25 @@ __host__ __device__ constexpr int channel_stride(int channels) {
 // Walls (docs/MODEL.md, "Environment"): kWallsNone (the wall-less kernels), kWallsMap (walls on the torus)
 // or kWallsClosed (the closed box); with walls, `walls` is W x H bytes (non-zero = wall) and every
 // species count takes the weighted kernel.
+// Several worlds of one size (sim/backend.hpp, WorldBatch) in one launch: world b's agents are
+// [b * n, (b + 1) * n) of the arrays, its field and counts the `world_floats` floats from
+// b * world_floats, its parameters species[b]. One world: worlds = 1 (world_floats unused).
 enum WallsMode : int { kWallsNone = 0, kWallsMap = 1, kWallsClosed = 2 };
+struct Worlds {
+  int count = 1;
+  size_t floats = 0;  // per world in the field and the counts: cells * channel_stride(S)
+};
 void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                    const rule::SpeciesParams* species, const uint32_t* step, bool aggregate, int channels,
-                   bool weighted, bool reads_id, const uint8_t* walls = nullptr, int walls_mode = kWallsNone);
+                   bool weighted, bool reads_id, const uint8_t* walls = nullptr, int walls_mode = kWallsNone,
+                   Worlds worlds = {});
 
 // The fused field pass, channel by channel: G = deposited(F, counts), 3x3 wrapped sum of G from row
 // sums, decay (strip_rows: rows per warp, 8, 16 or 32, where the width allows the register pass); writes
-// `field_out`, zeroes `clear` (the other count buffer) and advances *step by one.
+// `field_out`, zeroes `clear` (the other count buffer) and advances *step by one (once for all worlds).
 void launch_field(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
                   uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width, int height,
-                  int channels, int strip_rows);
+                  int channels, int strip_rows, Worlds worlds = {});
 
 // The sensing field of a detail K > 1 (docs/MODEL.md, "Scale"): every cell of each K x K block gets
 // the block's rule::block_mean, channel by channel (`stride` floats per cell; K divides both sides).
@@ -52,13 +60,15 @@ void launch_block_mean(cudaStream_t stream, const float* field, float* sense, in
                        int stride);
 
 // counts[cell of agent] += 1 for every agent (used when no step has counted the current positions).
-void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width,
-                      int height);
+// n agents in all, `per_world` of them a world (agent i is in world i / per_world, and its cell is
+// world * width * height + its cell in the world).
+void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width, int height,
+                      uint64_t per_world);
 
-// Moves agent i to slot offsets[cell]++ (offsets: exclusive prefix sum of the per-cell counts), so
-// agents end up grouped by cell in row-major order.
+// Moves agent i to slot offsets[cell]++ (offsets: exclusive prefix sum of the per-cell counts, cells
+// as the histogram numbers them), so agents end up grouped by world, then by cell in row-major order.
 void launch_scatter_by_cell(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n,
-                            uint32_t* offsets, int width, int height);
+                            uint32_t* offsets, int width, int height, uint64_t per_world);
 
 // to[from.id[i]] = from[i]: agents in id order (ids are a permutation of 0..n-1).
 void launch_order_by_id(cudaStream_t stream, AgentArrays from, AgentArrays to, uint64_t n);

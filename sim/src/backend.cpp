@@ -206,7 +206,7 @@ std::string cuda_device() {
 #endif
 }
 
-std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& config, std::string* note) {
+void validate_config(const SimConfig& config) {
   validate(config.model);
   validate(config.spawn);
   validate(config.species);
@@ -216,6 +216,10 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& confi
     throw Error("threads = " + std::to_string(config.threads) + " is out of range: allowed 0 (all) to " +
                 std::to_string(kMaxThreads));
   }
+}
+
+std::unique_ptr<Backend> create_backend(BackendKind kind, const SimConfig& config, std::string* note) {
+  validate_config(config);
 
   std::string why;
   bool use_cuda = false;

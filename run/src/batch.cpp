@@ -1,0 +1,178 @@
+#include "run/batch.hpp"
+
+#include <algorithm>
+#include <exception>
+
+#include "sim/text.hpp"
+
+namespace physarum::run {
+namespace {
+
+struct Resolved {
+  std::vector<Preset> presets;
+  std::vector<SimConfig> configs;
+  std::string refusal;  // why not one CUDA batch, "" when it can be
+};
+
+std::string world_refusal(const Recipe& r, const Preset& p, size_t i) {
+  const std::string which = "world " + std::to_string(i);
+  if (backend_kind(r) == BackendKind::Cpu) return which + " asks for the CPU";
+  if (r.picture.has_value() || !r.image.empty()) return which + " is seeded from an image";
+  if (!p.keyframes.empty()) return which + " has keyframes";
+  if (!p.environment.food.empty() || !p.environment.walls.empty() || p.environment.boundary != Boundary::Wrap)
+    return which + " has food or walls";
+  return "";
+}
+
+Resolved resolve_all(const std::vector<Recipe>& recipes) {
+  Resolved out;
+  for (size_t i = 0; i < recipes.size(); ++i) {
+    out.presets.push_back(resolve(recipes[i]));
+    out.configs.push_back(config_from(out.presets.back(), recipes[i].threads));
+    if (out.refusal.empty()) out.refusal = world_refusal(recipes[i], out.presets.back(), i);
+  }
+  if (recipes.size() < 2 && out.refusal.empty()) out.refusal = "one world is a run of its own";
+  if (out.refusal.empty()) out.refusal = physarum::batch_refusal(out.configs);
+  if (out.refusal.empty() && cuda_device().empty()) out.refusal = "no CUDA device";
+  return out;
+}
+
+}  // namespace
+
+std::string batch_refusal(const std::vector<Recipe>& recipes) {
+  return resolve_all(recipes).refusal;
+}
+
+Batch::Batch(const std::vector<Recipe>& recipes) {
+  Resolved r = resolve_all(recipes);
+  presets_ = std::move(r.presets);
+  if (r.refusal.empty()) {
+    make_groups(r.configs);
+  } else {
+    make_runs(recipes, r.refusal);
+  }
+}
+
+// As many worlds a batch as its limits allow; a batch that does not fit in the GPU's memory is
+// split in two until it does.
+void Batch::make_groups(const std::vector<SimConfig>& configs) {
+  for (const SimConfig& c : configs) species_.push_back(resolve_species(c.species, c.model, c.spawn.mode));
+  size_t per = configs.size();
+  while (per > 1 && !physarum::batch_refusal(std::vector<SimConfig>(per, configs.front())).empty()) per /= 2;
+  for (;;) {
+    try {
+      groups_.clear();
+      for (size_t first = 0; first < configs.size(); first += per) {
+        const auto last = static_cast<std::ptrdiff_t>(std::min(configs.size(), first + per));
+        groups_.push_back(create_cuda_batch(std::vector<SimConfig>(
+            configs.begin() + static_cast<std::ptrdiff_t>(first), configs.begin() + last)));
+      }
+      break;
+    } catch (const OutOfMemoryError&) {
+      if (per == 1) throw;
+      per /= 2;
+    }
+  }
+  group_size_ = per;
+  note_ = groups_.front()->name();
+  if (groups_.size() > 1) note_ += " (" + std::to_string(groups_.size()) + " batches)";
+}
+
+int side_by_side_lanes(const std::vector<Recipe>& recipes) {
+  const bool cpu = std::all_of(recipes.begin(), recipes.end(), [](const Recipe& r) {
+    return backend_kind(r) == BackendKind::Cpu ||
+           (backend_kind(r) == BackendKind::Auto && cuda_device().empty());
+  });
+  const bool all_threads =
+      std::all_of(recipes.begin(), recipes.end(), [](const Recipe& r) { return r.threads == 0; });
+  // A small world's step is too short to share among threads; a run is the same bytes at every
+  // thread count (docs/MODEL.md, "Determinism"), so CPU worlds run one thread each, side by side.
+  if (!cpu || !all_threads || recipes.size() < 2 || default_threads() < 2) return 0;
+  return std::min(static_cast<int>(recipes.size()), default_threads());
+}
+
+void Batch::make_runs(const std::vector<Recipe>& recipes, const std::string& why) {
+  const int lanes = side_by_side_lanes(recipes);
+  side_by_side_ = lanes > 0;
+  for (const Recipe& r : recipes) {
+    Recipe one = r;
+    if (side_by_side_) one.threads = 1;
+    runs_.push_back(std::make_unique<Run>(one));
+    species_.push_back(runs_.back()->backend().species());
+  }
+  if (side_by_side_) {
+    note_ = "cpu, " + std::to_string(recipes.size()) + " worlds side by side on " + std::to_string(lanes) +
+            " threads";
+  } else if (runs_.size() == 1) {
+    note_ = runs_.front()->backend().name();
+  } else {
+    note_ = "one after another on " + runs_.front()->backend().name() + ": " + why;
+  }
+}
+
+StageTimings Batch::timings() {
+  return batched() ? groups_.front()->timings() : StageTimings{};
+}
+
+std::string Batch::backend_name() const {
+  if (batched()) {
+    const std::string n = groups_.front()->name();
+    return n.substr(0, n.find(", "));
+  }
+  return runs_.front()->backend().name();
+}
+
+void Batch::step(uint64_t n) {
+  if (n == 0) return;
+  if (batched()) {
+    for (uint64_t left = n; left > 0;) {
+      const int k = static_cast<int>(std::min<uint64_t>(left, 1U << 20));
+      for (auto& g : groups_) g->step(k);
+      left -= static_cast<uint64_t>(k);
+    }
+  } else if (!side_by_side_) {
+    for (auto& r : runs_) r->step(n);
+  } else {
+    std::exception_ptr failed;
+    const auto count = static_cast<int64_t>(runs_.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(default_threads())
+    for (int64_t i = 0; i < count; ++i) {
+      try {
+        runs_[static_cast<size_t>(i)]->step(n);
+      } catch (...) {
+#pragma omp critical(physarum_batch_failed)
+        if (!failed) failed = std::current_exception();
+      }
+    }
+    if (failed) std::rethrow_exception(failed);
+  }
+  steps_ += n;
+}
+
+void Batch::read_field(size_t i, std::vector<float>& out) {
+  if (batched()) {
+    groups_.at(i / group_size_)->read_field(static_cast<int>(i % group_size_), out);
+  } else {
+    runs_.at(i)->backend().read_field(out);
+  }
+}
+
+void Batch::read_food(size_t i, std::vector<float>& out) const {
+  if (batched()) {  // batched worlds have no environment: no food anywhere
+    const Size s = size(i);
+    out.assign(static_cast<size_t>(s.width) * static_cast<size_t>(s.height), 0.0f);
+  } else {
+    runs_.at(i)->backend().read_food(out);
+  }
+}
+
+void Batch::read_walls(size_t i, std::vector<uint8_t>& out) const {
+  if (batched()) {
+    const Size s = size(i);
+    out.assign(static_cast<size_t>(s.width) * static_cast<size_t>(s.height), 0);
+  } else {
+    runs_.at(i)->backend().read_walls(out);
+  }
+}
+
+}  // namespace physarum::run
