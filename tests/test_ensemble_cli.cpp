@@ -172,5 +172,23 @@ TEST(EnsembleCliGpu, OnCudaTheFileIsTheCpusByteForByte) {
   EXPECT_EQ(read_file(dir / "cuda.json"), read_file(dir / "cpu.json"));
 }
 
+// A preset without food or walls: on the GPU its seeds grow as one batch (one launch per stage for
+// all), and the file is still the CPU's, where each seed runs alone.
+TEST(EnsembleCliGpu, BatchedSeedsOnCudaWriteTheCpusFileByteForByte) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const fs::path dir = temp_dir();
+  const auto jones = [](const std::string& backend, const std::string& out) {
+    return std::vector<std::string>{"render",   "--preset", "jones-2010", "--size",   "160x90",
+                                    "--agents", "3000",     "--steps",    "200",      "--backend",
+                                    backend,    "--seeds",  "1..6",       "--report", out};
+  };
+  const ProcessResult c = physarum(jones("cpu", "cpu.json"), dir);
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const ProcessResult g = physarum(jones("cuda", "cuda.json"), dir);
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_NE(g.err.find("seeds 1 to 6 (6 of 6)"), std::string::npos) << g.err;
+  EXPECT_EQ(read_file(dir / "cuda.json"), read_file(dir / "cpu.json"));
+}
+
 }  // namespace
 }  // namespace physarum::test

@@ -313,3 +313,60 @@ TEST(SensitivityCsv, TamperedHeadersRowsAndNumbersAreRefusedNamingTheLine) {
 
 }  // namespace
 }  // namespace physarum::app::sensitivity
+
+namespace physarum::app::sensitivity {
+namespace {
+
+// Each kind of perturbation, twins of two seeds, on `backend`.
+std::vector<TwinJob> mixed_jobs(const std::string& backend) {
+  std::vector<TwinJob> jobs;
+  for (const char* spec :
+       {"agent:7:theta:1e-3", "field:3,4:1e-2", "model.sensor_angle_deg:0.05", "agent:0:x:0"}) {
+    run::Recipe a = small_sim();
+    a.backend = backend;
+    a.threads = 0;
+    a.seed = static_cast<uint32_t>(jobs.size() + 1);
+    jobs.push_back({a, parse_perturbation(spec)});
+  }
+  return jobs;
+}
+
+void expect_same_twins(const TwinResult& a, const TwinResult& b, size_t j) {
+  EXPECT_EQ(a.delta, b.delta) << "job " << j;
+  ASSERT_EQ(a.records.size(), b.records.size()) << "job " << j;
+  for (size_t r = 0; r < a.records.size(); ++r) {
+    EXPECT_EQ(a.records[r].step, b.records[r].step);
+    EXPECT_EQ(a.records[r].field_distance, b.records[r].field_distance) << "job " << j << " record " << r;
+    EXPECT_EQ(a.records[r].agent_fraction, b.records[r].agent_fraction) << "job " << j << " record " << r;
+  }
+  EXPECT_EQ(a.field_a, b.field_a);
+  EXPECT_EQ(a.field_b, b.field_b);
+}
+
+}  // namespace
+
+// Twins of several jobs grown together (side by side on the CPU) are each job's twins grown alone.
+TEST(SensitivityBatch, TwinsGrownTogetherAreEachJobsTwinsAlone) {
+  const std::vector<TwinJob> jobs = mixed_jobs("cpu");
+  const std::vector<TwinResult> together = run_twin_batch(jobs, 75, 25);
+  ASSERT_EQ(together.size(), jobs.size());
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    run::Recipe alone = jobs[j].a;
+    alone.threads = 2;
+    expect_same_twins(run_twins(alone, jobs[j].p, 75, 25), together[j], j);
+  }
+  EXPECT_GT(together[0].records.back().field_distance, 0.0);
+  EXPECT_EQ(together[3].records.back().field_distance, 0.0);  // a perturbation by 0
+}
+
+// On the GPU the twins are worlds of one CUDA batch (B's agents and field set in its slice): the
+// records are the CPU's, bit for bit.
+TEST(SensitivityBatchCuda, TwinsInOneCudaBatchRecordWhatTheCpuRecords) {
+  if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";
+  const std::vector<TwinResult> cpu = run_twin_batch(mixed_jobs("cpu"), 75, 25);
+  const std::vector<TwinResult> gpu = run_twin_batch(mixed_jobs("cuda"), 75, 25);
+  EXPECT_NE(gpu[0].backend.find("8 worlds a launch"), std::string::npos) << gpu[0].backend;
+  for (size_t j = 0; j < cpu.size(); ++j) expect_same_twins(cpu[j], gpu[j], j);
+}
+
+}  // namespace physarum::app::sensitivity

@@ -45,6 +45,7 @@ struct BenchOptions {
   std::vector<int> steps_per_frame = {1, 5};
   int frames = 0;
   std::vector<int> worlds;  // --worlds: many small worlds at once (worlds_bench.hpp)
+  std::string preset;       // --worlds: the worlds' model
 };
 
 struct Case {
@@ -338,6 +339,7 @@ int run_worlds(const BenchOptions& opt) {
   }
   WorldsBenchOptions w;
   w.backend = opt.backend;
+  w.preset = opt.preset;
   w.worlds = opt.worlds;
   w.size = opt.size;
   w.agents = opt.agents;
@@ -354,6 +356,7 @@ int run_worlds(const BenchOptions& opt) {
 
 int run(const BenchOptions& opt) {
   if (!opt.worlds.empty() || opt.sweep == "worlds") return run_worlds(opt);
+  if (!opt.preset.empty()) throw UsageError("--preset " + opt.preset + " sets the model of --worlds only");
   if (opt.frame) return run_frames(opt);
   std::vector<Case> cases;
   bool cpu = false;
@@ -396,6 +399,8 @@ CommandFn add_bench_command(CLI::App& app) {
       ->delimiter(',')
       ->transform(decimal_integer())
       ->check(CLI::Range(1, 65535));
+  cmd->add_option("--preset", o->preset,
+                  "--worlds: the worlds' model, a preset's name or file (default: the built-in defaults)");
   return [o] { return run(*o); };
 }
 

@@ -14,6 +14,7 @@
 #include "cli/decimal_option.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/sim_options.hpp"
+#include "run/batch.hpp"
 #include "sensitivity/plot.hpp"
 #include "sensitivity/report.hpp"
 #include "sim/atomic_file.hpp"
@@ -153,6 +154,20 @@ int merge(const SensitivityOptions& o) {
   return report(merged, o, o.out.empty() ? o.csv : o.out);
 }
 
+// A twin run's records into the CSV data, and its line on stderr (the backend before the first).
+void record_twin(CsvFile& data, const Job& job, TwinResult twin, int& done, int mine) {
+  if (done == 0) std::fprintf(stderr, "backend %s\n", twin.backend.c_str());
+  if (twin.delta == 0 && job.perturbation.eps != 0) {
+    std::fprintf(stderr,
+                 "physarum: note: %s = %s: the perturbation rounds away in float; the twins are equal\n",
+                 job.parameter.c_str(), num(job.value).c_str());
+  }
+  data.runs.push_back(
+      {job.point, job.parameter, job.value, twin.delta, job.repeat, job.seed, std::move(twin.records)});
+  std::fprintf(stderr, "  run %d/%d: %s = %s, seed %u\n", ++done, mine, job.parameter.c_str(),
+               num(job.value).c_str(), job.seed);
+}
+
 int run(SensitivityOptions o) {
   if (!o.merge.empty()) return merge(o);
   if (!o.out.empty())
@@ -195,31 +210,32 @@ int run(SensitivityOptions o) {
   std::fprintf(stderr, "physarum sensitivity: %d twin runs%s of %d steps, recording every %d\n", mine,
                o.shard.empty() ? "" : (" (shard " + o.shard + " of " + std::to_string(total) + ")").c_str(),
                o.steps, o.every);
-  int done = 0;
+  std::vector<Job> jobs;
   for (uint64_t j = 0; j < total; ++j) {
-    if (!in_shard(j, shard)) continue;
-    const Job job = plan.job(j);
-    run::Recipe a = o.sim;
-    a.seed = job.seed;
-    a.sets.insert(a.sets.end(), job.sets.begin(), job.sets.end());
-    TwinResult twin;
+    if (in_shard(j, shard)) jobs.push_back(plan.job(j));
+  }
+  // The twins of several jobs grow together: A and B of each are two worlds of one batch.
+  const size_t per = std::max<size_t>(1, run::worlds_a_batch(base) / 2);
+  int done = 0;
+  for (size_t first = 0; first < jobs.size(); first += per) {
+    const size_t last = std::min(jobs.size(), first + per);
+    std::vector<TwinJob> twins;
+    for (size_t j = first; j < last; ++j) {
+      run::Recipe a = o.sim;
+      a.seed = jobs[j].seed;
+      a.sets.insert(a.sets.end(), jobs[j].sets.begin(), jobs[j].sets.end());
+      twins.push_back({a, jobs[j].perturbation});
+    }
+    std::vector<TwinResult> results;
     try {
-      twin = run_twins(a, job.perturbation, o.steps, o.every, stop_on_signal());
+      results = run_twin_batch(twins, o.steps, o.every, stop_on_signal());
     } catch (const UsageError&) {
       throw;
     } catch (const Error& e) {
       throw UsageError(e.what());  // a perturbation that does not fit this simulation
     }
-    if (done == 0) std::fprintf(stderr, "backend %s\n", twin.backend.c_str());
-    if (twin.delta == 0 && job.perturbation.eps != 0) {
-      std::fprintf(stderr,
-                   "physarum: note: %s = %s: the perturbation rounds away in float; the twins are equal\n",
-                   job.parameter.c_str(), num(job.value).c_str());
-    }
-    data.runs.push_back(
-        {job.point, job.parameter, job.value, twin.delta, job.repeat, job.seed, std::move(twin.records)});
-    std::fprintf(stderr, "  run %d/%d: %s = %s, seed %u\n", ++done, mine, job.parameter.c_str(),
-                 num(job.value).c_str(), job.seed);
+    for (size_t k = 0; k < results.size(); ++k)
+      record_twin(data, jobs[first + k], std::move(results[k]), done, mine);
   }
   return report(data, o, o.csv);
 }

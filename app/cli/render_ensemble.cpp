@@ -9,7 +9,7 @@
 #include "cli/ensemble_summary.hpp"
 #include "cli/output_budget.hpp"
 #include "cli/output_paths.hpp"
-#include "run/run.hpp"
+#include "run/batch.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"
@@ -66,19 +66,30 @@ int merge(const EnsembleRun& r) {
   return run::kExitOk;
 }
 
-// One seed's run and report, parsed; nullopt when a stop request ended it.
-std::optional<SeedReport> run_seed(const EnsembleRun& r, uint32_t seed) {
-  run::Recipe recipe = r.sim;
-  recipe.seed = seed;
-  run::Run sim(recipe);
-  step_in_slices(r.steps, [&](uint64_t k) { sim.step(k); });
-  std::vector<float> field;
-  sim.backend().read_field(field);
-  const std::optional<std::string> text =
-      render_report_json(r.report, sim.backend(), sim.preset().environment, field, r.steps,
-                         "physarum " PHYSARUM_VERSION "; " + r.remake(sim.preset(), ""));
-  if (!text) return std::nullopt;
-  return SeedReport{seed, parse_json(*text, "the report of seed " + std::to_string(seed))};
+// The seeds grown together as one run::Batch (one CUDA batch, or side by side on the CPU), then each
+// measured; their reports, parsed, in order. nullopt when a stop request ended them.
+std::optional<std::vector<SeedReport>> run_seeds(const EnsembleRun& r, const std::vector<uint32_t>& seeds) {
+  std::vector<run::Recipe> recipes;
+  for (uint32_t seed : seeds) {
+    recipes.push_back(r.sim);
+    recipes.back().seed = seed;
+  }
+  run::Batch batch(recipes);
+  step_in_slices(r.steps, [&](uint64_t k) { batch.step(k); });
+  std::vector<SeedReport> out;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    std::vector<float> field;
+    batch.read_field(i, field);
+    RunMaps maps{batch.size(i), {}, {}};
+    batch.read_food(i, maps.food);
+    batch.read_walls(i, maps.walls);
+    const std::optional<std::string> text =
+        render_report_json(r.report, maps, batch.preset(i).environment, field, r.steps,
+                           "physarum " PHYSARUM_VERSION "; " + r.remake(batch.preset(i), ""));
+    if (!text) return std::nullopt;
+    out.push_back(SeedReport{seeds[i], parse_json(*text, "the report of seed " + std::to_string(seeds[i]))});
+  }
+  return out;
 }
 
 }  // namespace
@@ -143,12 +154,19 @@ int run_ensemble(const EnsembleRun& r) {
   install_signal_handlers();
   const char* left = "the report is not written";
   try {
-    for (size_t i = 0; i < mine.size(); ++i) {
-      if (!r.quiet)
-        std::fprintf(stderr, "physarum render: seed %u (%zu of %zu)\n", mine[i], i + 1, mine.size());
-      std::optional<SeedReport> seed = run_seed(r, mine[i]);
-      if (!seed) return report_stopped("render", left);
-      e.runs.push_back(std::move(*seed));
+    const size_t per = run::worlds_a_batch(preset);
+    for (size_t i = 0; i < mine.size(); i += per) {
+      const std::vector<uint32_t> group(
+          mine.begin() + static_cast<std::ptrdiff_t>(i),
+          mine.begin() + static_cast<std::ptrdiff_t>(std::min(mine.size(), i + per)));
+      if (!r.quiet) {
+        std::fprintf(stderr, "physarum render: seed%s %u%s (%zu of %zu)\n", group.size() > 1 ? "s" : "",
+                     group.front(), group.size() > 1 ? (" to " + std::to_string(group.back())).c_str() : "",
+                     i + group.size(), mine.size());
+      }
+      std::optional<std::vector<SeedReport>> reports = run_seeds(r, group);
+      if (!reports) return report_stopped("render", left);
+      for (SeedReport& s : *reports) e.runs.push_back(std::move(s));
     }
   } catch (const Stopped&) {
     return report_stopped("render", left);

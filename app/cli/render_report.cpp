@@ -63,16 +63,12 @@ void write_graph_file(const std::string& file, const analysis::NetworkReport& re
                                                : analysis::graph_json(*report.graph, recipe));
 }
 
-std::optional<std::string> render_report_json(const ReportOptions& r, const Backend& backend,
+std::optional<std::string> render_report_json(const ReportOptions& r, const RunMaps& maps,
                                               const EnvironmentParams& env, const std::vector<float>& field,
                                               uint64_t steps, const std::string& recipe,
                                               analysis::NetworkReport* measured) {
-  std::vector<float> food;
-  std::vector<uint8_t> walls;
-  backend.read_food(food);
-  backend.read_walls(walls);
   const std::optional<analysis::NetworkReport> report =
-      measure_network(r, backend.size(), field, food, walls);
+      measure_network(r, maps.size, field, maps.food, maps.walls);
   if (!report) return std::nullopt;
 
   std::string extra = "  \"steps\": " + std::to_string(steps) + ",\n";
@@ -93,7 +89,10 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
                          const std::vector<float>& field, uint64_t steps, const std::string& recipe,
                          const std::string& budget) {
   analysis::NetworkReport report;
-  const std::optional<std::string> text = render_report_json(r, backend, env, field, steps, recipe, &report);
+  RunMaps maps{backend.size(), {}, {}};
+  backend.read_food(maps.food);
+  backend.read_walls(maps.walls);
+  const std::optional<std::string> text = render_report_json(r, maps, env, field, steps, recipe, &report);
   if (!text) return false;
   if (!r.graph.empty()) {
     write_graph_file(r.graph, report, recipe, budget);

@@ -63,7 +63,13 @@ bool write_render_report(const ReportOptions& r, const Backend& backend, const E
 
 // The same report's JSON text, written nowhere (an ensemble gathers one per seed); nullopt when a
 // stop request ended the measuring. `measured`, when given, gets the numbers.
-std::optional<std::string> render_report_json(const ReportOptions& r, const Backend& backend,
+// `maps`: the run's size, food and walls (Backend::read_food and read_walls).
+struct RunMaps {
+  Size size;
+  std::vector<float> food;
+  std::vector<uint8_t> walls;
+};
+std::optional<std::string> render_report_json(const ReportOptions& r, const RunMaps& maps,
                                               const EnvironmentParams& env, const std::vector<float>& field,
                                               uint64_t steps, const std::string& recipe,
                                               analysis::NetworkReport* measured = nullptr);

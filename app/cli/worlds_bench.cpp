@@ -42,16 +42,17 @@ std::vector<WorldsCase> cases_for(const WorldsBenchOptions& o) {
   return v;
 }
 
-// World b of a case: the atlas's jones-2010 look at one of 16 x 16 angle pairs, its own seed.
+// World b of a case: the model `bench` times (the defaults, or --preset's), at one of 16 x 16 pairs
+// of sensor and rotation angles as an atlas sweeps them, with its own seed.
 run::Recipe world_recipe(const WorldsBenchOptions& o, const WorldsCase& c, int b) {
   run::Recipe r;
+  r.preset = o.preset;
   r.backend = o.backend;
   r.size = format_size(c.size);
   r.agents = std::to_string(c.agents);
   r.seed = o.seed + static_cast<uint32_t>(b);
   r.sets = {"model.sensor_angle_deg=" + std::to_string(10 + 7 * (b % 16)),
-            "model.rotation_angle_deg=" + std::to_string(10 + 7 * ((b / 16) % 16)), "model.sensor_distance=9",
-            "model.decay=0.1", "model.turn_rule=jones"};
+            "model.rotation_angle_deg=" + std::to_string(10 + 7 * ((b / 16) % 16))};
   return r;
 }
 

@@ -13,6 +13,7 @@ namespace physarum::app {
 
 struct WorldsBenchOptions {
   std::string backend = "auto";
+  std::string preset;       // the worlds' model; empty: the defaults, as bench's other cases
   std::vector<int> worlds;  // one case per count at `size`/`agents`; empty: the default sweep
   std::string size;         // default 256x256
   std::string agents;       // default 20K

@@ -103,11 +103,18 @@ double perturb_preset(const Perturbation& p, Preset& b) {
 }
 
 void perturb_state(const Perturbation& p, Backend& b) {
-  const Size size = b.size();
+  perturb_state(p, TwinState{b.size(), b.agent_count(), [&b] { return b.read_agents(); },
+                             [&b](const AgentState& a) { b.set_agents(a); },
+                             [&b](std::vector<float>& f) { b.read_field(f); },
+                             [&b](const std::vector<float>& f) { b.set_field(f, kAllChannels); }});
+}
+
+void perturb_state(const Perturbation& p, const TwinState& b) {
+  const Size size = b.size;
   if (p.kind == Perturbation::Kind::Agent) {
-    if (p.agent >= b.agent_count()) {
+    if (p.agent >= b.agents) {
       throw Error("--perturb " + p.text + ": agent " + std::to_string(p.agent) + " does not exist (0 to " +
-                  std::to_string(b.agent_count() - 1) + ")");
+                  std::to_string(b.agents - 1) + ")");
     }
     AgentState a = b.read_agents();  // sorted by id
     const size_t i = static_cast<size_t>(p.agent);
@@ -132,7 +139,7 @@ void perturb_state(const Perturbation& p, Backend& b) {
     const size_t plane = static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
     const size_t cell = static_cast<size_t>(p.y) * static_cast<size_t>(size.width) + static_cast<size_t>(p.x);
     for (size_t c = cell; c < f.size(); c += plane) f[c] += static_cast<float>(p.eps);
-    b.set_field(f, kAllChannels);
+    b.set_field(f);
   }
 }
 

@@ -2,7 +2,10 @@
 // field cell, or a numeric preset parameter by a relative amount.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "sim/backend.hpp"
 #include "sim/params.hpp"
@@ -28,8 +31,19 @@ Perturbation parse_perturbation(const std::string& spec);
 // float). Other kinds leave the preset alone and return eps.
 double perturb_preset(const Perturbation& p, Preset& b);
 
+// What an Agent or Field perturbation reads and writes of B: a backend, or a world of a batch.
+struct TwinState {
+  Size size;
+  uint64_t agents = 0;
+  std::function<AgentState()> read_agents;  // sorted by id
+  std::function<void(const AgentState&)> set_agents;
+  std::function<void(std::vector<float>&)> read_field;       // (S, H, W)
+  std::function<void(const std::vector<float>&)> set_field;  // every channel
+};
+
 // Applies an Agent or Field perturbation to a freshly created B (nothing for Parameter). Throws
 // Error when the agent id or the cell is out of range, changing nothing.
+void perturb_state(const Perturbation& p, const TwinState& b);
 void perturb_state(const Perturbation& p, Backend& b);
 
 }  // namespace physarum::app::sensitivity

@@ -28,11 +28,21 @@ struct TwinResult {
   std::vector<float> field_a, field_b;
 };
 
-// A and B are runs (run/run.hpp) stepped the one way, keyframes included, so A grows what
-// `physarum run` grows from the same recipe. Throws UsageError for a bad recipe and Error for a
+// A and B are worlds of a run::Batch (run/batch.hpp), each grown as run::Run grows it, keyframes included, so
+// A grows what `physarum run` grows from the same recipe. Throws UsageError for a bad recipe and Error for a
 // perturbation that does not fit the simulation (agent id, cell, key). `stop` is asked every few
 // steps; when it says yes, run_twins throws Stopped.
 TwinResult run_twins(const run::Recipe& a, const Perturbation& p, int steps, int every,
                      const StopCheck& stop = {});
+
+// Several twin runs grown together, A and B of each job two worlds of one run::Batch (one CUDA batch
+// when they can share one, else side by side or in turn): each result is run_twins's for its job,
+// bit for bit. `backend` says how they ran (run::Batch::note).
+struct TwinJob {
+  run::Recipe a;
+  Perturbation p;
+};
+std::vector<TwinResult> run_twin_batch(const std::vector<TwinJob>& jobs, int steps, int every,
+                                       const StopCheck& stop = {});
 
 }  // namespace physarum::app::sensitivity

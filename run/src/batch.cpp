@@ -78,6 +78,12 @@ void Batch::make_groups(const std::vector<SimConfig>& configs) {
   if (groups_.size() > 1) note_ += " (" + std::to_string(groups_.size()) + " batches)";
 }
 
+size_t worlds_a_batch(const Preset& p) {
+  const uint64_t world =
+      static_cast<uint64_t>(p.run.size.width) * static_cast<uint64_t>(p.run.size.height) + p.run.agents;
+  return static_cast<size_t>(std::max<uint64_t>(1, (uint64_t{1} << 27) / std::max<uint64_t>(world, 1)));
+}
+
 int side_by_side_lanes(const std::vector<Recipe>& recipes) {
   const bool cpu = std::all_of(recipes.begin(), recipes.end(), [](const Recipe& r) {
     return backend_kind(r) == BackendKind::Cpu ||
@@ -154,6 +160,27 @@ void Batch::read_field(size_t i, std::vector<float>& out) {
     groups_.at(i / group_size_)->read_field(static_cast<int>(i % group_size_), out);
   } else {
     runs_.at(i)->backend().read_field(out);
+  }
+}
+
+AgentState Batch::read_agents(size_t i) {
+  if (batched()) return groups_.at(i / group_size_)->read_agents(static_cast<int>(i % group_size_));
+  return runs_.at(i)->backend().read_agents();
+}
+
+void Batch::set_agents(size_t i, const AgentState& agents) {
+  if (batched()) {
+    groups_.at(i / group_size_)->set_agents(static_cast<int>(i % group_size_), agents);
+  } else {
+    runs_.at(i)->backend().set_agents(agents);
+  }
+}
+
+void Batch::set_field(size_t i, const std::vector<float>& values) {
+  if (batched()) {
+    groups_.at(i / group_size_)->set_field(static_cast<int>(i % group_size_), values);
+  } else {
+    runs_.at(i)->backend().set_field(values, kAllChannels);
   }
 }
 

@@ -27,29 +27,35 @@ __host__ __device__ constexpr int channel_stride(int channels) {
 }
 
 // Sense, steer, move and count one deposit per agent (atomicAdd into `counts`, into the agent's
-// species' channel). The step index is read from *step on the device so that a captured graph
-// replays with advancing steps. `aggregate`: combine the atomics of lanes that hit the same cell
-// (helps once agents are sorted). `weighted` = false (only with one channel): W = [[1]], the single-species
-// rule without a multiply.
-// Walls (docs/MODEL.md, "Environment"): kWallsNone (the wall-less kernels), kWallsMap (walls on the torus)
-// or kWallsClosed (the closed box); with walls, `walls` is W x H bytes (non-zero = wall) and every
-// species count takes the weighted kernel.
-// Several worlds of one size (sim/backend.hpp, WorldBatch) in one launch: world b's agents are
-// [b * n, (b + 1) * n) of the arrays, its field and counts the `world_floats` floats from
-// b * world_floats, its parameters species[b]. One world: worlds = 1 (world_floats unused).
+// species' channel). The other count buffer, the step before's, must be zero again before the next
+// step counts into it: either this pass zeroes it (`spent`: each agent its count of the step before,
+// where it still stands; every count there was made by an agent standing on it) or the field pass
+// does (`clear`: cell by cell); the other pointer is nullptr. The step index is read from *step on the device
+// so that a captured graph replays with advancing steps. `aggregate`: combine the atomics of lanes that hit
+// the same cell (helps once agents are sorted). `weighted` = false (only with one channel): W = [[1]], the
+// single-species rule without a multiply. Walls (docs/MODEL.md, "Environment"): kWallsNone (the wall-less
+// kernels), kWallsMap (walls on the torus) or kWallsClosed (the closed box); with walls, `walls` is W x H
+// bytes (non-zero = wall) and every species count takes the weighted kernel. Several worlds of one size
+// (sim/backend.hpp, WorldBatch) in one launch: world b's agents are [b * n, (b + 1) * n) of the arrays, its
+// field and counts the `world_floats` floats from b * world_floats, its parameters species[b]. One world:
+// worlds = 1 (world_floats unused).
 enum WallsMode : int { kWallsNone = 0, kWallsMap = 1, kWallsClosed = 2 };
 struct Worlds {
   int count = 1;
   size_t floats = 0;  // per world in the field and the counts: cells * channel_stride(S)
+  // Several worlds: the agents each thread of the agent kernel steps (blocks enough for that); 0:
+  // the GPU's resident blocks shared among the worlds.
+  int agents_per_thread = 4;
 };
 void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
-                   const rule::SpeciesParams* species, const uint32_t* step, bool aggregate, int channels,
-                   bool weighted, bool reads_id, const uint8_t* walls = nullptr, int walls_mode = kWallsNone,
-                   Worlds worlds = {});
+                   uint32_t* spent, const rule::SpeciesParams* species, const uint32_t* step, bool aggregate,
+                   int channels, bool weighted, bool reads_id, const uint8_t* walls = nullptr,
+                   int walls_mode = kWallsNone, Worlds worlds = {});
 
 // The fused field pass, channel by channel: G = deposited(F, counts), 3x3 wrapped sum of G from row
 // sums, decay (strip_rows: rows per warp, 8, 16 or 32, where the width allows the register pass); writes
-// `field_out`, zeroes `clear` (the other count buffer) and advances *step by one (once for all worlds).
+// `field_out`, zeroes `clear` (the other count buffer, unless nullptr: the agents zeroed it) and
+// advances *step by one (once for all worlds).
 void launch_field(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
                   uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width, int height,
                   int channels, int strip_rows, Worlds worlds = {});

@@ -33,6 +33,12 @@ class Batch {
   const Preset& preset(size_t i) const { return presets_.at(i); }
   const SpeciesSet& species(size_t i) const { return species_.at(i); }
   Size size(size_t i) const { return presets_.at(i).run.size; }
+  uint64_t agent_count() const { return presets_.front().run.agents; }  // a world's
+  AgentState read_agents(size_t i);
+  // World i's agents or field (every channel, (S, H, W) or one plane) replaced, as Backend::set_agents
+  // and set_field do; throws Error and changes nothing when refused.
+  void set_agents(size_t i, const AgentState& agents);
+  void set_field(size_t i, const std::vector<float>& values);
   void read_food(size_t i, std::vector<float>& out) const;
   void read_walls(size_t i, std::vector<uint8_t>& out) const;
 
@@ -65,6 +71,10 @@ class Batch {
 // Why these recipes' worlds cannot share a CUDA batch, or "" when they can (they resolve, and the
 // device is there).
 std::string batch_refusal(const std::vector<Recipe>& recipes);
+// How many worlds of preset `p` to grow at once: as many as keep their cells and agents within about
+// 2^27 (a few GB on either backend), at least one.
+size_t worlds_a_batch(const Preset& p);
+
 // How many threads the recipes' worlds share when they run side by side (CPU worlds asking for every
 // core, more than one of them, on a machine with more than one core); 0 when they do not.
 int side_by_side_lanes(const std::vector<Recipe>& recipes);

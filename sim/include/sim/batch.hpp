@@ -32,6 +32,10 @@ class WorldBatch {
   // World w's field, (S, H, W) planes as Backend::read_field; its agents in id order.
   virtual void read_field(int world, std::vector<float>& out) = 0;
   virtual AgentState read_agents(int world) = 0;
+  // World w's agents or field replaced, as Backend::set_agents and set_field (all channels) do;
+  // throws Error and changes nothing when refused.
+  virtual void set_agents(int world, const AgentState& agents) = 0;
+  virtual void set_field(int world, const std::vector<float>& values) = 0;
   virtual StageTimings timings() = 0;
 
  protected:
