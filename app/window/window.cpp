@@ -32,6 +32,7 @@
 #include "video/process.hpp"
 #include "video/recorder.hpp"
 #include "video/signals.hpp"
+#include "window/atlas_window.hpp"
 #include "window/detail_render.hpp"
 #include "window/drop.hpp"
 #include "window/explore_strip.hpp"
@@ -191,6 +192,7 @@ class WindowSession {
   std::unique_ptr<MidiControl> midi_;  // --midi
   TimelineState timeline_;
   ExploreStrip explore_;
+  AtlasWindow atlas_;
   DropDialog drops_;
   DetailRender detail_;
   int frame_ = 0;
@@ -223,6 +225,10 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
     toasts_.info("OSC: listening on UDP port " + std::to_string(remote_->port()) + " (/physarum/...)");
   if (o.midi) midi_ = std::make_unique<MidiControl>(midi_bindings_file(), true);
   if (o.fullscreen) fullscreen_.toggle(win);
+  if (o.atlas) {
+    panel_.layout.atlas_open = true;
+    atlas_.grow(core_, toasts_);
+  }
   if (!o.twin.empty()) {
     std::snprintf(panel_.twin.spec, sizeof panel_.twin.spec, "%s", o.twin.c_str());
     if (const CommandResult r = core_.start_twin(o.twin); r) {
@@ -253,7 +259,7 @@ bool WindowSession::frame() {
   poll_detail();
   std::optional<Preset> before_ui;
   if (midi_) before_ui = core_.preset;  // MIDI learn binds the key the panel edits
-  draw_frame_windows(core_, panel_, toasts_, timeline_, explore_);
+  draw_frame_windows(core_, panel_, toasts_, timeline_, explore_, &atlas_);
   run_panel_guarded(toasts_, [&] { drops_.draw(core_, image_fit(), toasts_); });
   if (midi_) run_panel_guarded(toasts_, [&] { midi_->frame(*before_ui, core_, toasts_); });
   double ui_ms = ms_since(ui_start);
