@@ -19,6 +19,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "render/field_renderer.hpp"
@@ -193,6 +194,7 @@ class WindowSession {
   TimelineState timeline_;
   ExploreStrip explore_;
   AtlasWindow atlas_;
+  bool open_atlas_ = false;  // --atlas, done in the first frame: ImGui reads the saved layout in it
   DropDialog drops_;
   DetailRender detail_;
   int frame_ = 0;
@@ -206,6 +208,7 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
   history_.reset(core_.preset);
   saved_.observe(core_.preset, core_.preset_file);
   std::printf("physarum: %s (%s)\n", core_.backend().name().c_str(), core_.backend_note().c_str());
+  open_atlas_ = o.atlas;
   panel_.vsync = o.vsync;
   panel_.visible = !o.hide_panel;
   panel_.image_fit = o.sim.image_fit == "fit" ? 1 : 0;
@@ -225,10 +228,6 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
     toasts_.info("OSC: listening on UDP port " + std::to_string(remote_->port()) + " (/physarum/...)");
   if (o.midi) midi_ = std::make_unique<MidiControl>(midi_bindings_file(), true);
   if (o.fullscreen) fullscreen_.toggle(win);
-  if (o.atlas) {
-    panel_.layout.atlas_open = true;
-    atlas_.grow(core_, toasts_);
-  }
   if (!o.twin.empty()) {
     std::snprintf(panel_.twin.spec, sizeof panel_.twin.spec, "%s", o.twin.c_str());
     if (const CommandResult r = core_.start_twin(o.twin); r) {
@@ -255,6 +254,10 @@ bool WindowSession::frame() {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
+  if (std::exchange(open_atlas_, false)) {
+    panel_.layout.atlas_open = true;
+    atlas_.grow(core_, toasts_);
+  }
   panel_.recording = recording_.status();
   poll_detail();
   std::optional<Preset> before_ui;
