@@ -325,9 +325,9 @@ void AtlasWindow::draw(WindowCore& core, Toasts& toasts, bool& open) {
   upload_latest();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + 10, vp->WorkPos.y + 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(
-      ImVec2(std::min(640.0f, vp->WorkSize.x - 20), std::min(720.0f, vp->WorkSize.y - 20)),
-      ImGuiCond_FirstUseEver);
+  // Nearly square: the mosaic below the controls takes most of it, leaving the field's right side.
+  const float h = std::min(900.0f, vp->WorkSize.y - 20);
+  ImGui::SetNextWindowSize(ImVec2(std::min(h - 60, vp->WorkSize.x - 20), h), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(0.9f);
   if (ImGui::Begin("Atlas", &open)) {
     controls(core, toasts);
