@@ -163,8 +163,8 @@ std::vector<run::Recipe> jones_recipes(const std::string& backend) {
 }
 
 // Every world of the batch as run::Run grows it alone.
-void expect_batch_as_runs(const std::vector<run::Recipe>& recipes, uint64_t steps) {
-  run::Batch batch(recipes);
+void expect_batch_as_runs(const std::vector<run::Recipe>& recipes, uint64_t steps, int threads = 0) {
+  run::Batch batch(recipes, threads);
   batch.step(steps / 2);
   batch.step(steps - steps / 2);
   ASSERT_EQ(batch.worlds(), recipes.size());
@@ -194,6 +194,21 @@ TEST(Batch, CpuWorldsSideBySideGrowWhatEachRunGrowsAlone) {
   if (default_threads() > 1) {
     EXPECT_NE(b.note().find("4 worlds side by side"), std::string::npos) << b.note();
   }
+}
+
+// The window grows its atlas and previews beside its own run: at most the threads it gives them.
+TEST(Batch, AThreadLimitCapsTheWorldsSideBySideAndKeepsTheirBytes) {
+  const std::vector<run::Recipe> recipes = jones_recipes("cpu");
+  run::Batch one(recipes, 1);
+  EXPECT_NE(one.note().find("one after another on cpu (1 thread)"), std::string::npos) << one.note();
+  expect_batch_as_runs(recipes, 20, 1);
+  if (default_threads() > 1) {
+    run::Batch two(recipes, 2);
+    EXPECT_EQ(two.note(), "cpu, 4 worlds side by side on 2 threads");
+    EXPECT_EQ(run::side_by_side_lanes(recipes, 2), 2);
+    expect_batch_as_runs(recipes, 20, 2);
+  }
+  EXPECT_EQ(run::side_by_side_lanes(recipes, 1), 0);
 }
 
 TEST(Batch, WorldsWithWallsRunOneByOneAndSaySo) {

@@ -94,6 +94,30 @@ TEST(Window, RunsFramesUnderXvfbAndScreenshotShowsFieldAndPanel) {
   EXPECT_LT(field_changed, 800 * 800 / 100) << "the field differs from the one with the panel hidden";
 }
 
+// --atlas opens the Atlas window beside the panel, over the field, and starts its grid (the tiles
+// themselves are checked in test_atlas_window.cpp, without a display).
+TEST(Window, AtlasOpensFromTheCommandLineBesideThePanel) {
+  physarum::test::XvfbServer x;
+  if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
+  const auto dir = temp_dir();
+  const Image plain = window_screenshot(x, dir, "plain.png");
+  const Image img = window_screenshot(x, dir, "atlas.png", {"--atlas"});
+  ASSERT_GT(img.w, 0);
+  ASSERT_EQ(plain.w, img.w);
+  ASSERT_EQ(plain.h, img.h);
+  // The Atlas window: 640x720 at (430, 10), right of the 420-wide panel.
+  int changed = 0, panel_changed = 0;
+  for (int yy = 40; yy < 700; ++yy) {
+    for (int xx = 440; xx < 1060; ++xx)
+      changed += !std::equal(img.at(xx, yy), img.at(xx, yy) + 3, plain.at(xx, yy));
+    for (int xx = 0; xx < 400; ++xx)
+      panel_changed += !std::equal(img.at(xx, yy), img.at(xx, yy) + 3, plain.at(xx, yy));
+  }
+  EXPECT_GT(changed, 620 * 660 / 2) << "no Atlas window over the field";
+  EXPECT_GT(distinct_colours(img, 440, 40, 1060, 700), 100u);
+  EXPECT_LT(panel_changed, 400 * 660 / 10) << "the panel stays as it was";
+}
+
 TEST(Window, WithoutDisplaySaysSoAndPointsToRender) {
   const auto dir = temp_dir();
   const auto r = run_physarum({"--frames", "1", "--backend", "cpu", "--size", "64x64", "--agents", "1K"}, dir,

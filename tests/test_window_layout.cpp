@@ -325,6 +325,7 @@ TEST(WindowLayout, OpenWindowsSectionsAndThePanelWidthComeBackInTheNextSession) 
   {
     LayoutState st;
     st.performance_open = true;
+    st.atlas_open = true;
     panel_session(ini, st, "Display", "Record", &width);
     EXPECT_NEAR(width, kPanelWidth, 0.5f);
   }
@@ -332,6 +333,7 @@ TEST(WindowLayout, OpenWindowsSectionsAndThePanelWidthComeBackInTheNextSession) 
   EXPECT_NE(text.find("[Physarum][Layout]"), std::string::npos) << text;
   EXPECT_NE(text.find("Performance=1"), std::string::npos) << text;
   EXPECT_NE(text.find("Explore=0"), std::string::npos) << text;
+  EXPECT_NE(text.find("Atlas=1"), std::string::npos) << text;
 
   LayoutState next;
   const std::string file = ini.string();
@@ -340,6 +342,7 @@ TEST(WindowLayout, OpenWindowsSectionsAndThePanelWidthComeBackInTheNextSession) 
   ImGui::NewFrame();  // reads the file
   EXPECT_TRUE(next.performance_open);
   EXPECT_FALSE(next.explore_open);
+  EXPECT_TRUE(next.atlas_open);
   bool visible = true;
   begin_side_panel(next, visible);
   EXPECT_NEAR(ImGui::GetWindowWidth(), 500.0f, 0.5f) << "the width the user dragged it to";

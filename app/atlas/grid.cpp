@@ -38,8 +38,20 @@ std::string shortest(double v) {
   return text;
 }
 
-// The key as the registry resolves it in `preset`; only a number can be swept, and [run] keys make
+// Why `key` cannot be an axis ("" when it can): only a number can be swept, and [run] keys make
 // worlds of other sizes, which a mosaic cannot hold.
+std::string unsweepable(const registry::Param& p, const std::string& key) {
+  if (p.type != registry::Type::Float && p.type != registry::Type::Int) {
+    return key + " is a " + std::string(registry::type_name(p.type)) +
+           "; an atlas sweeps a number (see 'physarum params')";
+  }
+  if (p.section == registry::Section::Run) {
+    return key + " changes the run itself; every world of an atlas has the same run";
+  }
+  return "";
+}
+
+// The key as the registry resolves it in `preset`, when it can be swept.
 registry::Key numeric_key(const std::string& what, const std::string& key, const Preset& preset) {
   registry::Key k;
   try {
@@ -47,17 +59,19 @@ registry::Key numeric_key(const std::string& what, const std::string& key, const
   } catch (const Error& e) {
     throw UsageError(what + ": " + e.what());
   }
-  if (k.param->type != registry::Type::Float && k.param->type != registry::Type::Int) {
-    throw UsageError(what + ": " + key + " is a " + std::string(registry::type_name(k.param->type)) +
-                     "; an atlas sweeps a number (see 'physarum params')");
-  }
-  if (k.param->section == registry::Section::Run) {
-    throw UsageError(what + ": " + key + " changes the run itself; every world of an atlas has the same run");
-  }
+  if (const std::string why = unsweepable(*k.param, key); !why.empty()) throw UsageError(what + ": " + why);
   return k;
 }
 
 }  // namespace
+
+std::vector<std::string> sweepable_keys(const Preset& preset) {
+  std::vector<std::string> out;
+  for (const registry::Key& k : registry::keys_of(preset)) {
+    if (unsweepable(*k.param, k.name()).empty()) out.push_back(k.name());
+  }
+  return out;
+}
 
 double Axis::value(int i) const {
   if (n <= 1) return a;

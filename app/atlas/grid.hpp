@@ -34,6 +34,10 @@ struct Axis {
 // needs a and b above 0. Throws UsageError naming the option and the value.
 Axis parse_axis(std::string_view option, std::string_view text, const Preset& preset);
 
+// The keys of `preset` an axis can sweep (parse_axis takes them), in the registry's order as
+// `physarum params` lists them: its numbers outside [run], each species' own.
+std::vector<std::string> sweepable_keys(const Preset& preset);
+
 // One world's recipe: `base` with the two axes' assignments at (ix, iy) after its own --set.
 run::Recipe world_recipe(const run::Recipe& base, const Axis& x, int ix, const Axis& y, int iy);
 

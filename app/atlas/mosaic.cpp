@@ -50,6 +50,15 @@ std::string tick_label(double v) {
   return text;
 }
 
+bool MosaicLayout::tile_at(int x, int y, int* ix, int* iy) const {
+  if (tile_w <= 0 || tile_h <= 0 || x < left || y < top) return false;
+  const int cx = (x - left) / tile_w, row = (y - top) / tile_h;
+  if (cx >= nx || row >= ny) return false;
+  *ix = cx;
+  *iy = ny - 1 - row;
+  return true;
+}
+
 MosaicLayout layout_for(int nx, int ny, int tile_w, int tile_h) {
   MosaicLayout l;
   l.nx = nx;

@@ -23,6 +23,8 @@ struct MosaicLayout {
   // The top-left pixel of the tile of (ix, iy): iy = 0, the lowest value, is the bottom row.
   int tile_x(int ix) const { return left + ix * tile_w; }
   int tile_y(int iy) const { return top + (ny - 1 - iy) * tile_h; }
+  // The tile under pixel (x, y), the inverse of tile_x and tile_y: false outside every tile.
+  bool tile_at(int x, int y, int* ix, int* iy) const;
 };
 
 // The margins that hold the labels and ticks of a grid of nx x ny tiles of tile_w x tile_h.

@@ -69,12 +69,15 @@ CommandFn add_window_options(CLI::App& app) {
   app.add_flag("--midi", o->midi,
                "Take MIDI knobs (control changes) from every MIDI input; the MIDI window learns which knob "
                "moves which slider");
+  app.add_flag("--atlas", o->atlas,
+               "Open the Atlas window (A) and grow its grid of the live preset at once: sensor x rotation "
+               "angle, 6 x 6");
   app.add_flag("--record-every-frame", o->record_every_frame,
                "One video frame per window frame (default: real time, the video lasts as long as it ran)");
 
   for (const char* name :
        {"--frames", "--screenshot", "--window", "--no-vsync", "--fullscreen", "--hide-panel", "--record",
-        "--record-window", "--record-fps", "--twin", "--osc", "--midi", "--record-every-frame"}) {
+        "--record-window", "--record-fps", "--twin", "--osc", "--midi", "--record-every-frame", "--atlas"}) {
     app.get_option(name)->group(kWindowGroup);
   }
   return [o] {

@@ -29,10 +29,6 @@ std::vector<std::string> smooth_palettes(const render::PaletteSet& set) {
   return names;
 }
 
-ImTextureID texture_id(const render::Texture& t) {
-  return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(t.get()));
-}
-
 ImVec2 preview_size(float width) {
   return {width, width * static_cast<float>(kPreviewSize.height) / static_cast<float>(kPreviewSize.width)};
 }

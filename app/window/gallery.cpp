@@ -15,10 +15,6 @@ constexpr auto kRecheck = std::chrono::seconds(2);  // how often preset files ar
 constexpr size_t kSummaryWidth = 90;                // about three lines under a thumbnail
 constexpr size_t kTooltipWidth = 400;               // the whole first sentence, on hover
 
-ImTextureID texture_id(const render::Texture& t) {
-  return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(t.get()));
-}
-
 std::filesystem::file_time_type mtime_of(const std::filesystem::path& file) {
   std::error_code ec;
   const auto t = std::filesystem::last_write_time(file, ec);
@@ -31,6 +27,10 @@ bool same_files(const std::vector<run::PresetEntry>& a, const std::vector<run::P
 }
 
 }  // namespace
+
+ImTextureID texture_id(const render::Texture& t) {
+  return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(t.get()));
+}
 
 render::Texture upload_preview(const PreviewImage& img) {
   render::Texture t = render::make_texture_2d(img.width, img.height, GL_RGBA8);

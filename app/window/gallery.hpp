@@ -4,6 +4,8 @@
 // waits; a preset file that changes on disk is drawn again. Needs a current OpenGL context to draw.
 #pragma once
 
+#include <imgui.h>
+
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -20,6 +22,8 @@ namespace physarum::app {
 
 // A texture holding `img` (rows top to bottom), for ImGui::Image.
 render::Texture upload_preview(const PreviewImage& img);
+// How ImGui names the texture.
+ImTextureID texture_id(const render::Texture& t);
 
 class Gallery {
  public:

@@ -59,6 +59,7 @@ void handle_keys(WindowCore& core, PanelState& panel, std::vector<int>& keys) {
       case GLFW_KEY_R: core.view.reset(); break;
       case GLFW_KEY_TAB: panel.visible = !panel.visible; break;
       case GLFW_KEY_P: panel.layout.performance_open = !panel.layout.performance_open; break;
+      case GLFW_KEY_A: panel.layout.atlas_open = !panel.layout.atlas_open; break;
       case GLFW_KEY_ESCAPE: panel.actions.push_back(PanelAction::Quit); break;
       default: break;
     }

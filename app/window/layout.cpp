@@ -22,7 +22,8 @@ void menu_bar(LayoutState& layout, bool& visible) {
   // Toggles in the bar itself, not behind a menu: one click, and the highlight says what is open.
   ImGui::MenuItem("Performance (P)", nullptr, &layout.performance_open);
   ImGui::MenuItem("Explore (E)", nullptr, &layout.explore_open);
-  if (ImGui::MenuItem("Hide all (Tab)")) visible = false;
+  ImGui::MenuItem("Atlas (A)", nullptr, &layout.atlas_open);
+  if (ImGui::MenuItem("Hide (Tab)")) visible = false;
   ImGui::EndMenuBar();
 }
 
@@ -42,6 +43,7 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
   unsigned id = 0;
   if (std::sscanf(line, "Performance=%d", &v) == 1) st.performance_open = v != 0;
   if (std::sscanf(line, "Explore=%d", &v) == 1) st.explore_open = v != 0;
+  if (std::sscanf(line, "Atlas=%d", &v) == 1) st.atlas_open = v != 0;
   if (std::sscanf(line, "Open=0x%X,%d", &id, &v) == 2 && (v == 0 || v == 1)) {
     st.restored_sections.emplace_back(static_cast<uint32_t>(id), v);
   }
@@ -50,7 +52,8 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
 void write_all(ImGuiContext*, ImGuiSettingsHandler* handler, ImGuiTextBuffer* out) {
   const auto& st = *static_cast<const LayoutState*>(handler->UserData);
   out->appendf("[%s][Layout]\n", handler->TypeName);
-  out->appendf("Performance=%d\nExplore=%d\n", st.performance_open ? 1 : 0, st.explore_open ? 1 : 0);
+  out->appendf("Performance=%d\nExplore=%d\nAtlas=%d\n", st.performance_open ? 1 : 0, st.explore_open ? 1 : 0,
+               st.atlas_open ? 1 : 0);
   if (const ImGuiWindow* panel = ImGui::FindWindowByName(kPanelWindow)) {
     for (const auto& p : panel->StateStorage.Data)
       if (is_open_state(p)) out->appendf("Open=0x%08X,%d\n", p.key, p.val_i);

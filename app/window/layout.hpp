@@ -18,6 +18,7 @@ namespace physarum::app {
 struct LayoutState {
   bool performance_open = false;
   bool explore_open = false;
+  bool atlas_open = false;
   // Panel sections (ImGui tree nodes) read from the ini file, applied when the panel first shows:
   // (ImGui id, open).
   std::vector<std::pair<uint32_t, int>> restored_sections;
@@ -33,7 +34,7 @@ inline constexpr float kPanelMaxFraction = 0.6f;  // of the window's width
 inline constexpr const char* kPanelWindow = "physarum";
 
 // Places the panel at the window's left edge, full height, at its remembered width, and Begin()s
-// it with a menu bar that opens Performance and Explore and hides everything (`visible`). Always
+// it with a menu bar that opens Performance, Explore and Atlas and hides everything (`visible`). Always
 // call end_side_panel(), whatever this returns.
 bool begin_side_panel(LayoutState& layout, bool& visible);
 // Ends the panel and takes its width off the space the other windows and the field use (ImGui's

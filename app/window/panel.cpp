@@ -521,9 +521,9 @@ void help_line(const char* text) {
 void help_section() {
   for (const char* line : {
            "Space: pause / resume    S: single step",
-           "Backspace: restart the simulation",
+           "Backspace: restart the simulation    F11: fullscreen",
            "Scroll: zoom at the cursor    Middle drag: pan    R: reset the view",
-           "Tab: hide everything but the field    P: performance    E: explore    F11: fullscreen",
+           "Tab: hide all but the field    P: performance    E: explore    A: atlas",
            "Left drag: paint (trail, food or walls: see Seed image & brush)    Right drag: erase",
            "Drop an image on the window: seed, food or walls (a dialog asks); Shift-drop: food, Ctrl-drop: "
            "walls",

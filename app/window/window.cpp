@@ -19,6 +19,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "render/field_renderer.hpp"
@@ -32,6 +33,7 @@
 #include "video/process.hpp"
 #include "video/recorder.hpp"
 #include "video/signals.hpp"
+#include "window/atlas_window.hpp"
 #include "window/detail_render.hpp"
 #include "window/drop.hpp"
 #include "window/explore_strip.hpp"
@@ -191,6 +193,8 @@ class WindowSession {
   std::unique_ptr<MidiControl> midi_;  // --midi
   TimelineState timeline_;
   ExploreStrip explore_;
+  AtlasWindow atlas_;
+  bool open_atlas_ = false;  // --atlas, done in the first frame: ImGui reads the saved layout in it
   DropDialog drops_;
   DetailRender detail_;
   int frame_ = 0;
@@ -204,6 +208,7 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
   history_.reset(core_.preset);
   saved_.observe(core_.preset, core_.preset_file);
   std::printf("physarum: %s (%s)\n", core_.backend().name().c_str(), core_.backend_note().c_str());
+  open_atlas_ = o.atlas;
   panel_.vsync = o.vsync;
   panel_.visible = !o.hide_panel;
   panel_.image_fit = o.sim.image_fit == "fit" ? 1 : 0;
@@ -249,11 +254,15 @@ bool WindowSession::frame() {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
+  if (std::exchange(open_atlas_, false)) {
+    panel_.layout.atlas_open = true;
+    atlas_.grow(core_, toasts_);
+  }
   panel_.recording = recording_.status();
   poll_detail();
   std::optional<Preset> before_ui;
   if (midi_) before_ui = core_.preset;  // MIDI learn binds the key the panel edits
-  draw_frame_windows(core_, panel_, toasts_, timeline_, explore_);
+  draw_frame_windows(core_, panel_, toasts_, timeline_, explore_, &atlas_);
   run_panel_guarded(toasts_, [&] { drops_.draw(core_, image_fit(), toasts_); });
   if (midi_) run_panel_guarded(toasts_, [&] { midi_->frame(*before_ui, core_, toasts_); });
   double ui_ms = ms_since(ui_start);

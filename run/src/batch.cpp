@@ -43,13 +43,13 @@ std::string batch_refusal(const std::vector<Recipe>& recipes) {
   return resolve_all(recipes).refusal;
 }
 
-Batch::Batch(const std::vector<Recipe>& recipes) {
+Batch::Batch(const std::vector<Recipe>& recipes, int threads) {
   Resolved r = resolve_all(recipes);
   presets_ = std::move(r.presets);
   if (r.refusal.empty()) {
     make_groups(r.configs);
   } else {
-    make_runs(recipes, r.refusal);
+    make_runs(recipes, r.refusal, threads);
   }
 }
 
@@ -84,7 +84,7 @@ size_t worlds_a_batch(const Preset& p) {
   return static_cast<size_t>(std::max<uint64_t>(1, (uint64_t{1} << 27) / std::max<uint64_t>(world, 1)));
 }
 
-int side_by_side_lanes(const std::vector<Recipe>& recipes) {
+int side_by_side_lanes(const std::vector<Recipe>& recipes, int threads) {
   const bool cpu = std::all_of(recipes.begin(), recipes.end(), [](const Recipe& r) {
     return backend_kind(r) == BackendKind::Cpu ||
            (backend_kind(r) == BackendKind::Auto && cuda_device().empty());
@@ -93,21 +93,25 @@ int side_by_side_lanes(const std::vector<Recipe>& recipes) {
       std::all_of(recipes.begin(), recipes.end(), [](const Recipe& r) { return r.threads == 0; });
   // A small world's step is too short to share among threads; a run is the same bytes at every
   // thread count (docs/MODEL.md, "Determinism"), so CPU worlds run one thread each, side by side.
-  if (!cpu || !all_threads || recipes.size() < 2 || default_threads() < 2) return 0;
-  return std::min(static_cast<int>(recipes.size()), default_threads());
+  const int cores = threads > 0 ? std::min(threads, default_threads()) : default_threads();
+  if (!cpu || !all_threads || recipes.size() < 2 || cores < 2) return 0;
+  return std::min(static_cast<int>(recipes.size()), cores);
 }
 
-void Batch::make_runs(const std::vector<Recipe>& recipes, const std::string& why) {
-  const int lanes = side_by_side_lanes(recipes);
-  side_by_side_ = lanes > 0;
+void Batch::make_runs(const std::vector<Recipe>& recipes, const std::string& why, int threads) {
+  lanes_ = side_by_side_lanes(recipes, threads);
   for (const Recipe& r : recipes) {
     Recipe one = r;
-    if (side_by_side_) one.threads = 1;
+    if (lanes_ > 0) {
+      one.threads = 1;
+    } else if (one.threads == 0 && threads > 0) {
+      one.threads = threads;
+    }
     runs_.push_back(std::make_unique<Run>(one));
     species_.push_back(runs_.back()->backend().species());
   }
-  if (side_by_side_) {
-    note_ = "cpu, " + std::to_string(recipes.size()) + " worlds side by side on " + std::to_string(lanes) +
+  if (lanes_ > 0) {
+    note_ = "cpu, " + std::to_string(recipes.size()) + " worlds side by side on " + std::to_string(lanes_) +
             " threads";
   } else if (runs_.size() == 1) {
     note_ = runs_.front()->backend().name();
@@ -136,12 +140,12 @@ void Batch::step(uint64_t n) {
       for (auto& g : groups_) g->step(k);
       left -= static_cast<uint64_t>(k);
     }
-  } else if (!side_by_side_) {
+  } else if (lanes_ == 0) {
     for (auto& r : runs_) r->step(n);
   } else {
     std::exception_ptr failed;
     const auto count = static_cast<int64_t>(runs_.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(default_threads())
+#pragma omp parallel for schedule(dynamic, 1) num_threads(lanes_)
     for (int64_t i = 0; i < count; ++i) {
       try {
         runs_[static_cast<size_t>(i)]->step(n);

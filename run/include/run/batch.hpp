@@ -20,7 +20,9 @@ namespace physarum::run {
 class Batch {
  public:
   // Throws as Run does (UsageError, InputError, Error), having made nothing, for any recipe.
-  explicit Batch(const std::vector<Recipe>& recipes);
+  // `threads`: the most CPU threads the worlds that ask for every core use together, 0 for every
+  // core (the window keeps some for its own run); the bytes do not depend on it.
+  explicit Batch(const std::vector<Recipe>& recipes, int threads = 0);
 
   size_t worlds() const { return presets_.size(); }
   // Every world n more steps.
@@ -54,7 +56,7 @@ class Batch {
 
  private:
   void make_groups(const std::vector<SimConfig>& configs);
-  void make_runs(const std::vector<Recipe>& recipes, const std::string& why);
+  void make_runs(const std::vector<Recipe>& recipes, const std::string& why, int threads);
 
   std::vector<Preset> presets_;
   std::vector<SpeciesSet> species_;
@@ -63,7 +65,7 @@ class Batch {
   size_t group_size_ = 0;
   // Otherwise: a run each, side by side when side_by_side_.
   std::vector<std::unique_ptr<Run>> runs_;
-  bool side_by_side_ = false;
+  int lanes_ = 0;  // side by side on this many threads; 0: one after another
   uint64_t steps_ = 0;
   std::string note_;
 };
@@ -76,7 +78,8 @@ std::string batch_refusal(const std::vector<Recipe>& recipes);
 size_t worlds_a_batch(const Preset& p);
 
 // How many threads the recipes' worlds share when they run side by side (CPU worlds asking for every
-// core, more than one of them, on a machine with more than one core); 0 when they do not.
-int side_by_side_lanes(const std::vector<Recipe>& recipes);
+// core, more than one of them, with more than one core to share: the machine's, or at most
+// `threads` when that is above 0); 0 when they do not.
+int side_by_side_lanes(const std::vector<Recipe>& recipes, int threads = 0);
 
 }  // namespace physarum::run
