@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_device.hpp"
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/frame_bench.hpp"
@@ -74,34 +75,7 @@ bool is_cuda(const Backend& b) {
 
 // Waits for queued device work; the CPU backend is synchronous already.
 void finish(const Backend& b) {
-#if defined(PHYSARUM_HAS_CUDA)
-  if (is_cuda(b)) cuda_synchronize();
-#else
-  (void)b;
-#endif
-}
-
-// Host memcpy bandwidth (read + write), the CPU backend's counterpart of a device copy.
-double host_copy_gbs() {
-  const size_t bytes = size_t{256} << 20;
-  std::vector<char> a(bytes, 1), b(bytes, 0);
-  double best = 1e30;
-  for (int rep = 0; rep < 5; ++rep) {
-    const auto t0 = Clock::now();
-    std::memcpy(b.data(), a.data(), bytes);
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-    a[static_cast<size_t>(rep)] = b[static_cast<size_t>(rep) + 1];  // keep the copies observable
-  }
-  return 2.0 * static_cast<double>(bytes) / best / 1e9;
-}
-
-double copy_bandwidth_gbs(bool cuda) {
-#if defined(PHYSARUM_HAS_CUDA)
-  if (cuda) return measure_copy_bandwidth_gbs();
-#else
-  (void)cuda;
-#endif
-  return host_copy_gbs();
+  finish_device(is_cuda(b));
 }
 
 double timed_ms_per_step(Backend& b, int steps) {

@@ -8,6 +8,7 @@
 #include <new>
 #include <optional>
 
+#include "cli/bench_device.hpp"
 #include "cli/commands.hpp"
 #include "cli/offscreen.hpp"
 #include "render/egl_context.hpp"
@@ -50,11 +51,7 @@ bool is_cuda(const Backend& b) {
 
 // Waits for the simulation's queued device work; the CPU backend is synchronous already.
 void finish_sim(const Backend& b) {
-#if defined(PHYSARUM_HAS_CUDA)
-  if (is_cuda(b)) cuda_synchronize();
-#else
-  (void)b;
-#endif
+  finish_device(is_cuda(b));
 }
 
 std::vector<FrameCase> frame_cases(const FrameBenchOptions& o, bool cpu) {

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "cli/bench_device.hpp"
 #include "run/batch.hpp"
 #include "run/recipe.hpp"
 #include "run/run.hpp"
 #include "sim/backend.hpp"
-#include "sim/cuda_info.hpp"
 #include "sim/elapsed.hpp"
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"
@@ -57,20 +57,7 @@ run::Recipe world_recipe(const WorldsBenchOptions& o, const WorldsCase& c, int b
 }
 
 void finish(bool cuda) {
-#if defined(PHYSARUM_HAS_CUDA)
-  if (cuda) cuda_synchronize();
-#else
-  (void)cuda;
-#endif
-}
-
-double copy_bandwidth_gbs(bool cuda) {
-#if defined(PHYSARUM_HAS_CUDA)
-  if (cuda) return measure_copy_bandwidth_gbs();
-#else
-  (void)cuda;
-#endif
-  return 0.0;
+  finish_device(cuda);
 }
 
 // Milliseconds a step of the whole batch, after the warm-up.

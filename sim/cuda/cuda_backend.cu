@@ -164,39 +164,9 @@ class CudaBackend final : public Backend {
     if (worlds_ == 1) validate_agents(agents, agents_, size_);  // the CPU backend's checks (backend.cpp)
     validate(worlds.front().environment, size_, channels_);
     move_out_of_walls(agents, walls_, size_, seed_);  // spawned agents never stand in a wall
-    sort_every_ = env_int("PHYSARUM_CUDA_SORT_EVERY", 64, 0, 1024);
-    if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
-    chunk_ = sort_every_ > 0 ? sort_every_ : 16;
-    aggregate_ = env_int("PHYSARUM_CUDA_AGGREGATE", 1, 0, 1) != 0;
-    strip_rows_ = env_int("PHYSARUM_CUDA_STRIP_ROWS", 16, 8, 32);
-    world_agents_per_thread_ = env_int("PHYSARUM_CUDA_WORLD_AGENTS_PER_THREAD", 4, 0, 1024);
-    // Sparse agents (fewer than one a cell in two) zero their own spent counts: that writes back the
-    // count lines under agents only, where clearing in the field pass writes every cell's; denser
-    // agents leave it to the field pass, whose stores stream. (256x256 worlds of 20K agents on an
-    // H200: the field pass 0.079 -> 0.063 ms a step of 256 worlds; 3840x2160 with 10M agents: the
-    // agent pass 0.116 -> 0.127 ms.)
-    const double per_cell = static_cast<double>(agents_) / static_cast<double>(cells_);
-    agents_zero_counts_ = env_int("PHYSARUM_CUDA_AGENTS_ZERO_COUNTS", per_cell < 0.5 ? 1 : 0, 0, 1) != 0;
+    read_knobs();
     PHYS_CUDA_CHECK(cudaSetDevice(kCudaDevice));
-
-    // Scan scratch size first, so the memory check below is complete.
-    size_t scan_bytes = 0;
-    PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const uint32_t*>(nullptr),
-                                                  static_cast<uint32_t*>(nullptr),
-                                                  static_cast<int>(all_cells())));
-    // Fields and counts hold stride_ channels per cell; the sort's per-cell counts come on top with species.
-    const uint64_t need =
-        2 * all_cells() * stride_ * sizeof(float) + 2 * all_cells() * stride_ * sizeof(uint32_t) +
-        all_cells() * sizeof(uint32_t) * (channels_ > 1 ? 2 : 1) + 2 * all_agents() * 16 + scan_bytes +
-        (scale_ > 1 ? cells_ * stride_ * (sizeof(float) + sizeof(uint32_t)) : 0);
-    size_t free_b = 0;
-    size_t total_b = 0;
-    PHYS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    if (need + (64U << 20) > free_b) {
-      throw OutOfMemoryError("out of GPU memory: " + worlds_text() + format_size(size_) + " with " +
-                             format_count(agents_) + " agents needs " + mib(need) + " on " + device_ +
-                             ", which has " + mib(free_b) + " free of " + mib(total_b));
-    }
+    const size_t scan_bytes = check_memory();
     // Any allocation that still fails throws; the buffers made so far free themselves.
     stream_ = Stream::create();
     for (int b = 0; b < 2; ++b) {
@@ -245,6 +215,47 @@ class CudaBackend final : public Backend {
     upload_environment();
     upload_agents(agents);
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  // The tuning knobs (the comment at the top of this file), read once at creation.
+  void read_knobs() {
+    sort_every_ = env_int("PHYSARUM_CUDA_SORT_EVERY", 64, 0, 1024);
+    if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
+    chunk_ = sort_every_ > 0 ? sort_every_ : 16;
+    aggregate_ = env_int("PHYSARUM_CUDA_AGGREGATE", 1, 0, 1) != 0;
+    strip_rows_ = env_int("PHYSARUM_CUDA_STRIP_ROWS", 16, 8, 32);
+    world_agents_per_thread_ = env_int("PHYSARUM_CUDA_WORLD_AGENTS_PER_THREAD", 4, 0, 1024);
+    // Sparse agents (fewer than one a cell in two) zero their own spent counts: that writes back the
+    // count lines under agents only, where clearing in the field pass writes every cell's; denser
+    // agents leave it to the field pass, whose stores stream. (256x256 worlds of 20K agents on an
+    // H200: the field pass 0.079 -> 0.063 ms a step of 256 worlds; 3840x2160 with 10M agents: the
+    // agent pass 0.116 -> 0.127 ms.)
+    const double per_cell = static_cast<double>(agents_) / static_cast<double>(cells_);
+    agents_zero_counts_ = env_int("PHYSARUM_CUDA_AGENTS_ZERO_COUNTS", per_cell < 0.5 ? 1 : 0, 0, 1) != 0;
+  }
+
+  // Refuses, with numbers, a run the device's free memory cannot hold; returns the scan's scratch
+  // bytes (sized first, so the check is complete).
+  size_t check_memory() const {
+    // Scan scratch size first, so the memory check below is complete.
+    size_t scan_bytes = 0;
+    PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const uint32_t*>(nullptr),
+                                                  static_cast<uint32_t*>(nullptr),
+                                                  static_cast<int>(all_cells())));
+    // Fields and counts hold stride_ channels per cell; the sort's per-cell counts come on top with species.
+    const uint64_t need =
+        2 * all_cells() * stride_ * sizeof(float) + 2 * all_cells() * stride_ * sizeof(uint32_t) +
+        all_cells() * sizeof(uint32_t) * (channels_ > 1 ? 2 : 1) + 2 * all_agents() * 16 + scan_bytes +
+        (scale_ > 1 ? cells_ * stride_ * (sizeof(float) + sizeof(uint32_t)) : 0);
+    size_t free_b = 0;
+    size_t total_b = 0;
+    PHYS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (need + (64U << 20) > free_b) {
+      throw OutOfMemoryError("out of GPU memory: " + worlds_text() + format_size(size_) + " with " +
+                             format_count(agents_) + " agents needs " + mib(need) + " on " + device_ +
+                             ", which has " + mib(free_b) + " free of " + mib(total_b));
+    }
+    return scan_bytes;
   }
 
   ~CudaBackend() override {
