@@ -118,6 +118,35 @@ TEST(ExploreWindow, LockedValuesHoldWhileTheWindowDrawsAndMutates) {
       << toasts.entries().back().text;
 }
 
+// "Draw 12": a whole strip of draws from the next seeds, none applied (the run keeps its values),
+// each labelled with its seed; the next Explore goes on from the seed after them.
+TEST(ExploreWindow, DrawTwelveFillsTheStripWithTheNextSeedsAndAppliesNone) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  run::Recipe o;
+  o.backend = "cpu";
+  o.threads = 1;
+  o.size = "64x36";
+  o.agents = "1K";
+  WindowCore core(o);
+  Toasts toasts;
+  ExploreStrip strip(5);
+  const Preset before = core.preset;
+  strip.explore_strip(core, toasts);
+  EXPECT_EQ(core.preset, before);
+  const std::vector<std::string> labels = strip.strip_labels();
+  ASSERT_EQ(labels.size(), ExploreStrip::kStrip);
+  EXPECT_EQ(labels.front(), "explore-5");
+  EXPECT_EQ(labels.back(), "explore-16");
+  ASSERT_FALSE(toasts.entries().empty());
+  EXPECT_NE(toasts.entries().back().text.find("seeds 5 to 16"), std::string::npos)
+      << toasts.entries().back().text;
+  strip.explore(core, toasts);  // the next draw is seed 17, and it runs
+  EXPECT_EQ(strip.strip_labels().back(), "explore-17");
+  EXPECT_EQ(core.preset.model, explore_draw(before, 17, {}, {}).model);
+}
+
 TEST(ExploreWindow, SaveAndFavouriteWriteWhatRunsAndFavouritesComeBackOnceNextSession) {
   std::string why;
   auto egl = test::try_egl(false, why);

@@ -66,6 +66,23 @@ void ExploreStrip::explore_seed(WindowCore& core, Toasts& toasts, uint64_t seed)
   if (apply(core, toasts, e, true)) toasts.info("explore seed " + std::to_string(seed));
 }
 
+void ExploreStrip::explore_strip(WindowCore& core, Toasts& toasts) {
+  const uint64_t first = next_seed_;
+  const std::vector<std::string> palettes = smooth_palettes(core.palettes());
+  for (size_t k = 0; k < kStrip; ++k) {
+    const uint64_t seed = next_seed_++;
+    add(entries_, "explore-" + std::to_string(seed), explore_draw(core.preset, seed, palettes, locks), core);
+  }
+  toasts.info("explore seeds " + std::to_string(first) + " to " + std::to_string(next_seed_ - 1) +
+              " growing together: click one to run it");
+}
+
+std::vector<std::string> ExploreStrip::strip_labels() const {
+  std::vector<std::string> out;
+  for (const Entry& e : entries_) out.push_back(e.label);
+  return out;
+}
+
 void ExploreStrip::mutate(WindowCore& core, Toasts& toasts) {
   try {
     Preset p = explore_mutate(core.preset, mutate_amount, next_seed_, locks);
@@ -167,6 +184,10 @@ void ExploreStrip::save_as_preset(const Entry& e, Toasts& toasts) {
 
 void ExploreStrip::header(WindowCore& core, Toasts& toasts) {
   if (ImGui::Button("Explore (E)")) explore(core, toasts);
+  ImGui::SameLine();
+  if (ImGui::Button("Draw 12")) explore_strip(core, toasts);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the next 12 seeds' previews, grown together: click one to run it");
   ImGui::SameLine();
   if (!shown_.empty()) {
     ImGui::TextUnformatted(shown_.c_str());

@@ -1,9 +1,9 @@
 // The Explore window: a button (and the E key) that draws new parameters from the next explore
-// seed (explore.hpp) and applies them, the seed of what is shown (type one to draw it again), and
-// a strip of previews of the last 12 results, grown headless in the background (hover to see one
-// larger, click to return to it, right-click to keep it). Below: locks and "mutate" around the
-// current parameters, favourites (saved between sessions), save as a preset in one click, and a
-// morph between two chosen parameter sets, live or written as a two-keyframe story.
+// seed (explore.hpp) and applies them, or draws a whole strip of 12 at once to choose from, the seed
+// of what is shown (type one to draw it again), and a strip of previews of the last 12 results, grown
+// headless in the background (hover to see one larger, click to return to it, right-click to keep it). Below:
+// locks and "mutate" around the current parameters, favourites (saved between sessions), save as a preset in
+// one click, and a morph between two chosen parameter sets, live or written as a two-keyframe story.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +29,11 @@ class ExploreStrip {
   void explore(WindowCore& core, Toasts& toasts);
   // Draws from `seed` and applies it.
   void explore_seed(WindowCore& core, Toasts& toasts, uint64_t seed);
+  // Draws a whole strip (kStrip) from the next seeds without applying any: their previews grow
+  // together, as one batch (one CUDA batch on a GPU), and a click on one runs it.
+  void explore_strip(WindowCore& core, Toasts& toasts);
+  // The labels of the strip's previews, oldest first (for tests).
+  std::vector<std::string> strip_labels() const;
   // Moves the current parameters by `amount` (explore_mutate with the locks) and applies them.
   void mutate(WindowCore& core, Toasts& toasts);
   // What runs now, saved in the user's preset folder under a free name (a toast says which).
