@@ -197,7 +197,10 @@ enum Stream : uint32_t {
   kStreamSpawnA = 3,
   kStreamSpawnB = 4,
   kStreamSpawnC = 5,
-  kStreamWallTurn = 6  // the turn of an agent whose move a wall blocks (docs/MODEL.md, "Environment")
+  kStreamWallTurn = 6,  // the turn of an agent whose move a wall blocks (docs/MODEL.md, "Environment")
+  kStreamRing = 7,      // a volume's sensor ring, turned at random each step (docs/MODEL.md, "Volume")
+  kStreamSpawnD = 8,    // a volume agent's z and heading at spawn
+  kStreamSpawnE = 9
 };
 template <class U>
 PHYS_HD U mix_lanes(U h) {

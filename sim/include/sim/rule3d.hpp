@@ -1,0 +1,191 @@
+// The volume model's arithmetic (docs/MODEL.md, "Volume"), in one place for every backend, built on
+// rule.hpp's correctly rounded operations, sin_cos, wrap and hash: an agent in a W x H x D torus of
+// voxels with a heading on the unit sphere, Jones's rule with a forward sensor and a ring of K on a
+// cone, and the 3 x 3 x 3 field update.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "sim/rule.hpp"
+
+namespace physarum::rule3 {
+
+using rule::add;
+using rule::mul;
+using rule::sub;
+
+#if defined(__CUDA_ARCH__)
+PHYS_HD float div_rn(float a, float b) {
+  return __fdiv_rn(a, b);
+}
+PHYS_HD float sqrt_rn(float a) {
+  return __fsqrt_rn(a);
+}
+#else
+PHYS_HD float div_rn(float a, float b) {
+  return a / b;
+}
+PHYS_HD float sqrt_rn(float a) {
+  return std::sqrt(a);
+}
+#endif
+
+struct Vec3 {
+  float x;
+  float y;
+  float z;
+};
+PHYS_HD Vec3 scaled(Vec3 a, float s) {
+  return {mul(a.x, s), mul(a.y, s), mul(a.z, s)};
+}
+PHYS_HD Vec3 plus(Vec3 a, Vec3 b) {
+  return {add(a.x, b.x), add(a.y, b.y), add(a.z, b.z)};
+}
+PHYS_HD float dot(Vec3 a, Vec3 b) {
+  return add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z));
+}
+PHYS_HD Vec3 cross(Vec3 a, Vec3 b) {
+  return {sub(mul(a.y, b.z), mul(a.z, b.y)), sub(mul(a.z, b.x), mul(a.x, b.z)),
+          sub(mul(a.x, b.y), mul(a.y, b.x))};
+}
+// a / |a|: one square root and one division, each correctly rounded, then three products.
+PHYS_HD Vec3 normalized(Vec3 a) {
+  return scaled(a, div_rn(1.0f, sqrt_rn(dot(a, a))));
+}
+
+// An agent: its position in [0, W) x [0, H) x [0, D) and its heading, a unit vector.
+struct Agent3 {
+  float x;
+  float y;
+  float z;
+  Vec3 h;
+};
+
+// Everything a step needs, derived from the parameters once on the host (make_params3).
+struct alignas(16) Params3 {
+  int width;
+  int height;
+  int depth;
+  int ring;  // K, the sensors on the cone
+  float fwidth;
+  float fheight;
+  float fdepth;
+  float inv_width;
+  float inv_height;
+  float inv_depth;
+  float inv_ring;  // 1 / K
+  float sensor_distance;
+  float cos_sa;  // of the sensor angle (the cone's half-angle), from rule::sin_cos
+  float sin_sa;
+  float cos_ra;  // of the rotation angle
+  float sin_ra;
+  float step_size;
+  uint32_t seed;
+  float deposit;
+  float keep;         // 1 - decay
+  float self_w;       // 1 - diffuse
+  float neighbour_w;  // diffuse / 27 (applied to the 3 x 3 x 3 sum)
+};
+
+// The voxel of a wrapped position: (z * H + y) * W + x.
+PHYS_HD int voxel_at(float x, float y, float z, const Params3& p) {
+  return (rule::cell_of(z, p.depth) * p.height + rule::cell_of(y, p.height)) * p.width +
+         rule::cell_of(x, p.width);
+}
+
+// The voxel `distance` along `dir` from the agent, on the torus.
+PHYS_HD int voxel_along(const Agent3& a, Vec3 dir, float distance, const Params3& p) {
+  const float x = rule::wrap(add(a.x, mul(distance, dir.x)), p.fwidth, p.inv_width);
+  const float y = rule::wrap(add(a.y, mul(distance, dir.y)), p.fheight, p.inv_height);
+  const float z = rule::wrap(add(a.z, mul(distance, dir.z)), p.fdepth, p.inv_depth);
+  return voxel_at(x, y, z, p);
+}
+
+// Two unit vectors across the heading: e1 = normalized(h x a), where a is the coordinate axis the
+// heading leans on least (x, then y, then z on ties), and e2 = h x e1.
+struct Frame {
+  Vec3 e1;
+  Vec3 e2;
+};
+PHYS_HD Frame frame_of(Vec3 h) {
+  const float ax = std::fabs(h.x);
+  const float ay = std::fabs(h.y);
+  const float az = std::fabs(h.z);
+  const Vec3 axis = (ax <= ay && ax <= az) ? Vec3{1.0f, 0.0f, 0.0f}
+                    : (ay <= az)           ? Vec3{0.0f, 1.0f, 0.0f}
+                                           : Vec3{0.0f, 0.0f, 1.0f};
+  const Vec3 e1 = normalized(cross(h, axis));
+  return {e1, cross(h, e1)};
+}
+
+// Ring sensor k's direction across the heading: cos(phi) e1 + sin(phi) e2 with
+// phi = 2 pi (k + u) / K, u the step's turn of the ring in [0, 1).
+PHYS_HD Vec3 across(const Frame& f, int k, float u, const Params3& p) {
+  const float phi = mul(rule::kTwoPi, mul(add(static_cast<float>(k), u), p.inv_ring));
+  const rule::SinCos sc = rule::sin_cos(phi);
+  return plus(scaled(f.e1, sc.c), scaled(f.e2, sc.s));
+}
+
+// One agent's step, Jones's rule in three dimensions; returns the voxel it deposits into.
+// `field_at(voxel)` reads the field as it was before this step.
+//   forward F at distance SO along h; ring R_k along cos(SA) h + sin(SA) w_k (w_k = across(k));
+//   F below every R_k: turn toward R_r, r drawn from the turn stream; else some R_k above F: turn
+//   toward the largest (the first k of equals); else keep the heading. Turning toward w by RA:
+//   h' = normalized(cos(RA) h + sin(RA) w). Then move SS along h' and wrap.
+template <class FieldRead>
+PHYS_HD int step_agent3(Agent3& a, uint32_t id, uint32_t step, const Params3& p, FieldRead&& field_at) {
+  const Frame f = frame_of(a.h);
+  const float u = rule::unit(rule::hash(p.seed, id, step, rule::kStreamRing));
+  const float forward = field_at(voxel_along(a, a.h, p.sensor_distance, p));
+  float best = 0.0f;
+  float least = 0.0f;
+  int best_k = 0;
+  for (int k = 0; k < p.ring; ++k) {
+    const Vec3 dir = plus(scaled(a.h, p.cos_sa), scaled(across(f, k, u, p), p.sin_sa));
+    const float v = field_at(voxel_along(a, dir, p.sensor_distance, p));
+    if (k == 0 || v > best) {
+      best = v;
+      best_k = k;
+    }
+    if (k == 0 || v < least) least = v;
+  }
+  int toward = -1;
+  if (forward < least) {
+    toward =
+        static_cast<int>(rule::hash(p.seed, id, step, rule::kStreamTurn) % static_cast<uint32_t>(p.ring));
+  } else if (best > forward) {
+    toward = best_k;
+  }
+  if (toward >= 0) a.h = normalized(plus(scaled(a.h, p.cos_ra), scaled(across(f, toward, u, p), p.sin_ra)));
+  a.x = rule::wrap(add(a.x, mul(p.step_size, a.h.x)), p.fwidth, p.inv_width);
+  a.y = rule::wrap(add(a.y, mul(p.step_size, a.h.y)), p.fheight, p.inv_height);
+  a.z = rule::wrap(add(a.z, mul(p.step_size, a.h.z)), p.fdepth, p.inv_depth);
+  return voxel_at(a.x, a.y, a.z, p);
+}
+
+// A spawned agent: uniform in the volume, its heading uniform on the sphere (z = 2 v - 1,
+// azimuth 2 pi w, then normalized).
+PHYS_HD Agent3 spawn_agent3(uint32_t id, uint32_t seed, const Params3& p) {
+  using rule::hash;
+  using rule::unit;
+  const float x = mul(unit(hash(seed, id, 0, rule::kStreamSpawnA)), p.fwidth);
+  const float y = mul(unit(hash(seed, id, 0, rule::kStreamSpawnB)), p.fheight);
+  const float z = mul(unit(hash(seed, id, 0, rule::kStreamSpawnC)), p.fdepth);
+  const float hz = sub(mul(2.0f, unit(hash(seed, id, 0, rule::kStreamSpawnD))), 1.0f);
+  const rule::SinCos az = rule::sin_cos(mul(rule::kTwoPi, unit(hash(seed, id, 0, rule::kStreamSpawnE))));
+  const float r = sqrt_rn(sub(1.0f, mul(hz, hz)));
+  const Vec3 h = normalized({mul(r, az.c), mul(r, az.s), hz});
+  // A product that rounds up to the side wraps to 0, as a move would.
+  return {rule::wrap(x, p.fwidth, p.inv_width), rule::wrap(y, p.fheight, p.inv_height),
+          rule::wrap(z, p.fdepth, p.inv_depth), h};
+}
+
+// The field update of a voxel: keep * (self_w * G + neighbour_w * S27), S27 the 3 x 3 x 3 sum of G
+// around it, summed as rule.hpp sums a 3 x 3 block within each plane (rows left to right, then the
+// three rows top to bottom), then the three planes in z order: (P(z-1) + P(z)) + P(z+1).
+PHYS_HD float field_update3(float g, float sum27, const Params3& p) {
+  return mul(p.keep, add(mul(p.self_w, g), mul(p.neighbour_w, sum27)));
+}
+
+}  // namespace physarum::rule3
