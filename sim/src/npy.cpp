@@ -254,15 +254,15 @@ NpyDict parse_dict(const std::string& header, const NotNpy& bad) {
 // The shape of a little-endian float32 array in C order, (H, W) or with allow_planes (S, H, W).
 NpyShape parse_shape(const std::string& header, bool allow_planes, const NotNpy& bad) {
   const NpyDict dict = parse_dict(header, bad);
-  const std::vector<int64_t>* shape = &dict.shape;
+  const std::vector<int64_t>& shape = dict.shape;
   if (dict.descr != "<f4") throw bad("dtype '" + dict.descr + "', expected '<f4'");
   if (dict.fortran) throw bad("Fortran order");
-  const bool three = allow_planes && shape->size() == 3;
-  if (shape->size() != 2 && !three) {
-    throw bad("shape has " + std::to_string(shape->size()) + " dimensions, expected " +
+  const bool three = allow_planes && shape.size() == 3;
+  if (shape.size() != 2 && !three) {
+    throw bad("shape has " + std::to_string(shape.size()) + " dimensions, expected " +
               (allow_planes ? "2 or 3" : "2"));
   }
-  const NpyShape out{three ? (*shape)[0] : 1, (*shape)[three ? 1 : 0], (*shape)[three ? 2 : 1]};
+  const NpyShape out{three ? shape[0] : 1, shape[three ? 1 : 0], shape[three ? 2 : 1]};
   const int64_t planes = out.planes, h = out.height, w = out.width;
   // A field is at most what a simulation holds: refused here, before its data is read.
   if (planes <= 0 || planes > kMaxSpecies || h <= 0 || w <= 0 || h > kMaxSide || w > kMaxSide) {
@@ -312,14 +312,16 @@ NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes, boo
 // The (rows, columns) of a 2-D float32 or float64 table, checked against the limits.
 NpyTable parse_table(const std::string& header, const NpyTableLimits& limits, const NotNpy& bad) {
   const NpyDict dict = parse_dict(header, bad);
-  if (dict.descr != "<f4" && dict.descr != "<f8")
+  if (dict.descr != "<f4" && dict.descr != "<f8") {
     throw bad("dtype '" + dict.descr + "', expected '<f4' or '<f8'");
+  }
   if (dict.fortran) throw bad("Fortran order");
   std::string shape = "(";
   for (size_t i = 0; i < dict.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(dict.shape[i]);
   shape += dict.shape.size() == 1 ? ",)" : ")";
-  if (dict.shape.size() != 2)
+  if (dict.shape.size() != 2) {
     throw bad("shape " + shape + " has " + std::to_string(dict.shape.size()) + " dimensions, expected 2");
+  }
   const int64_t rows = dict.shape[0], columns = dict.shape[1];
   if (columns < limits.min_columns || columns > limits.max_columns) {
     throw bad("shape " + shape + " has " + std::to_string(columns) + " columns, expected " +
@@ -332,7 +334,7 @@ NpyTable parse_table(const std::string& header, const NpyTableLimits& limits, co
   return {rows, static_cast<int>(columns), dict.descr == "<f8"};
 }
 
-// Little-endian values of `bytes` bytes each (4 or 8) as doubles; float32 widens exactly.
+// `values` little-endian float32 or float64 numbers as doubles; float32 widens exactly.
 void widen(const char* in, size_t values, bool float64, double* out) {
   for (size_t i = 0; i < values; ++i) {
     unsigned char b[8];

@@ -36,8 +36,9 @@ std::string shortest(double v) {
 template <class Where>
 void check_point(const std::array<double, 4>& v, int columns, const Where& where) {
   for (int c = 0; c < columns; ++c) {
-    if (!std::isfinite(v[c]))
+    if (!std::isfinite(v[c])) {
       throw Error(where() + ": " + kColumns[c] + " = " + shortest(v[c]) + " is not finite");
+    }
   }
   if (v[3] < 0) throw Error(where() + ": weight " + shortest(v[3]) + " is negative");
   if (v[3] > std::numeric_limits<float>::max()) {
@@ -73,8 +74,9 @@ class CsvPoints {
     int n = 0;
     for (size_t start = 0;; ++n) {
       const size_t comma = text.find(',', start);
-      if (n < 5)
+      if (n < 5) {
         fields[n] = trim(text.substr(start, comma == std::string_view::npos ? comma : comma - start));
+      }
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
@@ -183,8 +185,9 @@ std::vector<Point> read_npy_points(const std::filesystem::path& file, const std:
     }
   };
   const NpyTable t = read_npy_table(file, "points file", kMaxPointsFileBytes, {3, 4, kMaxPoints}, rows);
-  if (t.rows == 0)
+  if (t.rows == 0) {
     throw Error(name + " holds no points: its shape is (0, " + std::to_string(t.columns) + ")");
+  }
   return points;
 }
 
