@@ -211,17 +211,18 @@ TEST(FitPoints, CubeCornersLandOnTheCornerVoxels) {
   EXPECT_EQ(f.dropped, 0);
 }
 
-// x spans 10, y spans 2, z is flat: x limits the scale to 7/10 voxel per unit in an 8^3 volume, y's
-// extremes fall 0.7 voxel either side of the middle (4 -/+ 0.7: voxels 3 and 4), z in the middle.
+// x spans 10, y spans 2, z is flat: x limits the scale to 7/10 voxel per unit in an 8^3 volume (its
+// extremes on the centres of voxels 0 and 7, half a voxel in), y's extremes fall 0.7 voxel either
+// side of the middle (4 -/+ 0.7: voxels 3 and 4), z in the middle. x = 1 and 9 are 4 -/+ 2.8 (voxels
+// 1 and 6), where a fit without the margin (8/10 voxel per unit) would give 0 and 7.
 TEST(FitPoints, AFlatSetKeepsItsAspectCentred) {
-  const std::vector<Point> plane{{0, 0, 5}, {10, 0, 5}, {0, 2, 5}, {10, 2, 5}, {5, 1, 5}};
+  const std::vector<Point> plane{{0, 0, 5}, {10, 0, 5}, {0, 2, 5}, {10, 2, 5},
+                                 {5, 1, 5}, {1, 1, 5},  {9, 1, 5}};
   const Size3 size{8, 8, 8};
   const FittedPoints f = fit_points(plane, size);
-  // (5, 1): x 4, y 4.
-  const std::vector<VoxelFood> expected{{index_of(0, 3, 4, size), 1},
-                                        {index_of(7, 3, 4, size), 1},
-                                        {index_of(0, 4, 4, size), 1},
-                                        {index_of(4, 4, 4, size), 1},
+  const std::vector<VoxelFood> expected{{index_of(0, 3, 4, size), 1}, {index_of(7, 3, 4, size), 1},
+                                        {index_of(0, 4, 4, size), 1}, {index_of(1, 4, 4, size), 1},
+                                        {index_of(4, 4, 4, size), 1}, {index_of(6, 4, 4, size), 1},
                                         {index_of(7, 4, 4, size), 1}};
   EXPECT_EQ(f.food, expected);
 }
