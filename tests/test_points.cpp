@@ -138,6 +138,7 @@ TEST(Points, BadCsvFilesAreRefusedNamingLineAndValue) {
       {"1,2,3\n1,2,3x\n", {"line 2", "'3x' is not a number"}},
       {"1,2,3\n1,1e400,3\n", {"line 2", "y '1e400' is beyond a double"}},
       {"lon,lat,dist\n1,2,3\n", {"line 1", "header names other columns", "'lon'"}},
+      {"\x1b[2J,y,z\n", {"line 1", "'\\x1b[2J'"}},  // printed as an escape, not to the terminal
       {"x,y,z\nx,y,z\n", {"line 2", "x 'x' is not a number"}},
       {"1,2,3\n" + std::string(5000, '1') + ",2,3\n", {"longer than 4096 bytes"}},
   };

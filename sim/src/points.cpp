@@ -17,6 +17,7 @@
 #include "sim/input_file.hpp"
 #include "sim/npy.hpp"
 #include "sim/params.hpp"
+#include "sim/text.hpp"
 
 namespace physarum {
 namespace {
@@ -46,17 +47,19 @@ void check_point(const std::array<double, 4>& v, int columns, const Where& where
   }
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+// A CSV value without the blanks around it and the double quotes some writers put around it.
+std::string_view field_text(std::string_view s) {
+  s = trim(s);
   if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = trim(s.substr(1, s.size() - 2));
   return s;
 }
 
+// A value from the file in a message: at most 40 bytes, safe to print on a terminal.
 std::string quoted(std::string_view s) {
-  std::string out = "'";
-  out.append(s.substr(0, 40));
-  return out + (s.size() > 40 ? "...'" : "'");
+  // Built piecewise: GCC 12 warns falsely (-Wrestrict) about "'" + std::string.
+  std::string out(1, '\'');
+  out.append(printable(s.substr(0, 40))).append(s.size() > 40 ? "...'" : "'");
+  return out;
 }
 
 // One CSV line after another, into points.
@@ -75,7 +78,7 @@ class CsvPoints {
     for (size_t start = 0;; ++n) {
       const size_t comma = text.find(',', start);
       if (n < 5) {
-        fields[n] = trim(text.substr(start, comma == std::string_view::npos ? comma : comma - start));
+        fields[n] = field_text(text.substr(start, comma == std::string_view::npos ? comma : comma - start));
       }
       if (comma == std::string_view::npos) break;
       start = comma + 1;
@@ -197,9 +200,7 @@ std::vector<Point> read_points(const std::filesystem::path& file) {
   InputFile in(file, "points file", kMaxPointsFileBytes);
   std::string start(6, '\0');
   start.resize(in.read_some(start.data(), start.size()));
-  std::string ext = file.extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (ext == ".npy" || start == "\x93NUMPY") return read_npy_points(file, in.name());
+  if (lowercase_extension(file) == ".npy" || start == "\x93NUMPY") return read_npy_points(file, in.name());
   return read_csv(in, std::move(start));
 }
 
