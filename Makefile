@@ -46,7 +46,7 @@ package: build
 # leaves the input in $(FUZZ_BUILD)/artifacts/: add it to tests/fuzz/regressions/TARGET/ and fix.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= image preset set npy keyframe csv ensemble
+FUZZ_TARGETS ?= image preset set npy keyframe csv ensemble points
 
 fuzz:
 	@scripts/install-deps fuzz

@@ -3,6 +3,7 @@
 // (make fuzz) starts from these files too.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "sim/image.hpp"
 #include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
+#include "sim/points.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
 
@@ -83,6 +85,26 @@ TEST(FuzzRegressions, NpyInputsGiveACleanAnswer) {
       EXPECT_NE(std::string(e.what()).find(f.filename().string()), std::string::npos) << e.what();
     }
   }
+}
+
+// What is read is finite with weights >= 0 and fits into a small volume.
+TEST(FuzzRegressions, PointsInputsGiveACleanAnswer) {
+  const auto files = inputs("points");
+  ASSERT_FALSE(files.empty());
+  int read = 0;
+  for (const auto& f : files) {
+    try {
+      const std::vector<Point> points = read_points(f);
+      for (const Point& p : points) {
+        EXPECT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z) && p.weight >= 0) << f;
+      }
+      EXPECT_EQ(fit_points(points, {7, 5, 3}).kept, static_cast<int64_t>(points.size())) << f;
+      ++read;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(f.filename().string()), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(read, 1);
 }
 
 // Through the merge of one shard: a header the reader accepts is then counted through.

@@ -227,8 +227,14 @@ struct NpyShape {
   }
 };
 
-// The shape of a little-endian float32 array in C order, (H, W) or with allow_planes (S, H, W).
-NpyShape parse_shape(const std::string& header, bool allow_planes, const NotNpy& bad) {
+struct NpyDict {
+  std::string descr;
+  bool fortran = false;
+  std::vector<int64_t> shape;
+};
+
+// The header's dtype, order and shape; each caller checks them, the dtype first.
+NpyDict parse_dict(const std::string& header, const NotNpy& bad) {
   std::optional<std::string> descr;
   std::optional<bool> fortran;
   std::optional<std::vector<int64_t>> shape;
@@ -242,14 +248,21 @@ NpyShape parse_shape(const std::string& header, bool allow_planes, const NotNpy&
     throw bad(std::string("malformed header: ") + e.what());
   }
   if (!descr || !fortran || !shape) throw bad("header lacks descr, fortran_order or shape");
-  if (*descr != "<f4") throw bad("dtype '" + *descr + "', expected '<f4'");
-  if (*fortran) throw bad("Fortran order");
-  const bool three = allow_planes && shape->size() == 3;
-  if (shape->size() != 2 && !three) {
-    throw bad("shape has " + std::to_string(shape->size()) + " dimensions, expected " +
+  return {std::move(*descr), *fortran, std::move(*shape)};
+}
+
+// The shape of a little-endian float32 array in C order, (H, W) or with allow_planes (S, H, W).
+NpyShape parse_shape(const std::string& header, bool allow_planes, const NotNpy& bad) {
+  const NpyDict dict = parse_dict(header, bad);
+  const std::vector<int64_t>& shape = dict.shape;
+  if (dict.descr != "<f4") throw bad("dtype '" + dict.descr + "', expected '<f4'");
+  if (dict.fortran) throw bad("Fortran order");
+  const bool three = allow_planes && shape.size() == 3;
+  if (shape.size() != 2 && !three) {
+    throw bad("shape has " + std::to_string(shape.size()) + " dimensions, expected " +
               (allow_planes ? "2 or 3" : "2"));
   }
-  const NpyShape out{three ? (*shape)[0] : 1, (*shape)[three ? 1 : 0], (*shape)[three ? 2 : 1]};
+  const NpyShape out{three ? shape[0] : 1, shape[three ? 1 : 0], shape[three ? 2 : 1]};
   const int64_t planes = out.planes, h = out.height, w = out.width;
   // A field is at most what a simulation holds: refused here, before its data is read.
   if (planes <= 0 || planes > kMaxSpecies || h <= 0 || w <= 0 || h > kMaxSide || w > kMaxSide) {
@@ -296,7 +309,78 @@ NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes, boo
   return a;
 }
 
+// The (rows, columns) of a 2-D float32 or float64 table, checked against the limits.
+NpyTable parse_table(const std::string& header, const NpyTableLimits& limits, const NotNpy& bad) {
+  const NpyDict dict = parse_dict(header, bad);
+  if (dict.descr != "<f4" && dict.descr != "<f8") {
+    throw bad("dtype '" + dict.descr + "', expected '<f4' or '<f8'");
+  }
+  if (dict.fortran) throw bad("Fortran order");
+  std::string shape = "(";
+  for (size_t i = 0; i < dict.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(dict.shape[i]);
+  shape += dict.shape.size() == 1 ? ",)" : ")";
+  if (dict.shape.size() != 2) {
+    throw bad("shape " + shape + " has " + std::to_string(dict.shape.size()) + " dimensions, expected 2");
+  }
+  const int64_t rows = dict.shape[0], columns = dict.shape[1];
+  if (columns < limits.min_columns || columns > limits.max_columns) {
+    throw bad("shape " + shape + " has " + std::to_string(columns) + " columns, expected " +
+              std::to_string(limits.min_columns) + " to " + std::to_string(limits.max_columns));
+  }
+  if (rows > limits.max_rows) {
+    throw bad("shape " + shape + " has " + std::to_string(rows) + " rows, at most " +
+              std::to_string(limits.max_rows) + " are read");
+  }
+  return {rows, static_cast<int>(columns), dict.descr == "<f8"};
+}
+
+// `values` little-endian float32 or float64 numbers as doubles; float32 widens exactly.
+void widen(const char* in, size_t values, bool float64, double* out) {
+  for (size_t i = 0; i < values; ++i) {
+    unsigned char b[8];
+    const size_t n = float64 ? 8 : 4;
+    std::memcpy(b, in + i * n, n);
+    if constexpr (std::endian::native == std::endian::big) std::reverse(b, b + n);
+    if (float64) {
+      std::memcpy(&out[i], b, 8);
+    } else {
+      float f;
+      std::memcpy(&f, b, 4);
+      out[i] = f;
+    }
+  }
+}
+
 }  // namespace
+
+NpyTable read_npy_table(const std::filesystem::path& file, std::string_view what, uint64_t max_bytes,
+                        const NpyTableLimits& limits, const NpyRows& rows) {
+  InputFile in(file, what, max_bytes);
+  const NotNpy bad{in.name() + " is not a 2-D float32 or float64 .npy file: "};
+  const NpyHeader header = read_header(in, bad);
+  const NpyTable table = parse_table(header.text, limits, bad);
+  const uint64_t value_bytes = table.float64 ? 8 : 4;
+  const uint64_t row_bytes = value_bytes * static_cast<uint64_t>(table.columns);
+  // rows <= max_rows and a bounded file keep this product far from overflowing.
+  const uint64_t expected =
+      header.prefix + header.text.size() + static_cast<uint64_t>(table.rows) * row_bytes;
+  if (in.size() != expected) {
+    throw bad("size " + std::to_string(in.size()) + " bytes, expected " + std::to_string(expected) + " for " +
+              std::to_string(table.rows) + " rows of " + std::to_string(table.columns));
+  }
+  // In chunks: the file's bytes are never held whole next to what the caller makes of them.
+  constexpr int64_t kChunkRows = 1 << 14;
+  std::vector<char> bytes(static_cast<size_t>(std::min(table.rows, kChunkRows) * row_bytes));
+  std::vector<double> values(bytes.size() / value_bytes);
+  for (int64_t first = 0; first < table.rows; first += kChunkRows) {
+    const int64_t count = std::min(table.rows - first, kChunkRows);
+    const size_t n = static_cast<size_t>(count) * table.columns;
+    in.read(bytes.data(), n * value_bytes);
+    widen(bytes.data(), n, table.float64, values.data());
+    rows(table, values.data(), first, count);
+  }
+  return table;
+}
 
 NpyArray read_npy(const std::filesystem::path& file) {
   return read_npy_file(file, false);

@@ -1,7 +1,10 @@
 // NumPy .npy files (version 1.0, little-endian float32, C order) for fields.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 namespace physarum {
@@ -25,5 +28,27 @@ NpyArray read_npy_planes(const std::filesystem::path& file);
 // As read_npy_planes, every check included (the file's size too), with `data` left empty: what a
 // command needs to plan its work before reading a field it may refuse.
 NpyArray read_npy_planes_shape(const std::filesystem::path& file);
+
+// A 2-D (rows, columns) table of little-endian float32 or float64 numbers in C order (point data).
+struct NpyTable {
+  int64_t rows = 0;
+  int columns = 0;
+  bool float64 = false;
+};
+struct NpyTableLimits {
+  int min_columns = 1;
+  int max_columns = 1;
+  int64_t max_rows = 0;
+};
+// Consecutive rows of `table` as doubles (float32 widened, which is exact): `count` rows of its
+// columns from row `first`, row after row.
+using NpyRows =
+    std::function<void(const NpyTable& table, const double* values, int64_t first, int64_t count)>;
+// Read in chunks, so that the file is never held whole next to what `rows` makes of it. `what`
+// names the file in messages ("points"); a file over max_bytes (sim/input_file.hpp), another dtype,
+// a column count outside the limits or more than max_rows rows is refused with an Error before any
+// row is read; a file whose size does not match its shape too. Returns the shape.
+NpyTable read_npy_table(const std::filesystem::path& file, std::string_view what, uint64_t max_bytes,
+                        const NpyTableLimits& limits, const NpyRows& rows);
 
 }  // namespace physarum
