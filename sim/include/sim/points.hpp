@@ -10,14 +10,9 @@
 #include <span>
 #include <vector>
 
-namespace physarum {
+#include "sim/value.hpp"
 
-// A volume's voxels along x, y and z.
-struct Size3 {
-  int width = 0;
-  int height = 0;
-  int depth = 0;
-};
+namespace physarum {
 
 struct Point {
   double x = 0;

@@ -14,6 +14,13 @@ struct Size {
   int height = 0;
   friend bool operator==(const Size&, const Size&) = default;
 };
+// A volume's voxels (docs/MODEL.md, "Volume"): W x H x D.
+struct Size3 {
+  int width = 0;
+  int height = 0;
+  int depth = 0;
+  friend bool operator==(const Size3&, const Size3&) = default;
+};
 
 // Float keys hold float, Int/Count/Colour int64_t, Bool bool, Choice/Text a string, Size a Size,
 // the interaction matrix its S x S entries row by row. monostate: an optional key that is not set.

@@ -12,12 +12,6 @@
 
 namespace physarum {
 
-struct Size3 {
-  int width = 0;
-  int height = 0;
-  int depth = 0;
-  friend bool operator==(const Size3&, const Size3&) = default;
-};
 // "WxHxD"; throws Error naming the text when it is not three whole numbers from 1 to 65536.
 Size3 parse_size3(const std::string& text);
 std::string format_size3(Size3 s);
