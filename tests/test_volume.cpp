@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <vector>
 
+#include "sim/backend.hpp"
 #include "sim/params.hpp"
 #include "sim/rule.hpp"
 #include "sim/volume.hpp"
@@ -22,6 +24,16 @@ VolumeConfig small(Size3 size, uint64_t agents, int threads = 1) {
   c.seed = 7;
   c.threads = threads;
   return c;
+}
+
+std::unique_ptr<Volume> cpu(const VolumeConfig& c) {
+  return create_volume(BackendKind::Cpu, c);
+}
+
+std::vector<float> field_of(Volume& v) {
+  std::vector<float> f;
+  v.read_field(f);
+  return f;
 }
 
 double total(const std::vector<float>& f) {
@@ -52,22 +64,23 @@ TEST(Volume, SizesAreReadAsWxHxDAndBadOnesNamed) {
 TEST(Volume, BadConfigsAndInputsAreRefusedByNameAndChangeNothing) {
   VolumeConfig c = small({8, 8, 8}, 10);
   c.ring = 0;
-  EXPECT_THROW(CpuVolume{c}, Error);
+  EXPECT_THROW(cpu(c), Error);
   c.ring = 4;
   c.agents = 0;
-  EXPECT_THROW(CpuVolume{c}, Error);
+  EXPECT_THROW(cpu(c), Error);
   c.agents = 10;
   c.model.decay = 2.0f;
-  EXPECT_THROW(CpuVolume{c}, Error);
+  EXPECT_THROW(cpu(c), Error);
   c.model.decay = 0.1f;
-  CpuVolume v(c);
-  const std::vector<float> before = v.field();
+  const std::unique_ptr<Volume> vp = cpu(c);
+  Volume& v = *vp;
+  const std::vector<float> before = field_of(v);
   std::vector<float> wrong(10, 0.0f);
   EXPECT_THROW(v.set_field(wrong), Error);
-  std::vector<float> nan(v.field().size(), 0.0f);
+  std::vector<float> nan(field_of(v).size(), 0.0f);
   nan[5] = std::nanf("");
   EXPECT_THROW(v.set_field(nan), Error);
-  EXPECT_EQ(v.field(), before);
+  EXPECT_EQ(field_of(v), before);
   Agents3 a = v.agents();
   a.hx[3] = 2.0f;  // not a unit heading
   EXPECT_THROW(v.set_agents(a), Error);
@@ -76,7 +89,8 @@ TEST(Volume, BadConfigsAndInputsAreRefusedByNameAndChangeNothing) {
 }
 
 TEST(Volume, SpawnedAgentsAreInsideWithUnitHeadingsSpreadOverTheSphere) {
-  CpuVolume v(small({13, 11, 7}, 20'000));
+  const std::unique_ptr<Volume> vp = cpu(small({13, 11, 7}, 20'000));
+  Volume& v = *vp;
   const Agents3 a = v.agents();
   double mean[3] = {0, 0, 0};
   for (size_t i = 0; i < a.size(); ++i) {
@@ -97,10 +111,11 @@ TEST(Volume, WithDecayZeroTheFieldHoldsEveryDeposit) {
   c.model.decay = 0.0f;
   c.model.diffuse = 0.3f;
   c.model.deposit = 1.0f;
-  CpuVolume v(c);
+  const std::unique_ptr<Volume> vp = cpu(c);
+  Volume& v = *vp;
   for (int s = 1; s <= 20; ++s) {
     v.step(1);
-    EXPECT_NEAR(total(v.field()), 3000.0 * s, 3000.0 * s * 1e-5) << "step " << s;
+    EXPECT_NEAR(total(field_of(v)), 3000.0 * s, 3000.0 * s * 1e-5) << "step " << s;
   }
 }
 
@@ -111,7 +126,8 @@ TEST(Volume, OneVoxelSpreadsOverItsTwentySevenNeighboursAcrossEveryEdge) {
   c.model.decay = 0.0f;
   c.model.diffuse = 1.0f;
   c.model.deposit = 0.0f;
-  CpuVolume v(c);
+  const std::unique_ptr<Volume> vp = cpu(c);
+  Volume& v = *vp;
   std::vector<float> f(60, 0.0f);
   f[0] = 27.0f;
   v.set_field(f);
@@ -122,7 +138,7 @@ TEST(Volume, OneVoxelSpreadsOverItsTwentySevenNeighboursAcrossEveryEdge) {
     for (int y = 0; y < 4; ++y)
       for (int x = 0; x < 5; ++x) {
         const bool near = (x == 4 || x <= 1) && (y == 3 || y <= 1);
-        EXPECT_EQ(v.field()[voxel(c.size, x, y, z)], near ? each : 0.0f) << x << "," << y << "," << z;
+        EXPECT_EQ(field_of(v)[voxel(c.size, x, y, z)], near ? each : 0.0f) << x << "," << y << "," << z;
       }
 }
 
@@ -135,7 +151,8 @@ TEST(Volume, AnAgentTurnsTowardItsBrightestRingSensorByTheRotationAngle) {
   c.model.rotation_angle_deg = 30.0f;
   c.model.sensor_distance = 5.0f;
   c.model.step_size = 1.0f;
-  CpuVolume v(c);
+  const std::unique_ptr<Volume> vp = cpu(c);
+  Volume& v = *vp;
   const double x0 = 16.5, y0 = 16.5, z0 = 16.5;
   v.set_agents({{16.5f}, {16.5f}, {16.5f}, {1.0f}, {0.0f}, {0.0f}});
   // Heading +x: the frame's helper axis is y (x leans most), e1 = h x y = +z, e2 = h x e1 = -y.
@@ -146,7 +163,7 @@ TEST(Volume, AnAgentTurnsTowardItsBrightestRingSensorByTheRotationAngle) {
   const double wx = 0.0, wy = -std::sin(phi), wz = std::cos(phi);  // cos(phi) e1 + sin(phi) e2
   const double sx = x0 + 5.0 * std::cos(sa), sy = y0 + 5.0 * std::sin(sa) * wy,
                sz = z0 + 5.0 * std::sin(sa) * wz;
-  std::vector<float> f(v.field().size(), 0.0f);
+  std::vector<float> f(field_of(v).size(), 0.0f);
   f[voxel(c.size, static_cast<int>(sx), static_cast<int>(sy), static_cast<int>(sz))] = 10.0f;
   v.set_field(f);
   v.step(1);
@@ -165,9 +182,10 @@ TEST(Volume, AnAgentTurnsTowardItsBrightestRingSensorByTheRotationAngle) {
 TEST(Volume, AnAgentWhoseForwardSensorIsBrightestKeepsItsHeading) {
   VolumeConfig c = small({32, 32, 32}, 1);
   c.model.sensor_distance = 5.0f;
-  CpuVolume v(c);
+  const std::unique_ptr<Volume> vp = cpu(c);
+  Volume& v = *vp;
   v.set_agents({{10.5f}, {10.5f}, {10.5f}, {0.0f}, {0.0f}, {1.0f}});
-  std::vector<float> f(v.field().size(), 0.0f);
+  std::vector<float> f(field_of(v).size(), 0.0f);
   f[voxel(c.size, 10, 10, 15)] = 10.0f;
   v.set_field(f);
   v.step(1);
@@ -185,9 +203,10 @@ TEST(Volume, TheThreadCountChangesNoBit) {
     VolumeConfig c = small({23, 19, 17}, 5000, t);
     c.model.sensor_distance = 4.0f;
     c.model.decay = 0.05f;
-    CpuVolume v(c);
+    const std::unique_ptr<Volume> vp = cpu(c);
+    Volume& v = *vp;
     v.step(30);
-    field[t - 1] = v.field();
+    field[t - 1] = field_of(v);
     agents[t - 1] = v.agents();
   }
   for (int t = 1; t < 3; ++t) {
@@ -197,4 +216,46 @@ TEST(Volume, TheThreadCountChangesNoBit) {
     EXPECT_EQ(agents[t].hz, agents[0].hz);
   }
   EXPECT_GT(total(field[0]), 0.0);
+}
+
+// The CUDA volume against the CPU's, bit for bit: odd sides, rings of 3, 4 and 6 sensors, a field and
+// agents handed in, across steps.
+TEST(CudaVolume, EveryStepIsTheCpusBitForBit) {
+  if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";
+  for (const int ring : {3, 4, 6}) {
+    VolumeConfig c = small({23, 19, 17}, 6000, 2);
+    c.ring = ring;
+    c.model.sensor_angle_deg = 20.0f + 10.0f * static_cast<float>(ring);
+    c.model.rotation_angle_deg = 35.0f;
+    c.model.sensor_distance = 4.5f;
+    c.model.decay = 0.05f;
+    c.model.diffuse = 0.4f;
+    const std::unique_ptr<Volume> a = create_volume(BackendKind::Cpu, c);
+    const std::unique_ptr<Volume> b = create_volume(BackendKind::Cuda, c);
+    for (int round = 0; round < 3; ++round) {
+      a->step(15);
+      b->step(15);
+      const std::vector<float> fa = field_of(*a);
+      const std::vector<float> fb = field_of(*b);
+      ASSERT_EQ(fa.size(), fb.size());
+      EXPECT_EQ(std::memcmp(fa.data(), fb.data(), fa.size() * sizeof(float)), 0)
+          << "ring " << ring << " round " << round;
+      const Agents3 aa = a->agents();
+      const Agents3 ab = b->agents();
+      EXPECT_EQ(aa.x, ab.x);
+      EXPECT_EQ(aa.y, ab.y);
+      EXPECT_EQ(aa.z, ab.z);
+      EXPECT_EQ(aa.hx, ab.hx);
+      EXPECT_EQ(aa.hz, ab.hz);
+    }
+    // The same field and agents handed to both go on alike.
+    std::vector<float> f = field_of(*a);
+    f[100] += 3.0f;
+    a->set_field(f);
+    b->set_field(f);
+    a->step(5);
+    b->step(5);
+    EXPECT_EQ(field_of(*a), field_of(*b));
+  }
+  EXPECT_NE(create_volume(BackendKind::Auto, small({8, 8, 8}, 10))->name().find("cuda"), std::string::npos);
 }

@@ -3,130 +3,65 @@
 // thread count cannot change a bit.
 #include <omp.h>
 
-#include <cmath>
-#include <cstdio>
+#include <algorithm>
 #include <new>
 #include <string>
 
 #include "ieee_subnormals.hpp"
-#include "sim/backend.hpp"
 #include "sim/text.hpp"
 #include "sim/volume.hpp"
+#include "volumes.hpp"
 
 namespace physarum {
 namespace {
 
 using cpu::IeeeSubnormals;
 
-constexpr int kMaxVolumeSide = 65536;
+class CpuVolume final : public Volume {
+ public:
+  explicit CpuVolume(const VolumeConfig& c);
+  std::string name() const override;
+  void step(int n) override;
+  void read_field(std::vector<float>& out) override { out = field_; }
+  Agents3 agents() override { return {x_, y_, z_, hx_, hy_, hz_}; }
 
-size_t voxels_of(Size3 s) {
-  return static_cast<size_t>(s.width) * static_cast<size_t>(s.height) * static_cast<size_t>(s.depth);
-}
+ protected:
+  void upload_field(const std::vector<float>& values) override { field_ = values; }
+  void upload_agents(const Agents3& a) override;
 
-float angle_cos(float deg) {
-  return rule::sin_cos(deg * (rule::kPi / 180.0f)).c;
-}
-float angle_sin(float deg) {
-  return rule::sin_cos(deg * (rule::kPi / 180.0f)).s;
-}
+ private:
+  void step_agents();
+  void update_field();
 
-}  // namespace
-
-Size3 parse_size3(const std::string& text) {
-  Size3 s;
-  char x1 = 0;
-  char x2 = 0;
-  int used = 0;
-  const bool read =
-      std::sscanf(text.c_str(), "%d%c%d%c%d%n", &s.width, &x1, &s.height, &x2, &s.depth, &used) == 5;
-  const bool ok = read && used == static_cast<int>(text.size()) && (x1 == 'x' || x1 == 'X') &&
-                  (x2 == 'x' || x2 == 'X') && s.width >= 1 && s.height >= 1 && s.depth >= 1 &&
-                  s.width <= kMaxVolumeSide && s.height <= kMaxVolumeSide && s.depth <= kMaxVolumeSide;
-  if (!ok) {
-    throw Error("size '" + text + "': expected WxHxD, three whole numbers from 1 to " +
-                std::to_string(kMaxVolumeSide) + " (e.g. 256x256x256)");
-  }
-  return s;
-}
-
-std::string format_size3(Size3 s) {
-  return std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth);
-}
-
-rule3::Params3 make_params3(const VolumeConfig& c) {
-  validate(c.model);
-  const Size3 s = c.size;
-  if (s.width < 1 || s.height < 1 || s.depth < 1 || s.width > kMaxVolumeSide || s.height > kMaxVolumeSide ||
-      s.depth > kMaxVolumeSide || voxels_of(s) >= (size_t{1} << 31)) {
-    throw Error("size " + format_size3(s) + " is out of range: each side 1 to " + std::to_string(kMaxVolumeSide) +
-                ", fewer than 2^31 voxels in all");
-  }
-  if (c.agents < 1 || c.agents > kMaxAgents) {
-    throw Error("agents = " + std::to_string(c.agents) + " is out of range: 1 to " +
-                std::to_string(kMaxAgents));
-  }
-  if (c.ring < 1 || c.ring > kMaxRing) {
-    throw Error("ring = " + std::to_string(c.ring) + " is out of range: 1 to " + std::to_string(kMaxRing) +
-                " sensors on the cone");
-  }
-  if (c.threads < 0 || c.threads > kMaxThreads) {
-    throw Error("threads = " + std::to_string(c.threads) + " is out of range: allowed 0 (all) to " +
-                std::to_string(kMaxThreads));
-  }
-  const ModelParams& m = c.model;
-  rule3::Params3 p{};
-  p.width = s.width;
-  p.height = s.height;
-  p.depth = s.depth;
-  p.ring = c.ring;
-  p.fwidth = static_cast<float>(s.width);
-  p.fheight = static_cast<float>(s.height);
-  p.fdepth = static_cast<float>(s.depth);
-  p.inv_width = 1.0f / p.fwidth;
-  p.inv_height = 1.0f / p.fheight;
-  p.inv_depth = 1.0f / p.fdepth;
-  p.inv_ring = 1.0f / static_cast<float>(c.ring);
-  p.sensor_distance = m.sensor_distance;
-  p.cos_sa = angle_cos(m.sensor_angle_deg);
-  p.sin_sa = angle_sin(m.sensor_angle_deg);
-  p.cos_ra = angle_cos(m.rotation_angle_deg);
-  p.sin_ra = angle_sin(m.rotation_angle_deg);
-  p.step_size = m.step_size;
-  p.seed = c.seed;
-  p.deposit = m.deposit;
-  p.keep = 1.0f - m.decay;
-  p.self_w = 1.0f - m.diffuse;
-  p.neighbour_w = m.diffuse / 27.0f;
-  return p;
-}
+  int threads_;
+  std::vector<float> x_, y_, z_, hx_, hy_, hz_;
+  std::vector<int32_t> cell_;  // the voxel each agent deposits into this step
+  std::vector<uint32_t> counts_;
+  std::vector<float> field_, next_, rows_, planes_;  // next_ holds G
+};
 
 CpuVolume::CpuVolume(const VolumeConfig& c)
-    : size_(c.size), p_(make_params3(c)), threads_(c.threads > 0 ? c.threads : default_threads()) {
-  const size_t n = c.agents;
+    : Volume(c), threads_(c.threads > 0 ? c.threads : default_threads()) {
   const size_t voxels = voxels_of(size_);
   try {
-    for (auto* v : {&x_, &y_, &z_, &hx_, &hy_, &hz_}) v->resize(n);
-    cell_.resize(n);
+    cell_.resize(c.agents);
     counts_.assign(voxels, 0U);
     for (auto* v : {&field_, &next_, &rows_, &planes_}) v->assign(voxels, 0.0f);
+    upload_agents(spawn_volume_agents(c, p_, threads_));
   } catch (const std::bad_alloc&) {
     throw OutOfMemoryError("out of host memory: " + format_size3(size_) + " voxels with " +
                            format_count(c.agents) + " agents need about " +
-                           std::to_string((voxels * 20 + n * 28) >> 20) + " MiB");
+                           std::to_string((voxels * 20 + c.agents * 28) >> 20) + " MiB");
   }
-  const IeeeSubnormals ieee;
-#pragma omp parallel for num_threads(threads_)
-  for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
-    const rule3::Agent3 a = rule3::spawn_agent3(static_cast<uint32_t>(i), c.seed, p_);
-    const auto k = static_cast<size_t>(i);
-    x_[k] = a.x;
-    y_[k] = a.y;
-    z_[k] = a.z;
-    hx_[k] = a.h.x;
-    hy_[k] = a.h.y;
-    hz_[k] = a.h.z;
-  }
+}
+
+void CpuVolume::upload_agents(const Agents3& a) {
+  x_ = a.x;
+  y_ = a.y;
+  z_ = a.z;
+  hx_ = a.hx;
+  hy_ = a.hy;
+  hz_ = a.hz;
 }
 
 std::string CpuVolume::name() const {
@@ -206,44 +141,10 @@ void CpuVolume::update_field() {
   }
 }
 
-void CpuVolume::set_field(const std::vector<float>& values) {
-  if (values.size() != field_.size()) {
-    throw Error("a field of " + std::to_string(values.size()) + " values for a volume of " +
-                format_size3(size_) + " (" + std::to_string(field_.size()) + " voxels)");
-  }
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (!std::isfinite(values[i]) || std::fabs(values[i]) > 1e30f)
-      throw Error("field value " + std::to_string(values[i]) + " at voxel " + std::to_string(i) +
-                  " is not a finite number of at most 1e30");
-  }
-  field_ = values;
-}
+}  // namespace
 
-Agents3 CpuVolume::agents() const {
-  return {x_, y_, z_, hx_, hy_, hz_};
-}
-
-void CpuVolume::set_agents(const Agents3& a) {
-  const size_t n = x_.size();
-  for (const auto* v : {&a.x, &a.y, &a.z, &a.hx, &a.hy, &a.hz}) {
-    if (v->size() != n)
-      throw Error("agents: " + std::to_string(v->size()) + " values for " + std::to_string(n) + " agents");
-  }
-  for (size_t i = 0; i < n; ++i) {
-    const bool inside = a.x[i] >= 0 && a.x[i] < p_.fwidth && a.y[i] >= 0 && a.y[i] < p_.fheight &&
-                        a.z[i] >= 0 && a.z[i] < p_.fdepth;
-    const double len =
-        std::sqrt(double{a.hx[i]} * a.hx[i] + double{a.hy[i]} * a.hy[i] + double{a.hz[i]} * a.hz[i]);
-    if (!inside || !(std::fabs(len - 1.0) <= 1e-3))
-      throw Error("agent " + std::to_string(i) + ": its position must lie inside " + format_size3(size_) +
-                  " and its heading have length 1");
-  }
-  x_ = a.x;
-  y_ = a.y;
-  z_ = a.z;
-  hx_ = a.hx;
-  hy_ = a.hy;
-  hz_ = a.hz;
+std::unique_ptr<Volume> make_cpu_volume(const VolumeConfig& c) {
+  return std::make_unique<CpuVolume>(c);
 }
 
 }  // namespace physarum

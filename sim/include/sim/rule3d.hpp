@@ -108,10 +108,13 @@ struct Frame {
   Vec3 e1;
   Vec3 e2;
 };
+PHYS_HD float magnitude(float v) {
+  return v < 0.0f ? -v : v;
+}
 PHYS_HD Frame frame_of(Vec3 h) {
-  const float ax = std::fabs(h.x);
-  const float ay = std::fabs(h.y);
-  const float az = std::fabs(h.z);
+  const float ax = magnitude(h.x);
+  const float ay = magnitude(h.y);
+  const float az = magnitude(h.z);
   const Vec3 axis = (ax <= ay && ax <= az) ? Vec3{1.0f, 0.0f, 0.0f}
                     : (ay <= az)           ? Vec3{0.0f, 1.0f, 0.0f}
                                            : Vec3{0.0f, 0.0f, 1.0f};

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "sim/backend.hpp"
 #include "sim/params.hpp"
 #include "sim/rule3d.hpp"
 
@@ -40,40 +42,46 @@ struct Agents3 {
   size_t size() const { return x.size(); }
 };
 
-class CpuVolume {
+// A running volume on either backend: world 0 of nothing else, its own buffers.
+class Volume {
  public:
-  // Spawns the agents (rule3::spawn_agent3) into a zero field. Throws Error for a bad config or
-  // OutOfMemoryError when it would not fit in memory.
-  explicit CpuVolume(const VolumeConfig& c);
+  virtual ~Volume() = default;
+  Volume(const Volume&) = delete;
+  Volume& operator=(const Volume&) = delete;
 
   Size3 size() const { return size_; }
-  uint64_t agent_count() const { return x_.size(); }
+  uint64_t agent_count() const { return agents_; }
   uint64_t steps_done() const { return steps_; }
   const rule3::Params3& params() const { return p_; }
-  std::string name() const;
+  virtual std::string name() const = 0;  // "cpu (2 threads)", "cuda (NVIDIA H200)"
 
-  void step(int n);
+  virtual void step(int n) = 0;
   // (D, H, W), z slowest.
-  const std::vector<float>& field() const { return field_; }
-  // Replaces the field ((D, H, W) values, finite); throws Error and changes nothing otherwise.
+  virtual void read_field(std::vector<float>& out) = 0;
+  // Replaces the field ((D, H, W) values, finite, |v| <= 1e30); throws Error and changes nothing
+  // otherwise.
   void set_field(const std::vector<float>& values);
-  Agents3 agents() const;
+  virtual Agents3 agents() = 0;
   // Replaces the agents (agent_count() of them, positions inside the volume, headings of length 1
   // within 1e-3); throws Error and changes nothing otherwise.
   void set_agents(const Agents3& a);
 
- private:
-  void step_agents();
-  void update_field();
-
+ protected:
+  explicit Volume(const VolumeConfig& c);
+  virtual void upload_field(const std::vector<float>& values) = 0;
+  virtual void upload_agents(const Agents3& a) = 0;
   Size3 size_;
+  uint64_t agents_;
   rule3::Params3 p_;
-  int threads_;
   uint64_t steps_ = 0;
-  std::vector<float> x_, y_, z_, hx_, hy_, hz_;
-  std::vector<int32_t> cell_;  // the voxel each agent deposits into this step
-  std::vector<uint32_t> counts_;
-  std::vector<float> field_, next_, rows_, planes_;  // next_ holds G, then F'
 };
+
+// Spawns the agents (rule3::spawn_agent3) into a zero field. Auto takes CUDA when it was built and
+// a device is there. Throws Error for a bad config or a missing backend, OutOfMemoryError when it
+// does not fit.
+std::unique_ptr<Volume> create_volume(BackendKind kind, const VolumeConfig& c);
+
+// The spawned agents of a config, in id order (both backends start from these).
+Agents3 spawn_volume_agents(const VolumeConfig& c, const rule3::Params3& p, int threads);
 
 }  // namespace physarum

@@ -1,0 +1,192 @@
+// The volume model on the GPU (docs/MODEL.md, "Volume"): one thread an agent, then the field update
+// in the CPU's passes (G, row sums, plane sums, the update along z), each a kernel over the voxels.
+// All arithmetic is sim/rule3d.hpp's, so every value is the CPU's bit for bit.
+#include <string>
+#include <vector>
+
+#include "backends.hpp"
+#include "cuda_check.cuh"
+#include "sim/cuda_info.hpp"
+#include "sim/rule3d.hpp"
+#include "sim/text.hpp"
+#include "sim/volume.hpp"
+#include "volumes.hpp"
+
+namespace physarum {
+namespace {
+
+using cuda::DeviceBuffer;
+using cuda::Stream;
+
+constexpr int kThreads = 256;
+
+struct Agents3Device {
+  float* x;
+  float* y;
+  float* z;
+  float* hx;
+  float* hy;
+  float* hz;
+};
+
+__global__ void agents3_kernel(Agents3Device a, uint32_t n, const float* __restrict__ field,
+                               uint32_t* __restrict__ counts, rule3::Params3 p, uint32_t step) {
+  const uint32_t i = blockIdx.x * kThreads + threadIdx.x;
+  if (i >= n) return;
+  rule3::Agent3 ag{a.x[i], a.y[i], a.z[i], {a.hx[i], a.hy[i], a.hz[i]}};
+  const int v = rule3::step_agent3(ag, i, step, p, [field](int c) { return __ldg(field + c); });
+  a.x[i] = ag.x;
+  a.y[i] = ag.y;
+  a.z[i] = ag.z;
+  a.hx[i] = ag.h.x;
+  a.hy[i] = ag.h.y;
+  a.hz[i] = ag.h.z;
+  atomicAdd(counts + v, 1U);
+}
+
+// The voxel of this thread (x fastest); false past the end.
+__device__ __forceinline__ bool voxel_of(const rule3::Params3& p, int& x, int& y, int& z) {
+  const uint64_t v = static_cast<uint64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  const uint64_t plane = static_cast<uint64_t>(p.width) * static_cast<uint64_t>(p.height);
+  if (v >= plane * static_cast<uint64_t>(p.depth)) return false;
+  z = static_cast<int>(v / plane);
+  y = static_cast<int>((v % plane) / static_cast<uint64_t>(p.width));
+  x = static_cast<int>(v % static_cast<uint64_t>(p.width));
+  return true;
+}
+__device__ __forceinline__ size_t at(const rule3::Params3& p, int x, int y, int z) {
+  return (static_cast<size_t>(z) * static_cast<size_t>(p.height) + static_cast<size_t>(y)) *
+             static_cast<size_t>(p.width) +
+         static_cast<size_t>(x);
+}
+
+__global__ void deposit3_kernel(const float* __restrict__ f, const uint32_t* __restrict__ c,
+                                float* __restrict__ g, rule3::Params3 p) {
+  int x, y, z;
+  if (!voxel_of(p, x, y, z)) return;
+  const size_t v = at(p, x, y, z);
+  g[v] = rule::deposited(f[v], c[v], p.deposit);
+}
+
+__global__ void rows3_kernel(const float* __restrict__ g, float* __restrict__ r, rule3::Params3 p) {
+  int x, y, z;
+  if (!voxel_of(p, x, y, z)) return;
+  r[at(p, x, y, z)] = rule::row_sum(g[at(p, rule::wrap_index(x - 1, p.width), y, z)], g[at(p, x, y, z)],
+                                    g[at(p, rule::wrap_index(x + 1, p.width), y, z)]);
+}
+
+__global__ void planes3_kernel(const float* __restrict__ r, float* __restrict__ pl, rule3::Params3 p) {
+  int x, y, z;
+  if (!voxel_of(p, x, y, z)) return;
+  pl[at(p, x, y, z)] = rule::sum9(r[at(p, x, rule::wrap_index(y - 1, p.height), z)], r[at(p, x, y, z)],
+                                  r[at(p, x, rule::wrap_index(y + 1, p.height), z)]);
+}
+
+__global__ void update3_kernel(const float* __restrict__ pl, const float* __restrict__ g,
+                               float* __restrict__ f, rule3::Params3 p) {
+  int x, y, z;
+  if (!voxel_of(p, x, y, z)) return;
+  const float s27 = rule::sum9(pl[at(p, x, y, rule::wrap_index(z - 1, p.depth))], pl[at(p, x, y, z)],
+                               pl[at(p, x, y, rule::wrap_index(z + 1, p.depth))]);
+  f[at(p, x, y, z)] = rule3::field_update3(g[at(p, x, y, z)], s27, p);
+}
+
+unsigned blocks_for(uint64_t n) {
+  return static_cast<unsigned>((n + kThreads - 1) / kThreads);
+}
+
+class CudaVolume final : public Volume {
+ public:
+  explicit CudaVolume(const VolumeConfig& c)
+      : Volume(c), device_(cuda_device_name()), voxels_(voxels_of(size_)) {
+    const uint64_t need = voxels_ * (4 * sizeof(float) + sizeof(uint32_t)) + agents_ * 6 * sizeof(float);
+    size_t free_b = 0;
+    size_t total_b = 0;
+    PHYS_CUDA_CHECK(cudaSetDevice(kCudaDevice));
+    PHYS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (need + (64U << 20) > free_b) {
+      throw OutOfMemoryError("out of GPU memory: " + format_size3(size_) + " voxels with " +
+                             format_count(agents_) + " agents need " + std::to_string(need >> 20) +
+                             " MiB on " + device_ + ", which has " + std::to_string(free_b >> 20) +
+                             " MiB free");
+    }
+    stream_ = Stream::create();
+    for (auto* b : {&x_, &y_, &z_, &hx_, &hy_, &hz_})
+      *b = DeviceBuffer<float>(agents_, "the volume's agents");
+    for (auto* b : {&field_, &g_, &rows_, &planes_}) *b = DeviceBuffer<float>(voxels_, "the volume's field");
+    counts_ = DeviceBuffer<uint32_t>(voxels_, "the volume's counts");
+    PHYS_CUDA_CHECK(cudaMemsetAsync(field_.get(), 0, field_.bytes(), stream_.get()));
+    upload_agents(spawn_volume_agents(c, p_, c.threads > 0 ? c.threads : default_threads()));
+  }
+
+  std::string name() const override { return "cuda (" + device_ + ")"; }
+
+  void step(int n) override {
+    cudaStream_t s = stream_.get();
+    const unsigned vb = blocks_for(voxels_);
+    for (int i = 0; i < n; ++i) {
+      PHYS_CUDA_CHECK(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), s));
+      agents3_kernel<<<blocks_for(agents_), kThreads, 0, s>>>(device_agents(), static_cast<uint32_t>(agents_),
+                                                              field_.get(), counts_.get(), p_,
+                                                              static_cast<uint32_t>(steps_));
+      deposit3_kernel<<<vb, kThreads, 0, s>>>(field_.get(), counts_.get(), g_.get(), p_);
+      rows3_kernel<<<vb, kThreads, 0, s>>>(g_.get(), rows_.get(), p_);
+      planes3_kernel<<<vb, kThreads, 0, s>>>(rows_.get(), planes_.get(), p_);
+      update3_kernel<<<vb, kThreads, 0, s>>>(planes_.get(), g_.get(), field_.get(), p_);
+      PHYS_CUDA_CHECK_LAUNCH();
+      ++steps_;
+    }
+  }
+
+  void read_field(std::vector<float>& out) override {
+    out.resize(voxels_);
+    PHYS_CUDA_CHECK(
+        cudaMemcpyAsync(out.data(), field_.get(), field_.bytes(), cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  Agents3 agents() override {
+    Agents3 a;
+    for (auto [from, to] : {std::pair{&x_, &a.x}, std::pair{&y_, &a.y}, std::pair{&z_, &a.z},
+                            std::pair{&hx_, &a.hx}, std::pair{&hy_, &a.hy}, std::pair{&hz_, &a.hz}}) {
+      to->resize(agents_);
+      PHYS_CUDA_CHECK(
+          cudaMemcpyAsync(to->data(), from->get(), from->bytes(), cudaMemcpyDeviceToHost, stream_.get()));
+    }
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    return a;
+  }
+
+ protected:
+  void upload_field(const std::vector<float>& values) override {
+    PHYS_CUDA_CHECK(
+        cudaMemcpyAsync(field_.get(), values.data(), field_.bytes(), cudaMemcpyHostToDevice, stream_.get()));
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+  void upload_agents(const Agents3& a) override {
+    for (auto [from, to] : {std::pair{&a.x, &x_}, std::pair{&a.y, &y_}, std::pair{&a.z, &z_},
+                            std::pair{&a.hx, &hx_}, std::pair{&a.hy, &hy_}, std::pair{&a.hz, &hz_}}) {
+      PHYS_CUDA_CHECK(
+          cudaMemcpyAsync(to->get(), from->data(), to->bytes(), cudaMemcpyHostToDevice, stream_.get()));
+    }
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+ private:
+  Agents3Device device_agents() { return {x_.get(), y_.get(), z_.get(), hx_.get(), hy_.get(), hz_.get()}; }
+
+  std::string device_;
+  size_t voxels_;
+  Stream stream_;
+  DeviceBuffer<float> x_, y_, z_, hx_, hy_, hz_;
+  DeviceBuffer<float> field_, g_, rows_, planes_;
+  DeviceBuffer<uint32_t> counts_;
+};
+
+}  // namespace
+
+std::unique_ptr<Volume> make_cuda_volume(const VolumeConfig& c) {
+  return std::make_unique<CudaVolume>(c);
+}
+
+}  // namespace physarum
