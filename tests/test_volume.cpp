@@ -5,11 +5,14 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <vector>
 
 #include "sim/backend.hpp"
 #include "sim/params.hpp"
+#include "sim/points.hpp"
 #include "sim/rule.hpp"
 #include "sim/volume.hpp"
 
@@ -196,6 +199,55 @@ TEST(Volume, AnAgentWhoseForwardSensorIsBrightestKeepsItsHeading) {
   EXPECT_EQ(a.z[0], 11.5f);
 }
 
+// Point data as food: with no decay, no diffusion and no deposit, a voxel of weight 2 at strength 1.5
+// holds 3 per step, exactly, and nothing else; bad lists are refused by name and change nothing.
+TEST(Volume, PointFoodAddsStrengthTimesWeightEveryStepAndBadListsAreRefused) {
+  VolumeConfig c = small({6, 5, 4}, 1);
+  c.model.decay = 0.0f;
+  c.model.diffuse = 0.0f;
+  c.model.deposit = 0.0f;
+  const std::unique_ptr<Volume> vp = cpu(c);
+  Volume& v = *vp;
+  v.set_food({{5, 2.0f}, {77, 0.5f}}, 1.5f);
+  v.step(4);
+  const std::vector<float> f = field_of(v);
+  EXPECT_EQ(f[5], 12.0f);
+  EXPECT_EQ(f[77], 3.0f);
+  EXPECT_EQ(total(f), 15.0);
+  for (const auto& bad :
+       {std::vector<VoxelFood>{{7, 1.0f}, {7, 1.0f}}, std::vector<VoxelFood>{{9, 1.0f}, {3, 1.0f}},
+        std::vector<VoxelFood>{{120, 1.0f}}, std::vector<VoxelFood>{{3, -1.0f}}}) {
+    EXPECT_THROW(v.set_food(bad), Error);
+  }
+  EXPECT_THROW(v.set_food({{3, 1.0f}}, 2000.0f), Error);
+  v.step(1);  // the refused lists left the food as it was
+  EXPECT_EQ(field_of(v)[5], 15.0f);
+}
+
+// From a file to the field: a CSV of points read, fitted into the volume and fed to it; the voxels
+// that hold points gain, and with decay they settle where emission meets decay.
+TEST(Volume, PointsFromAFileFeedTheVoxelsTheyAreFittedInto) {
+  const std::filesystem::path file = std::filesystem::path(::testing::TempDir()) / "volume-points.csv";
+  {
+    std::ofstream out(file);
+    out << "x,y,z,weight\n0,0,0,1\n10,10,10,2\n";
+  }
+  VolumeConfig c = small({11, 11, 11}, 50);
+  c.model.diffuse = 0.0f;
+  c.model.deposit = 0.0f;
+  c.model.decay = 0.5f;
+  const std::unique_ptr<Volume> vp = cpu(c);
+  const FittedPoints fit = fit_points(read_points(file), c.size);
+  ASSERT_EQ(fit.food.size(), 2U);
+  vp->set_food(fit.food);
+  vp->step(40);
+  const std::vector<float> f = field_of(*vp);
+  // F = (F + E) / 2 each step converges to E: 1 and 2 at the two corners the fit chose.
+  EXPECT_NEAR(f[fit.food[0].voxel], 1.0f, 1e-5);
+  EXPECT_NEAR(f[fit.food[1].voxel], 2.0f, 1e-5);
+  EXPECT_NEAR(total(f), 3.0, 1e-4);
+}
+
 TEST(Volume, TheThreadCountChangesNoBit) {
   std::vector<float> field[3];
   Agents3 agents[3];
@@ -248,11 +300,14 @@ TEST(CudaVolume, EveryStepIsTheCpusBitForBit) {
       EXPECT_EQ(aa.hx, ab.hx);
       EXPECT_EQ(aa.hz, ab.hz);
     }
-    // The same field and agents handed to both go on alike.
+    // The same field and food handed to both go on alike.
     std::vector<float> f = field_of(*a);
     f[100] += 3.0f;
     a->set_field(f);
     b->set_field(f);
+    const std::vector<VoxelFood> food = {{17, 2.5f}, {400, 0.25f}, {7000, 1.0f}};
+    a->set_food(food, 0.75f);
+    b->set_food(food, 0.75f);
     a->step(5);
     b->step(5);
     EXPECT_EQ(field_of(*a), field_of(*b));

@@ -60,6 +60,14 @@ __device__ __forceinline__ size_t at(const rule3::Params3& p, int x, int y, int 
          static_cast<size_t>(x);
 }
 
+// Point data: each listed voxel (each once) F + k E before the update.
+__global__ void emit3_kernel(float* __restrict__ f, const uint32_t* __restrict__ at,
+                             const float* __restrict__ w, uint32_t n, float strength) {
+  const uint32_t i = blockIdx.x * kThreads + threadIdx.x;
+  if (i >= n) return;
+  f[at[i]] = rule::emit(f[at[i]], strength, w[i]);
+}
+
 __global__ void deposit3_kernel(const float* __restrict__ f, const uint32_t* __restrict__ c,
                                 float* __restrict__ g, rule3::Params3 p) {
   int x, y, z;
@@ -129,6 +137,10 @@ class CudaVolume final : public Volume {
       agents3_kernel<<<blocks_for(agents_), kThreads, 0, s>>>(device_agents(), static_cast<uint32_t>(agents_),
                                                               field_.get(), counts_.get(), p_,
                                                               static_cast<uint32_t>(steps_));
+      if (n_food_ > 0) {
+        emit3_kernel<<<blocks_for(n_food_), kThreads, 0, s>>>(field_.get(), food_at_.get(), food_w_.get(),
+                                                              n_food_, food_strength_);
+      }
       deposit3_kernel<<<vb, kThreads, 0, s>>>(field_.get(), counts_.get(), g_.get(), p_);
       rows3_kernel<<<vb, kThreads, 0, s>>>(g_.get(), rows_.get(), p_);
       planes3_kernel<<<vb, kThreads, 0, s>>>(rows_.get(), planes_.get(), p_);
@@ -163,6 +175,22 @@ class CudaVolume final : public Volume {
         cudaMemcpyAsync(field_.get(), values.data(), field_.bytes(), cudaMemcpyHostToDevice, stream_.get()));
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
+  void upload_food(const std::vector<uint32_t>& voxels, const std::vector<float>& weights) override {
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // the old lists may be in use
+    if (food_at_.size() < voxels.size()) {
+      food_at_ = DeviceBuffer<uint32_t>(voxels.size(), "the volume's food");
+      food_w_ = DeviceBuffer<float>(voxels.size(), "the volume's food");
+    }
+    if (!voxels.empty()) {
+      PHYS_CUDA_CHECK(cudaMemcpyAsync(food_at_.get(), voxels.data(), voxels.size() * sizeof(uint32_t),
+                                      cudaMemcpyHostToDevice, stream_.get()));
+      PHYS_CUDA_CHECK(cudaMemcpyAsync(food_w_.get(), weights.data(), weights.size() * sizeof(float),
+                                      cudaMemcpyHostToDevice, stream_.get()));
+    }
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    n_food_ = static_cast<uint32_t>(voxels.size());
+  }
+
   void upload_agents(const Agents3& a) override {
     for (auto [from, to] : {std::pair{&a.x, &x_}, std::pair{&a.y, &y_}, std::pair{&a.z, &z_},
                             std::pair{&a.hx, &hx_}, std::pair{&a.hy, &hy_}, std::pair{&a.hz, &hz_}}) {
@@ -181,6 +209,9 @@ class CudaVolume final : public Volume {
   DeviceBuffer<float> x_, y_, z_, hx_, hy_, hz_;
   DeviceBuffer<float> field_, g_, rows_, planes_;
   DeviceBuffer<uint32_t> counts_;
+  DeviceBuffer<uint32_t> food_at_;
+  DeviceBuffer<float> food_w_;
+  uint32_t n_food_ = 0;
 };
 
 }  // namespace

@@ -133,6 +133,28 @@ void Volume::set_agents(const Agents3& a) {
   upload_agents(a);
 }
 
+void Volume::set_food(const std::vector<VoxelFood>& food, float strength) {
+  if (!std::isfinite(strength) || std::fabs(strength) > 1000.0f)
+    throw Error("food strength " + std::to_string(strength) + " is out of range: -1000 to 1000");
+  const uint64_t voxels = voxels_of(size_);
+  std::vector<uint32_t> at;
+  std::vector<float> values;
+  for (size_t i = 0; i < food.size(); ++i) {
+    const VoxelFood& f = food[i];
+    if (f.voxel >= voxels || (i > 0 && f.voxel <= food[i - 1].voxel))
+      throw Error("food entry " + std::to_string(i) + ": voxel " + std::to_string(f.voxel) +
+                  " is outside the volume or out of order (each voxel once, increasing)");
+    if (!std::isfinite(f.weight) || f.weight < 0.0f)
+      throw Error("food entry " + std::to_string(i) + ": weight " + std::to_string(f.weight) +
+                  " is not a finite number >= 0");
+    at.push_back(static_cast<uint32_t>(f.voxel));
+    values.push_back(f.weight);
+  }
+  // E = weight and k = strength, as rule::emit takes them: F + k * E.
+  upload_food(at, values);
+  food_strength_ = strength;
+}
+
 Agents3 spawn_volume_agents(const VolumeConfig& c, const rule3::Params3& p, int threads) {
   Agents3 a;
   for (auto* v : {&a.x, &a.y, &a.z, &a.hx, &a.hy, &a.hz}) v->resize(c.agents);

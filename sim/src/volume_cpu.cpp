@@ -28,6 +28,10 @@ class CpuVolume final : public Volume {
  protected:
   void upload_field(const std::vector<float>& values) override { field_ = values; }
   void upload_agents(const Agents3& a) override;
+  void upload_food(const std::vector<uint32_t>& voxels, const std::vector<float>& weights) override {
+    food_at_ = voxels;
+    food_w_ = weights;
+  }
 
  private:
   void step_agents();
@@ -38,6 +42,8 @@ class CpuVolume final : public Volume {
   std::vector<int32_t> cell_;  // the voxel each agent deposits into this step
   std::vector<uint32_t> counts_;
   std::vector<float> field_, next_, rows_, planes_;  // next_ holds G
+  std::vector<uint32_t> food_at_;                    // point data: voxels, increasing
+  std::vector<float> food_w_;                        // and their weights
 };
 
 CpuVolume::CpuVolume(const VolumeConfig& c)
@@ -103,6 +109,8 @@ void CpuVolume::step_agents() {
 // G, then the row sums along x, the plane sums along y and the update along z, each pass over z
 // planes in parallel (every value it writes depends only on the pass before).
 void CpuVolume::update_field() {
+  for (size_t i = 0; i < food_at_.size(); ++i)
+    field_[food_at_[i]] = rule::emit(field_[food_at_[i]], food_strength_, food_w_[i]);
   const int w = size_.width;
   const int h = size_.height;
   const int d = size_.depth;

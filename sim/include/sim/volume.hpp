@@ -10,6 +10,7 @@
 
 #include "sim/backend.hpp"
 #include "sim/params.hpp"
+#include "sim/points.hpp"
 #include "sim/rule3d.hpp"
 
 namespace physarum {
@@ -65,15 +66,23 @@ class Volume {
   // Replaces the agents (agent_count() of them, positions inside the volume, headings of length 1
   // within 1e-3); throws Error and changes nothing otherwise.
   void set_agents(const Agents3& a);
+  // Point data as food (sim/points.hpp, fit_points): each step, before the field update, every listed
+  // voxel's F grows by strength x its weight (rule::emit). Voxels in increasing order, each once,
+  // inside the volume; weights finite and >= 0; |strength| <= 1000. Throws Error and changes nothing
+  // otherwise. An empty list: no food.
+  void set_food(const std::vector<VoxelFood>& food, float strength = 1.0f);
 
  protected:
   explicit Volume(const VolumeConfig& c);
   virtual void upload_field(const std::vector<float>& values) = 0;
   virtual void upload_agents(const Agents3& a) = 0;
+  // The checked food: its voxels and weights (E); food_strength_ is k.
+  virtual void upload_food(const std::vector<uint32_t>& voxels, const std::vector<float>& weights) = 0;
   Size3 size_;
   uint64_t agents_;
   rule3::Params3 p_;
   uint64_t steps_ = 0;
+  float food_strength_ = 1.0f;
 };
 
 // Spawns the agents (rule3::spawn_agent3) into a zero field. Auto takes CUDA when it was built and
