@@ -18,19 +18,9 @@ using test::read_file;
 using test::temp_dir;
 using test::write_file;
 
+// What numpy 1.x writes for np.save of a float32 C-order array of h x w, without the data.
 std::string header_of(int h, int w) {
-  // What numpy 1.x writes for np.save of a float32 C-order array, padded so that the data starts
-  // at a multiple of 64 bytes: 10 bytes of prefix, the dict, spaces, a newline.
-  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(h) + ", " +
-                     std::to_string(w) + "), }";
-  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
-  dict += '\n';
-  std::string out = "\x93NUMPY";
-  out += '\x01';
-  out += '\x00';
-  out += static_cast<char>(dict.size() & 0xff);
-  out += static_cast<char>(dict.size() >> 8);
-  return out + dict;
+  return test::npy_bytes("<f4", "(" + std::to_string(h) + ", " + std::to_string(w) + ")", nullptr, 0);
 }
 
 TEST(Npy, BytesFollowTheSpec) {

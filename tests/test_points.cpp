@@ -23,21 +23,9 @@ namespace physarum {
 namespace {
 
 using test::error_of;
+using test::npy_bytes;
 using test::temp_dir;
 using test::write_file;
-
-// A .npy file as numpy 1.x writes it: the dict padded so the data starts at a multiple of 64.
-std::string npy_bytes(const std::string& descr, const std::string& shape, const void* data, size_t bytes) {
-  std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
-  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
-  dict += '\n';
-  std::string out = "\x93NUMPY";
-  out += '\x01';
-  out += '\x00';
-  out += static_cast<char>(dict.size() & 0xff);
-  out += static_cast<char>(dict.size() >> 8);
-  return out + dict + std::string(static_cast<const char*>(data), bytes);
-}
 
 template <class T>
 std::string npy_of(const std::vector<T>& values, int columns) {
