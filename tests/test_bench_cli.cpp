@@ -115,6 +115,24 @@ TEST(Bench, FramePathRunsHeadlessAndItsSplitFitsInAFrame) {
   EXPECT_NE(r.err.find("cpu"), std::string::npos) << "it says which backend it took: " << r.err;
 }
 
+// A size of three sides times the volume model: one JSON line naming its sides and agents; a bad
+// volume size or an option of the 2D bench is refused with exit 2.
+TEST(Bench, AVolumeSizeTimesTheVolumeModel) {
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum({"bench", "--size", "24x20x16", "--agents", "2K", "--backend", "cpu",
+                                     "--threads", "1", "--steps", "3", "--warmup", "2", "--json"},
+                                    dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json_number(r.out, "width"), 24);
+  EXPECT_EQ(json_number(r.out, "height"), 20);
+  EXPECT_EQ(json_number(r.out, "depth"), 16);
+  EXPECT_EQ(json_number(r.out, "agents"), 2000);
+  EXPECT_GT(json_number(r.out, "ms_per_step"), 0) << r.out;
+  EXPECT_NE(r.err.find("24x20x16 voxels with 2K agents"), std::string::npos) << r.err;
+  EXPECT_EQ(test::run_physarum({"bench", "--size", "24x20x0"}, dir).exit_code, 2);
+  EXPECT_EQ(test::run_physarum({"bench", "--size", "24x20x16", "--frame"}, dir).exit_code, 2);
+}
+
 TEST(Bench, FrameRefusesOptionsThatDoNotApply) {
   const auto dir = test::temp_dir();
   EXPECT_EQ(test::run_physarum({"bench", "--frame", "--sweep", "size"}, dir).exit_code, 2);

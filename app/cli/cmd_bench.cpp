@@ -18,6 +18,7 @@
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/frame_bench.hpp"
+#include "cli/volume_bench.hpp"
 #include "cli/worlds_bench.hpp"
 #include "sim/backend.hpp"
 #include "sim/cuda_info.hpp"
@@ -247,7 +248,9 @@ std::vector<Case> cases_for(const BenchOptions& o, bool cpu) {
 // What to time: the backend, one case or the sweep's, and the steady state.
 void add_case_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--backend", o.backend, "auto | cpu | cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-  cmd.add_option("--size", o.size, "field size WxH (one case; with --sweep agents: the size)");
+  cmd.add_option(
+      "--size", o.size,
+      "field size WxH (one case; with --sweep agents: the size), or a volume WxHxD (the 3D model)");
   cmd.add_option("--agents", o.agents, "agent count, e.g. 10M (one case; with --sweep size: the count)");
   cmd.add_option("--steps", o.steps, "timed steps per case (default: 1000 on the GPU, 20 on the CPU)")
       ->transform(decimal_integer())
@@ -328,7 +331,27 @@ int run_worlds(const BenchOptions& opt) {
   }
 }
 
+int run_volume(const BenchOptions& opt) {
+  if (opt.frame || opt.species != 1 || !opt.sweep.empty() || !opt.worlds.empty()) {
+    throw UsageError(
+        "--size " + opt.size +
+        " is a volume: its bench times one case of one species (no --frame, --species, --sweep or "
+        "--worlds)");
+  }
+  VolumeBenchOptions v;
+  v.backend = opt.backend;
+  v.size = opt.size;
+  v.agents = opt.agents;
+  v.steps = opt.steps.value_or(0);
+  v.warmup = opt.warmup;
+  v.seed = opt.seed;
+  v.threads = opt.threads;
+  v.json = opt.json;
+  return run_volume_bench(v);
+}
+
 int run(const BenchOptions& opt) {
+  if (is_volume_size(opt.size)) return run_volume(opt);
   if (!opt.worlds.empty() || opt.sweep == "worlds") return run_worlds(opt);
   if (!opt.preset.empty()) throw UsageError("--preset " + opt.preset + " sets the model of --worlds only");
   if (opt.frame) return run_frames(opt);
