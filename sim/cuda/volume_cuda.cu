@@ -1,6 +1,13 @@
 // The volume model on the GPU (docs/MODEL.md, "Volume"): one thread an agent, then the field update
 // in the CPU's passes (G, row sums, plane sums, the update along z), each a kernel over the voxels.
-// All arithmetic is sim/rule3d.hpp's, so every value is the CPU's bit for bit.
+// Every kSortEvery steps the agents are regrouped by voxel (a prefix sum of the step's counts and a
+// scatter), so neighbouring threads read and count nearby voxels; agents carry their ids, which key
+// their random streams, so the order changes no value. All arithmetic is sim/rule3d.hpp's, so every
+// value is the CPU's bit for bit.
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -20,6 +27,8 @@ using cuda::Stream;
 
 constexpr int kThreads = 256;
 
+constexpr int kSortEvery = 32;
+
 struct Agents3Device {
   float* x;
   float* y;
@@ -27,14 +36,45 @@ struct Agents3Device {
   float* hx;
   float* hy;
   float* hz;
+  uint32_t* id;
 };
+
+__device__ __forceinline__ void copy_agent(const Agents3Device& from, uint32_t i, const Agents3Device& to,
+                                           uint32_t j) {
+  to.x[j] = from.x[i];
+  to.y[j] = from.y[i];
+  to.z[j] = from.z[i];
+  to.hx[j] = from.hx[i];
+  to.hy[j] = from.hy[i];
+  to.hz[j] = from.hz[i];
+  to.id[j] = from.id[i];
+}
+
+// Agent i to slot offsets[its voxel]++ (offsets: the exclusive prefix sum of the voxels' counts).
+__global__ void scatter3_kernel(Agents3Device from, Agents3Device to, uint32_t n,
+                                uint32_t* __restrict__ offsets, rule3::Params3 p) {
+  const uint32_t i = blockIdx.x * kThreads + threadIdx.x;
+  if (i >= n) return;
+  copy_agent(from, i, to, atomicAdd(offsets + rule3::voxel_at(from.x[i], from.y[i], from.z[i], p), 1U));
+}
+
+// Agent i to slot id[i]: the agents in id order.
+__global__ void order3_kernel(Agents3Device from, Agents3Device to, uint32_t n) {
+  const uint32_t i = blockIdx.x * kThreads + threadIdx.x;
+  if (i < n) copy_agent(from, i, to, from.id[i]);
+}
+
+__global__ void iota3_kernel(uint32_t* id, uint32_t n) {
+  const uint32_t i = blockIdx.x * kThreads + threadIdx.x;
+  if (i < n) id[i] = i;
+}
 
 __global__ void agents3_kernel(Agents3Device a, uint32_t n, const float* __restrict__ field,
                                uint32_t* __restrict__ counts, rule3::Params3 p, uint32_t step) {
   const uint32_t i = blockIdx.x * kThreads + threadIdx.x;
   if (i >= n) return;
   rule3::Agent3 ag{a.x[i], a.y[i], a.z[i], {a.hx[i], a.hy[i], a.hz[i]}};
-  const int v = rule3::step_agent3(ag, i, step, p, [field](int c) { return __ldg(field + c); });
+  const int v = rule3::step_agent3(ag, a.id[i], step, p, [field](int c) { return __ldg(field + c); });
   a.x[i] = ag.x;
   a.y[i] = ag.y;
   a.z[i] = ag.z;
@@ -107,7 +147,7 @@ class CudaVolume final : public Volume {
  public:
   explicit CudaVolume(const VolumeConfig& c)
       : Volume(c), device_(cuda_device_name()), voxels_(voxels_of(size_)) {
-    const uint64_t need = voxels_ * (4 * sizeof(float) + sizeof(uint32_t)) + agents_ * 6 * sizeof(float);
+    const uint64_t need = voxels_ * (4 * sizeof(float) + 2 * sizeof(uint32_t)) + agents_ * 2 * 28;
     size_t free_b = 0;
     size_t total_b = 0;
     PHYS_CUDA_CHECK(cudaSetDevice(kCudaDevice));
@@ -119,8 +159,17 @@ class CudaVolume final : public Volume {
                              " MiB free");
     }
     stream_ = Stream::create();
-    for (auto* b : {&x_, &y_, &z_, &hx_, &hy_, &hz_})
-      *b = DeviceBuffer<float>(agents_, "the volume's agents");
+    for (int k = 0; k < 2; ++k) {
+      for (auto* b : {&x_[k], &y_[k], &z_[k], &hx_[k], &hy_[k], &hz_[k]})
+        *b = DeviceBuffer<float>(agents_, "the volume's agents");
+      id_[k] = DeviceBuffer<uint32_t>(agents_, "the volume's agent ids");
+    }
+    size_t scan_bytes = 0;
+    PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const uint32_t*>(nullptr),
+                                                  static_cast<uint32_t*>(nullptr),
+                                                  static_cast<int>(voxels_)));
+    scan_temp_ = DeviceBuffer<unsigned char>(std::max<size_t>(scan_bytes, 1), "the volume's scan scratch");
+    offsets_ = DeviceBuffer<uint32_t>(voxels_, "the volume's sort offsets");
     for (auto* b : {&field_, &g_, &rows_, &planes_}) *b = DeviceBuffer<float>(voxels_, "the volume's field");
     counts_ = DeviceBuffer<uint32_t>(voxels_, "the volume's counts");
     PHYS_CUDA_CHECK(cudaMemsetAsync(field_.get(), 0, field_.bytes(), stream_.get()));
@@ -134,9 +183,9 @@ class CudaVolume final : public Volume {
     const unsigned vb = blocks_for(voxels_);
     for (int i = 0; i < n; ++i) {
       PHYS_CUDA_CHECK(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), s));
-      agents3_kernel<<<blocks_for(agents_), kThreads, 0, s>>>(device_agents(), static_cast<uint32_t>(agents_),
-                                                              field_.get(), counts_.get(), p_,
-                                                              static_cast<uint32_t>(steps_));
+      agents3_kernel<<<blocks_for(agents_), kThreads, 0, s>>>(
+          device_agents(cur_), static_cast<uint32_t>(agents_), field_.get(), counts_.get(), p_,
+          static_cast<uint32_t>(steps_));
       if (n_food_ > 0) {
         emit3_kernel<<<blocks_for(n_food_), kThreads, 0, s>>>(field_.get(), food_at_.get(), food_w_.get(),
                                                               n_food_, food_strength_);
@@ -147,6 +196,7 @@ class CudaVolume final : public Volume {
       update3_kernel<<<vb, kThreads, 0, s>>>(planes_.get(), g_.get(), field_.get(), p_);
       PHYS_CUDA_CHECK_LAUNCH();
       ++steps_;
+      if (steps_ % kSortEvery == 0) sort();  // the step's counts are where the agents stand now
     }
   }
 
@@ -157,10 +207,16 @@ class CudaVolume final : public Volume {
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
+  // In id order, through the other agent buffers.
   Agents3 agents() override {
+    const int other = 1 - cur_;
+    order3_kernel<<<blocks_for(agents_), kThreads, 0, stream_.get()>>>(
+        device_agents(cur_), device_agents(other), static_cast<uint32_t>(agents_));
+    PHYS_CUDA_CHECK_LAUNCH();
     Agents3 a;
-    for (auto [from, to] : {std::pair{&x_, &a.x}, std::pair{&y_, &a.y}, std::pair{&z_, &a.z},
-                            std::pair{&hx_, &a.hx}, std::pair{&hy_, &a.hy}, std::pair{&hz_, &a.hz}}) {
+    for (auto [from, to] :
+         {std::pair{&x_[other], &a.x}, std::pair{&y_[other], &a.y}, std::pair{&z_[other], &a.z},
+          std::pair{&hx_[other], &a.hx}, std::pair{&hy_[other], &a.hy}, std::pair{&hz_[other], &a.hz}}) {
       to->resize(agents_);
       PHYS_CUDA_CHECK(
           cudaMemcpyAsync(to->data(), from->get(), from->bytes(), cudaMemcpyDeviceToHost, stream_.get()));
@@ -191,22 +247,45 @@ class CudaVolume final : public Volume {
     n_food_ = static_cast<uint32_t>(voxels.size());
   }
 
+  // In id order: ids 0..N-1.
   void upload_agents(const Agents3& a) override {
-    for (auto [from, to] : {std::pair{&a.x, &x_}, std::pair{&a.y, &y_}, std::pair{&a.z, &z_},
-                            std::pair{&a.hx, &hx_}, std::pair{&a.hy, &hy_}, std::pair{&a.hz, &hz_}}) {
+    for (auto [from, to] :
+         {std::pair{&a.x, &x_[cur_]}, std::pair{&a.y, &y_[cur_]}, std::pair{&a.z, &z_[cur_]},
+          std::pair{&a.hx, &hx_[cur_]}, std::pair{&a.hy, &hy_[cur_]}, std::pair{&a.hz, &hz_[cur_]}}) {
       PHYS_CUDA_CHECK(
           cudaMemcpyAsync(to->get(), from->data(), to->bytes(), cudaMemcpyHostToDevice, stream_.get()));
     }
+    iota3_kernel<<<blocks_for(agents_), kThreads, 0, stream_.get()>>>(id_[cur_].get(),
+                                                                      static_cast<uint32_t>(agents_));
+    PHYS_CUDA_CHECK_LAUNCH();
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
  private:
-  Agents3Device device_agents() { return {x_.get(), y_.get(), z_.get(), hx_.get(), hy_.get(), hz_.get()}; }
+  Agents3Device device_agents(int k) {
+    return {x_[k].get(), y_[k].get(), z_[k].get(), hx_[k].get(), hy_[k].get(), hz_[k].get(), id_[k].get()};
+  }
+
+  // The agents regrouped by voxel, from the counts of the step just taken (where they stand now).
+  void sort() {
+    cudaStream_t s = stream_.get();
+    size_t bytes = scan_temp_.bytes();
+    PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.get(), bytes, counts_.get(), offsets_.get(),
+                                                  static_cast<int>(voxels_), s));
+    scatter3_kernel<<<blocks_for(agents_), kThreads, 0, s>>>(
+        device_agents(cur_), device_agents(1 - cur_), static_cast<uint32_t>(agents_), offsets_.get(), p_);
+    PHYS_CUDA_CHECK_LAUNCH();
+    cur_ = 1 - cur_;
+  }
 
   std::string device_;
   size_t voxels_;
   Stream stream_;
-  DeviceBuffer<float> x_, y_, z_, hx_, hy_, hz_;
+  int cur_ = 0;  // which agent buffers hold the agents
+  std::array<DeviceBuffer<float>, 2> x_, y_, z_, hx_, hy_, hz_;
+  std::array<DeviceBuffer<uint32_t>, 2> id_;
+  DeviceBuffer<unsigned char> scan_temp_;
+  DeviceBuffer<uint32_t> offsets_;
   DeviceBuffer<float> field_, g_, rows_, planes_;
   DeviceBuffer<uint32_t> counts_;
   DeviceBuffer<uint32_t> food_at_;
