@@ -311,8 +311,7 @@ int run_worlds(const BenchOptions& opt) {
       (opt.sweep == "worlds" && !opt.worlds.empty())) {
     throw UsageError(
         "--worlds and --sweep worlds time many worlds of one species: --frame, --species and another --sweep "
-        "do "
-        "not apply, and --sweep worlds is the default set of --worlds");
+        "do not apply, and --sweep worlds is the default set of --worlds");
   }
   WorldsBenchOptions w;
   w.backend = opt.backend;

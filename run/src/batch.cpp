@@ -32,7 +32,8 @@ Resolved resolve_all(const std::vector<Recipe>& recipes) {
     if (out.refusal.empty()) out.refusal = world_refusal(recipes[i], out.presets.back(), i);
   }
   if (recipes.size() < 2 && out.refusal.empty()) out.refusal = "one world is a run of its own";
-  if (out.refusal.empty()) out.refusal = physarum::batch_refusal(out.configs);
+  // Worlds that only outnumber one batch's limits are split into several (make_groups).
+  if (out.refusal.empty()) out.refusal = physarum::batch_mismatch(out.configs);
   if (out.refusal.empty() && cuda_device().empty()) out.refusal = "no CUDA device";
   return out;
 }
@@ -57,8 +58,7 @@ Batch::Batch(const std::vector<Recipe>& recipes, int threads) {
 // split in two until it does.
 void Batch::make_groups(const std::vector<SimConfig>& configs) {
   for (const SimConfig& c : configs) species_.push_back(resolve_species(c.species, c.model, c.spawn.mode));
-  size_t per = configs.size();
-  while (per > 1 && !physarum::batch_refusal(std::vector<SimConfig>(per, configs.front())).empty()) per /= 2;
+  size_t per = std::min(configs.size(), max_batch_worlds(configs.front()));
   for (;;) {
     try {
       groups_.clear();
@@ -85,9 +85,9 @@ size_t worlds_a_batch(const Preset& p) {
 }
 
 int side_by_side_lanes(const std::vector<Recipe>& recipes, int threads) {
-  const bool cpu = std::all_of(recipes.begin(), recipes.end(), [](const Recipe& r) {
-    return backend_kind(r) == BackendKind::Cpu ||
-           (backend_kind(r) == BackendKind::Auto && cuda_device().empty());
+  const bool no_device = cuda_device().empty();  // asked once: each ask queries the driver
+  const bool cpu = std::all_of(recipes.begin(), recipes.end(), [no_device](const Recipe& r) {
+    return backend_kind(r) == BackendKind::Cpu || (backend_kind(r) == BackendKind::Auto && no_device);
   });
   const bool all_threads =
       std::all_of(recipes.begin(), recipes.end(), [](const Recipe& r) { return r.threads == 0; });

@@ -92,6 +92,14 @@ std::vector<SpeciesSet> resolved_species(const std::vector<SimConfig>& worlds) {
   for (const SimConfig& c : worlds) out.push_back(resolve_species(c.species, c.model, c.spawn.mode));
   return out;
 }
+// Each world's step parameters, as its own backend would make them (its species and seed).
+std::vector<rule::SpeciesParams> world_step_params(const std::vector<SimConfig>& worlds,
+                                                   const std::vector<SpeciesSet>& species, int scale) {
+  std::vector<rule::SpeciesParams> out;
+  for (size_t k = 0; k < worlds.size(); ++k)
+    out.push_back(make_species_params(species[k], worlds[k].size, worlds[k].seed, worlds[k].agents, scale));
+  return out;
+}
 
 std::string mib(uint64_t bytes) {
   return std::to_string((bytes + (1U << 20) - 1) >> 20) + " MiB";
@@ -155,12 +163,7 @@ class CudaBackend final : public Backend {
         world_species_(resolved_species(worlds)),
         weighted_(any_weighted(world_species_)),
         reads_id_(any_reads_ids(world_species_)),
-        species_params_(make_species_params(species_, size_, seed_, agents_, scale_)) {
-    for (const SimConfig& w : worlds) {
-      world_seeds_.push_back(w.seed);
-      world_params_.push_back(
-          make_species_params(world_species_[world_seeds_.size() - 1], size_, w.seed, agents_, scale_));
-    }
+        world_params_(world_step_params(worlds, world_species_, scale_)) {
     if (worlds_ == 1) validate_agents(agents, agents_, size_);  // the CPU backend's checks (backend.cpp)
     validate(worlds.front().environment, size_, channels_);
     move_out_of_walls(agents, walls_, size_, seed_);  // spawned agents never stand in a wall
@@ -195,7 +198,7 @@ class CudaBackend final : public Backend {
       PHYS_CUDA_CHECK(cudaMemsetAsync(counts_[b].get(), 0, counts_[b].bytes(), stream_.get()));
     }
     PHYS_CUDA_CHECK(cudaMemsetAsync(d_step_.get(), 0, sizeof(uint32_t), stream_.get()));
-    upload_species(species_params_);
+    upload_species(world_params_[0]);
     if (worlds_ > 1) {
       PHYS_CUDA_CHECK(cudaMemcpyAsync(d_species_.get(), world_params_.data(),
                                       world_params_.size() * sizeof(rule::SpeciesParams),
@@ -311,7 +314,7 @@ class CudaBackend final : public Backend {
     const Species& was = world_species_[k].list[0];
     const SpeciesSet next = resolve_species_change(s, was.model, was.spawn, channels_);
     const rule::SpeciesParams p =
-        make_species_params(next, size_, world_seeds_[k], agents_, scale_);  // validates first
+        make_species_params(next, size_, world_params_[k].p[0].seed, agents_, scale_);  // validates first
     if (w == 0) {
       upload_species(p);
     } else {
@@ -331,7 +334,6 @@ class CudaBackend final : public Backend {
     world_params_[k] = p;
     world_species_[k] = next;
     if (w == 0) {
-      species_params_ = p;
       species_ = next;
       model_ = next.list[0].model;
     }
@@ -567,7 +569,7 @@ class CudaBackend final : public Backend {
   void enqueue_field(cudaStream_t s, unsigned p) {
     cuda::launch_emission(s, field_[p].get(), d_food_cells_.get(), d_food_values_.get(), n_food_cells_,
                           channels_, static_cast<int>(stride_), strengths_);
-    const int passes = species_params_.blur_passes;
+    const int passes = world_params_[0].blur_passes;
     float* out = passes % 2 == 0 ? blur_scratch_.get() : field_[1 - p].get();
     cuda::launch_field(s, field_[p].get(), out, counts_[p].get(),
                        agents_zero_counts_ ? nullptr : counts_[1 - p].get(), d_species_.get(), d_step_.get(),
@@ -801,8 +803,6 @@ class CudaBackend final : public Backend {
   std::vector<SpeciesSet> world_species_;  // each world's, resolved ([0] is species_)
   bool weighted_;  // false: one species with W = [[1]] in every world, the single-species agent kernel
   bool reads_id_;  // false: that kernel without the id load (rule simple, no jitter, in every world)
-  rule::SpeciesParams species_params_;  // world 0's
-  std::vector<uint32_t> world_seeds_;
   std::vector<rule::SpeciesParams> world_params_;  // each world's, as on the device
   int sort_every_ = 32;
   int chunk_ = 32;
@@ -821,7 +821,7 @@ class CudaBackend final : public Backend {
   DeviceBuffer<unsigned char> scan_temp_;
   DeviceBuffer<rule::SpeciesParams> d_species_;
   DeviceBuffer<uint32_t> d_step_;
-  DeviceBuffer<rule::SpeciesParams> d_blur_species_;  // detail K > 1: species_params_ with keep = 1
+  DeviceBuffer<rule::SpeciesParams> d_blur_species_;  // detail K > 1: world 0's parameters with keep = 1
   DeviceBuffer<uint32_t> zero_counts_;                // detail K > 1: counts of the blur passes, all 0
   DeviceBuffer<float> sense_;                         // detail K > 1: what the agents sense
   DeviceBuffer<float> blur_scratch_;                  // an even number of blur passes starts here

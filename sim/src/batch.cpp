@@ -1,12 +1,14 @@
 // Batches of worlds (sim/batch.hpp): which worlds may share one, and the CUDA batch's set-up.
 #include "sim/batch.hpp"
 
+#include <algorithm>
+
 #include "backends.hpp"
 #include "sim/spawn.hpp"
 
 namespace physarum {
 
-std::string batch_refusal(const std::vector<SimConfig>& worlds) {
+std::string batch_mismatch(const std::vector<SimConfig>& worlds) {
   if (worlds.empty()) return "a batch needs at least one world";
   const SimConfig& first = worlds.front();
   for (size_t b = 0; b < worlds.size(); ++b) {
@@ -25,9 +27,21 @@ std::string batch_refusal(const std::vector<SimConfig>& worlds) {
     if (!w.environment.food.empty() || has_walls(w.environment))
       return which + " has food or walls: a batch runs worlds without an environment";
   }
-  const uint64_t cells = static_cast<uint64_t>(first.size.width) * static_cast<uint64_t>(first.size.height);
+  return "";
+}
+
+size_t max_batch_worlds(const SimConfig& world) {
+  const uint64_t cells = static_cast<uint64_t>(world.size.width) * static_cast<uint64_t>(world.size.height);
+  const uint64_t by_cells = ((1ULL << 31) - 1) / std::max<uint64_t>(cells, 1);
+  const uint64_t by_agents = kMaxAgents / std::max<uint64_t>(world.agents, 1);
+  return static_cast<size_t>(std::max<uint64_t>(1, std::min(by_cells, by_agents)));
+}
+
+std::string batch_refusal(const std::vector<SimConfig>& worlds) {
+  if (std::string why = batch_mismatch(worlds); !why.empty()) return why;
+  const SimConfig& first = worlds.front();
   const auto b = static_cast<uint64_t>(worlds.size());
-  if (cells * b >= (1ULL << 31) || first.agents * b > kMaxAgents)
+  if (b > max_batch_worlds(first))
     return std::to_string(b) + " worlds of " + format_size(first.size) + " with " +
            format_count(first.agents) + " agents are more than one batch holds (2^31 cells and " +
            format_count(kMaxAgents) + " agents in all): use fewer worlds a batch";

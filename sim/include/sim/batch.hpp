@@ -47,9 +47,14 @@ class WorldBatch {
   uint64_t agents_;
 };
 
-// Why these worlds cannot share a batch, or "" when they can: one size, agent count and species
-// count, detail 1, no food or walls, at least one world, and all the cells of all the worlds
-// numbered in 31 bits.
+// Why these worlds cannot be batched together, or "" when they can: at least one world, one size,
+// agent count and species count, detail 1, no food or walls.
+std::string batch_mismatch(const std::vector<SimConfig>& worlds);
+// The most worlds like `world` one batch holds: all their cells numbered in 31 bits, at most
+// kMaxAgents agents in all (at least 1).
+size_t max_batch_worlds(const SimConfig& world);
+// Why these worlds cannot share one batch, or "" when they can: batch_mismatch, or more worlds than
+// max_batch_worlds.
 std::string batch_refusal(const std::vector<SimConfig>& worlds);
 
 // The worlds in one CUDA backend. Throws Error when batch_refusal says why not, when a world's
