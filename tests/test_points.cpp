@@ -177,14 +177,14 @@ TEST(Points, FilesThatAreNotRegularOrTooLargeAreRefused) {
   expect_refused(dir / "huge.csv", {"2147483649 bytes"});
 }
 
-uint64_t index_of(int x, int y, int z, Size3 s) {
+uint64_t index_of(int x, int y, int z, Size s) {
   return (static_cast<uint64_t>(z) * s.height + y) * s.width + x;
 }
 
 TEST(FitPoints, CubeCornersLandOnTheCornerVoxels) {
   std::vector<Point> corners;
   std::vector<VoxelFood> expected;
-  const Size3 size{4, 4, 4};
+  const Size size{4, 4, 4};
   for (int k = 0; k < 2; ++k) {
     for (int j = 0; j < 2; ++j) {
       for (int i = 0; i < 2; ++i) {
@@ -207,7 +207,7 @@ TEST(FitPoints, CubeCornersLandOnTheCornerVoxels) {
 TEST(FitPoints, AFlatSetKeepsItsAspectCentred) {
   const std::vector<Point> plane{{0, 0, 5}, {10, 0, 5}, {0, 2, 5}, {10, 2, 5},
                                  {5, 1, 5}, {1, 1, 5},  {9, 1, 5}};
-  const Size3 size{8, 8, 8};
+  const Size size{8, 8, 8};
   const FittedPoints f = fit_points(plane, size);
   const std::vector<VoxelFood> expected{{index_of(0, 3, 4, size), 1}, {index_of(7, 3, 4, size), 1},
                                         {index_of(0, 4, 4, size), 1}, {index_of(1, 4, 4, size), 1},
@@ -217,13 +217,13 @@ TEST(FitPoints, AFlatSetKeepsItsAspectCentred) {
 }
 
 TEST(FitPoints, OnePointOrOneValueLandsInTheMiddleVoxel) {
-  const Size3 odd{5, 6, 7};
+  const Size odd{5, 6, 7};
   EXPECT_EQ(fit_points(std::vector<Point>{{1e9, -3, 0.5, 2}}, odd).food,
             (std::vector<VoxelFood>{{index_of(2, 3, 3, odd), 2}}));
   const std::vector<Point> same(3, Point{1, 1, 1, 0.5f});
   EXPECT_EQ(fit_points(same, odd).food, (std::vector<VoxelFood>{{index_of(2, 3, 3, odd), 1.5f}}));
   // A volume one voxel deep: z does not limit the scale, and every z lands in its one layer.
-  const Size3 thin{4, 4, 1};
+  const Size thin{4, 4, 1};
   EXPECT_EQ(fit_points(std::vector<Point>{{0, 0, 0}, {3, 3, 100}}, thin).food,
             (std::vector<VoxelFood>{{index_of(0, 0, 0, thin), 1}, {index_of(3, 3, 0, thin), 1}}));
 }
@@ -242,7 +242,7 @@ TEST(FitPoints, ABoxFillsTheVolumeAndCountsWhatItDrops) {
   const Box3 box{{0, 0, 0}, {8, 4, 4}};
   const std::vector<Point> points{{0.5, 0.5, 0.5}, {8, 4, 4},   {7.9, 0, 0}, {-0.1, 1, 1},
                                   {1, 1, 4.01},    {3.9, 2, 3}, {1, -1, 1}};
-  const Size3 size{4, 4, 4};
+  const Size size{4, 4, 4};
   const FittedPoints f = fit_points(points, size, box);
   EXPECT_EQ(f.kept, 4);
   EXPECT_EQ(f.dropped, 3);
@@ -294,7 +294,7 @@ TEST(FitPoints, RandomPointsMatchAVoxelByVoxelSum) {
   std::normal_distribution<double> g(0, 30);
   std::vector<Point> points(100000);
   for (Point& p : points) p = {g(rng), 2 * g(rng), 0.5 * g(rng), static_cast<float>(rng() % 1000) / 64.0f};
-  const Size3 size{33, 64, 17};
+  const Size size{33, 64, 17};
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
   for (const Point& p : points) {
     const double c[3] = {p.x, p.y, p.z};

@@ -20,7 +20,7 @@ using namespace physarum;
 
 namespace {
 
-VolumeConfig small(Size3 size, uint64_t agents, int threads = 1) {
+VolumeConfig small(Size size, uint64_t agents, int threads = 1) {
   VolumeConfig c;
   c.size = size;
   c.agents = agents;
@@ -45,18 +45,24 @@ double total(const std::vector<float>& f) {
   return s;
 }
 
-size_t voxel(Size3 s, int x, int y, int z) {
+size_t voxel(Size s, int x, int y, int z) {
   return (static_cast<size_t>(z) * s.height + y) * s.width + x;
 }
 
 }  // namespace
 
 TEST(Volume, SizesAreReadAsWxHxDAndBadOnesNamed) {
-  EXPECT_EQ(parse_size3("256x128x64"), (Size3{256, 128, 64}));
-  EXPECT_EQ(format_size3(Size3{3, 4, 5}), "3x4x5");
-  for (const char* bad : {"256x256", "0x4x4", "4x4x4x4", "4x4x", "axbxc", "4x4x4 ", "70000x1x1"}) {
+  EXPECT_EQ(parse_size("256x128x64"), (Size{256, 128, 64}));
+  EXPECT_TRUE(parse_size("256x128x64").volume());
+  EXPECT_EQ(format_size(Size{3, 4, 5}), "3x4x5");
+  // A depth of 1 is the plane, written as two sides.
+  EXPECT_EQ(parse_size("256x128x1"), (Size{256, 128}));
+  EXPECT_FALSE(parse_size("256x128").volume());
+  EXPECT_EQ(format_size(Size{256, 128, 1}), "256x128");
+  for (const char* bad :
+       {"0x4x4", "4x4x4x4", "4x4x", "axbxc", "4x4x4 ", "70000x1x1", "4x0x4", "4x4x-4", "x4x4"}) {
     try {
-      (void)parse_size3(bad);
+      (void)parse_size(bad);
       ADD_FAILURE() << bad << " was taken";
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find(std::string("'") + bad + "'"), std::string::npos) << e.what();

@@ -23,7 +23,7 @@ int run_volume_bench(const VolumeBenchOptions& o) {
   VolumeConfig c;
   std::unique_ptr<Volume> v;
   try {
-    c.size = parse_size3(o.size);
+    c.size = parse_size(o.size);
     c.agents = o.agents.empty() ? 1'000'000 : parse_count(o.agents);
     c.seed = o.seed;
     c.threads = o.threads;
@@ -36,7 +36,7 @@ int run_volume_bench(const VolumeBenchOptions& o) {
   const bool cuda = v->name().rfind("cuda", 0) == 0;
   const int steps = o.steps > 0 ? o.steps : (cuda ? 200 : 5);
   std::fprintf(stderr, "physarum bench: %s, %s voxels with %s agents\n", v->name().c_str(),
-               format_size3(c.size).c_str(), format_count(c.agents).c_str());
+               format_size(c.size).c_str(), format_count(c.agents).c_str());
   const double copy_gbs = copy_bandwidth_gbs(cuda);
   step_in_slices(static_cast<uint64_t>(o.warmup), [&](uint64_t k) { v->step(static_cast<int>(k)); });
   std::vector<float> sync;
@@ -61,7 +61,7 @@ int run_volume_bench(const VolumeBenchOptions& o) {
   } else {
     std::printf("%-28s %15s %7s %10s %12s %8s\n", "backend", "size", "agents", "ms/step", "Gagent-st/s",
                 "%bound");
-    std::printf("%-28s %15s %7s %10.4f %12.3f %7.1f%%\n", v->name().c_str(), format_size3(c.size).c_str(),
+    std::printf("%-28s %15s %7s %10.4f %12.3f %7.1f%%\n", v->name().c_str(), format_size(c.size).c_str(),
                 format_count(c.agents).c_str(), ms, gas, pct);
   }
   return run::kExitOk;

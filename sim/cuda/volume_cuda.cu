@@ -153,7 +153,7 @@ class CudaVolume final : public Volume {
     PHYS_CUDA_CHECK(cudaSetDevice(kCudaDevice));
     PHYS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (need + (64U << 20) > free_b) {
-      throw OutOfMemoryError("out of GPU memory: " + format_size3(size_) + " voxels with " +
+      throw OutOfMemoryError("out of GPU memory: " + format_size(size_) + " voxels with " +
                              format_count(agents_) + " agents need " + std::to_string(need >> 20) +
                              " MiB on " + device_ + ", which has " + std::to_string(free_b >> 20) +
                              " MiB free");

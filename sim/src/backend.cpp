@@ -207,6 +207,10 @@ std::string cuda_device() {
 }
 
 void validate_config(const SimConfig& config) {
+  if (config.size.volume()) {
+    throw Error("size " + format_size(config.size) +
+                " is a volume: a plane's backend takes W x H (the volume model is sim/volume.hpp)");
+  }
   validate(config.model);
   validate(config.spawn);
   validate(config.species);

@@ -276,23 +276,30 @@ CaveMode parse_cave_mode(std::string_view s) {
 }
 
 Size parse_size(std::string_view s) {
-  const auto x = s.find_first_of("xX");
-  Size out;
-  if (x == std::string_view::npos)
-    throw Error("size '" + std::string(s) + "' is not WIDTHxHEIGHT (e.g. 1920x1080)");
-  const auto w = std::from_chars(s.data(), s.data() + x, out.width);
-  const auto h = std::from_chars(s.data() + x + 1, s.data() + s.size(), out.height);
-  if (w.ptr != s.data() + x || h.ptr != s.data() + s.size() ||
-      (w.ec != std::errc() && w.ec != std::errc::result_out_of_range) ||
-      (h.ec != std::errc() && h.ec != std::errc::result_out_of_range)) {
-    throw Error("size '" + std::string(s) + "' is not WIDTHxHEIGHT (e.g. 1920x1080)");
+  const std::string text(s);
+  const auto malformed = [&] {
+    return Error("size '" + text +
+                 "' is not WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH (e.g. 1920x1080, 256x256x256)");
+  };
+  int sides[3] = {0, 0, 1};
+  int count = 0;
+  bool too_large = false;
+  for (size_t at = 0;; ++count) {
+    if (count == 3) throw malformed();
+    const size_t x = std::min(s.find_first_of("xX", at), s.size());
+    const auto r = std::from_chars(s.data() + at, s.data() + x, sides[count]);
+    if (r.ptr != s.data() + x || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
+      throw malformed();
+    // Digits too many for an int are a size far out of range, not a malformed one.
+    too_large = too_large || r.ec != std::errc() || sides[count] > kMaxSide;
+    if (sides[count] < 1) too_large = true;
+    if (x == s.size()) break;
+    at = x + 1;
   }
-  // Digits too many for an int are a size far out of range, not a malformed one.
-  if (w.ec != std::errc() || h.ec != std::errc() || out.width < 1 || out.height < 1 || out.width > kMaxSide ||
-      out.height > kMaxSide) {
-    throw Error("size '" + std::string(s) + "' is out of range: each side 1 to " + std::to_string(kMaxSide));
-  }
-  return out;
+  if (count == 0) throw malformed();
+  if (too_large)
+    throw Error("size '" + text + "' is out of range: each side 1 to " + std::to_string(kMaxSide));
+  return Size{sides[0], sides[1], sides[2]};
 }
 
 // Decimal digits with an optional fraction and suffix (K, M, G/B), read exactly in integers: the
@@ -365,7 +372,8 @@ std::string format_colour(uint32_t rgb) {
 }
 
 std::string format_size(Size s) {
-  return std::to_string(s.width) + "x" + std::to_string(s.height);
+  const std::string plane = std::to_string(s.width) + "x" + std::to_string(s.height);
+  return s.depth == 1 ? plane : plane + "x" + std::to_string(s.depth);
 }
 
 std::string format_count(uint64_t n) {

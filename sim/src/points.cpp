@@ -271,7 +271,7 @@ std::array<Axis, 3> bounds_axes(std::span<const Point> points, const std::array<
   return axes;
 }
 
-void check_fit_input(std::span<const Point> points, Size3 size) {
+void check_fit_input(std::span<const Point> points, Size size) {
   if (size.width < 1 || size.height < 1 || size.depth < 1) {
     throw Error("cannot fit points into a volume of " + std::to_string(size.width) + "x" +
                 std::to_string(size.height) + "x" + std::to_string(size.depth) +
@@ -291,7 +291,7 @@ void check_fit_input(std::span<const Point> points, Size3 size) {
 
 }  // namespace
 
-FittedPoints fit_points(std::span<const Point> points, Size3 size, const std::optional<Box3>& box) {
+FittedPoints fit_points(std::span<const Point> points, Size size, const std::optional<Box3>& box) {
   check_fit_input(points, size);
   const std::array<int, 3> n{size.width, size.height, size.depth};
   const std::array<Axis, 3> axes = box ? box_axes(*box, n) : bounds_axes(points, n);

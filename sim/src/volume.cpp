@@ -16,8 +16,6 @@ namespace {
 
 using cpu::IeeeSubnormals;
 
-constexpr int kMaxVolumeSide = 65536;
-
 float angle_cos(float deg) {
   return rule::sin_cos(deg * (rule::kPi / 180.0f)).c;
 }
@@ -27,38 +25,17 @@ float angle_sin(float deg) {
 
 }  // namespace
 
-size_t voxels_of(Size3 s) {
+size_t voxels_of(Size s) {
   return static_cast<size_t>(s.width) * static_cast<size_t>(s.height) * static_cast<size_t>(s.depth);
-}
-
-Size3 parse_size3(const std::string& text) {
-  Size3 s;
-  char x1 = 0;
-  char x2 = 0;
-  int used = 0;
-  const bool read =
-      std::sscanf(text.c_str(), "%d%c%d%c%d%n", &s.width, &x1, &s.height, &x2, &s.depth, &used) == 5;
-  const bool ok = read && used == static_cast<int>(text.size()) && (x1 == 'x' || x1 == 'X') &&
-                  (x2 == 'x' || x2 == 'X') && s.width >= 1 && s.height >= 1 && s.depth >= 1 &&
-                  s.width <= kMaxVolumeSide && s.height <= kMaxVolumeSide && s.depth <= kMaxVolumeSide;
-  if (!ok) {
-    throw Error("size '" + text + "': expected WxHxD, three whole numbers from 1 to " +
-                std::to_string(kMaxVolumeSide) + " (e.g. 256x256x256)");
-  }
-  return s;
-}
-
-std::string format_size3(Size3 s) {
-  return std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth);
 }
 
 rule3::Params3 make_params3(const VolumeConfig& c) {
   validate(c.model);
-  const Size3 s = c.size;
-  if (s.width < 1 || s.height < 1 || s.depth < 1 || s.width > kMaxVolumeSide || s.height > kMaxVolumeSide ||
-      s.depth > kMaxVolumeSide || voxels_of(s) >= (size_t{1} << 31)) {
-    throw Error("size " + format_size3(s) + " is out of range: each side 1 to " +
-                std::to_string(kMaxVolumeSide) + ", fewer than 2^31 voxels in all");
+  const Size s = c.size;
+  if (s.width < 1 || s.height < 1 || s.depth < 1 || s.width > kMaxSide || s.height > kMaxSide ||
+      s.depth > kMaxSide || voxels_of(s) >= (size_t{1} << 31)) {
+    throw Error("size " + format_size(s) + " is out of range: each side 1 to " + std::to_string(kMaxSide) +
+                ", fewer than 2^31 voxels in all");
   }
   if (c.agents < 1 || c.agents > kMaxAgents) {
     throw Error("agents = " + std::to_string(c.agents) + " is out of range: 1 to " +
@@ -105,7 +82,7 @@ void Volume::set_field(const std::vector<float>& values) {
   const size_t voxels = voxels_of(size_);
   if (values.size() != voxels) {
     throw Error("a field of " + std::to_string(values.size()) + " values for a volume of " +
-                format_size3(size_) + " (" + std::to_string(voxels) + " voxels)");
+                format_size(size_) + " (" + std::to_string(voxels) + " voxels)");
   }
   for (size_t i = 0; i < values.size(); ++i) {
     if (!std::isfinite(values[i]) || std::fabs(values[i]) > 1e30f)
@@ -127,7 +104,7 @@ void Volume::set_agents(const Agents3& a) {
     const double len =
         std::sqrt(double{a.hx[i]} * a.hx[i] + double{a.hy[i]} * a.hy[i] + double{a.hz[i]} * a.hz[i]);
     if (!inside || !(std::fabs(len - 1.0) <= 1e-3))
-      throw Error("agent " + std::to_string(i) + ": its position must lie inside " + format_size3(size_) +
+      throw Error("agent " + std::to_string(i) + ": its position must lie inside " + format_size(size_) +
                   " and its heading have length 1");
   }
   upload_agents(a);

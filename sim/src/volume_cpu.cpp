@@ -55,7 +55,7 @@ CpuVolume::CpuVolume(const VolumeConfig& c)
     for (auto* v : {&field_, &next_, &rows_, &planes_}) v->assign(voxels, 0.0f);
     upload_agents(spawn_volume_agents(c, p_, threads_));
   } catch (const std::bad_alloc&) {
-    throw OutOfMemoryError("out of host memory: " + format_size3(size_) + " voxels with " +
+    throw OutOfMemoryError("out of host memory: " + format_size(size_) + " voxels with " +
                            format_count(c.agents) + " agents need about " +
                            std::to_string((voxels * 20 + c.agents * 28) >> 20) + " MiB");
   }

@@ -56,7 +56,7 @@ struct FittedPoints {
 // order of `points`, so the result is the same bytes on every machine. Throws Error naming the value
 // for an empty size, a box with min >= max or not finite, a point that is not finite or weighs less
 // than 0, and a voxel whose sum is beyond a float.
-FittedPoints fit_points(std::span<const Point> points, Size3 size,
+FittedPoints fit_points(std::span<const Point> points, Size size,
                         const std::optional<Box3>& box = std::nullopt);
 
 }  // namespace physarum

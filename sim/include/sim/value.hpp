@@ -9,17 +9,14 @@
 
 namespace physarum {
 
+// A field's cells, W x H, or a volume's voxels, W x H x D (docs/MODEL.md, "Volume"). A depth of 1 is
+// the plane: the two-dimensional model.
 struct Size {
   int width = 0;
   int height = 0;
+  int depth = 1;
+  bool volume() const { return depth != 1; }
   friend bool operator==(const Size&, const Size&) = default;
-};
-// A volume's voxels (docs/MODEL.md, "Volume"): W x H x D.
-struct Size3 {
-  int width = 0;
-  int height = 0;
-  int depth = 0;
-  friend bool operator==(const Size3&, const Size3&) = default;
 };
 
 // Float keys hold float, Int/Count/Colour int64_t, Bool bool, Choice/Text a string, Size a Size,

@@ -15,14 +15,10 @@
 
 namespace physarum {
 
-// "WxHxD"; throws Error naming the text when it is not three whole numbers from 1 to 65536.
-Size3 parse_size3(const std::string& text);
-std::string format_size3(Size3 s);
-
 inline constexpr int kMaxRing = 16;
 
 struct VolumeConfig {
-  Size3 size{64, 64, 64};
+  Size size{64, 64, 64};
   uint64_t agents = 100'000;
   uint32_t seed = 1;
   // The angles, distances, deposit, decay and diffuse as in two dimensions (the sensor angle is the
@@ -50,7 +46,7 @@ class Volume {
   Volume(const Volume&) = delete;
   Volume& operator=(const Volume&) = delete;
 
-  Size3 size() const { return size_; }
+  Size size() const { return size_; }
   uint64_t agent_count() const { return agents_; }
   uint64_t steps_done() const { return steps_; }
   const rule3::Params3& params() const { return p_; }
@@ -78,7 +74,7 @@ class Volume {
   virtual void upload_agents(const Agents3& a) = 0;
   // The checked food: its voxels and weights (E); food_strength_ is k.
   virtual void upload_food(const std::vector<uint32_t>& voxels, const std::vector<float>& weights) = 0;
-  Size3 size_;
+  Size size_;
   uint64_t agents_;
   rule3::Params3 p_;
   uint64_t steps_ = 0;
