@@ -34,7 +34,7 @@ class FieldView:
 class Sim:
     def __init__(
         self,
-        size: tuple[int, int] | None = None,
+        size: tuple[int, int] | tuple[int, int, int] | None = None,
         agents: int | str | None = None,
         preset: str | os.PathLike[str] | None = None,
         backend: Literal["auto", "cpu", "cuda"] = "auto",
@@ -82,6 +82,8 @@ class Sim:
         environment_boundary: str = ...,
         environment_walls_threshold: float = ...,
         environment_fit: str = ...,
+        environment_points: str = ...,
+        environment_points_box: str = ...,
         # /registry
         **overrides: float | int | bool | str | tuple[int, int] | list[list[float]],
     ) -> None: ...
@@ -137,6 +139,8 @@ class Sim:
         environment_boundary: str = ...,
         environment_walls_threshold: float = ...,
         environment_fit: str = ...,
+        environment_points: str = ...,
+        environment_points_box: str = ...,
         # /registry
         **kwargs: float | int | bool | str | tuple[int, int] | list[list[float]],
     ) -> None: ...
@@ -156,8 +160,8 @@ class Sim:
         """(H, W, 4) RGBA, rows top to bottom."""
     def field_view(self) -> FieldView: ...
     @property
-    def size(self) -> tuple[int, int]:
-        """(width, height)."""
+    def size(self) -> tuple[int, int] | tuple[int, int, int]:
+        """(width, height), or (width, height, depth) of a volume."""
     @property
     def agent_count(self) -> int: ...
     @property

@@ -67,7 +67,7 @@ TEST(NumbersAsWritten, AnOverlongSizeIsOutOfRangeNotMalformed) {
       EXPECT_NE(std::string(e.what()).find("out of range"), std::string::npos) << e.what();
     }
   }
-  for (const char* s : {"12", "5x", "x5", "5x5x5", "5 x5", "-5x5q"}) {
+  for (const char* s : {"12", "5x", "x5", "5x5x5x5", "5xx5", "5 x5", "-5x5q"}) {
     try {
       (void)parse_size(s);
       ADD_FAILURE() << s;

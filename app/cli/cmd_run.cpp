@@ -1,6 +1,5 @@
 // `physarum run`: a headless run of N steps that writes the field as a float32 .npy of shape (H, W)
-// (one species) or (S, H, W) (S species)
-// and prints one summary line.
+// (one species), (S, H, W) (S species) or (D, H, W) (a volume) and prints one summary line.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -29,40 +28,69 @@ struct RunOptions {
   std::string out;
 };
 
+// What a run grew: its field, the field's shape as the .npy has it, and what the summary names.
+struct Grown {
+  std::vector<float> field;
+  std::vector<int> shape;  // (H, W), (S, H, W) or (D, H, W)
+  std::string backend;
+  std::string size;
+  uint64_t agents = 0;
+};
+
+// Reads the field (waiting for the last step on asynchronous backends).
+Grown read_grown(run::Run& sim) {
+  Grown g;
+  if (sim.is_volume()) {
+    Volume& v = sim.volume();
+    v.read_field(g.field);
+    g.shape = {v.size().depth, v.size().height, v.size().width};
+    g.backend = v.name();
+    g.size = format_size(v.size());
+    g.agents = v.agent_count();
+    return g;
+  }
+  Backend& b = sim.backend();
+  b.read_field(g.field);
+  const Size size = b.size();
+  g.shape = {size.height, size.width};
+  if (b.species_count() > 1) g.shape.insert(g.shape.begin(), b.species_count());
+  g.backend = b.name();
+  g.size = format_size(size);
+  g.agents = b.agent_count();
+  return g;
+}
+
 int run(const RunOptions& r) {
   // Refuse an output path that cannot work before spending time on the run.
   OutputPaths().add("--out", r.out);
 
   run::Run sim(r.sim);
   say_chosen(sim.chosen());
-  Backend& b = sim.backend();
+  if (!sim.food_note().empty()) std::fprintf(stderr, "physarum: food: %s\n", sim.food_note().c_str());
 
   const auto t0 = std::chrono::steady_clock::now();
   step_in_slices(static_cast<uint64_t>(r.steps), [&](uint64_t k) { sim.step(k); });
-  std::vector<float> field;
-  b.read_field(field);  // waits for the last step on asynchronous backends
+  const Grown g = read_grown(sim);
   throw_if_stopped();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   float lo = std::numeric_limits<float>::infinity();
   float hi = -std::numeric_limits<float>::infinity();
   double sum = 0;
-  for (float v : field) {
+  for (float v : g.field) {
     lo = std::min(lo, v);
     hi = std::max(hi, v);
     sum += v;
   }
-  const Size size = b.size();
-  write_npy(r.out, field.data(), size.height, size.width, b.species_count());  // (S, H, W) for several
+  write_npy_shape(r.out, g.field.data(), g.shape);
 
   const double steps_per_s = seconds > 0 ? r.steps / seconds : 0;
-  const double agent_steps_per_s = steps_per_s * static_cast<double>(b.agent_count());
+  const double agent_steps_per_s = steps_per_s * static_cast<double>(g.agents);
   std::printf(
-      "backend %s, %dx%d, %llu agents, %d steps in %.3f s: %.1f steps/s, %.3g agent-steps/s; "
+      "backend %s, %s, %llu agents, %d steps in %.3f s: %.1f steps/s, %.3g agent-steps/s; "
       "field min %.6g max %.6g sum %.9g; wrote %s\n",
-      b.name().c_str(), size.width, size.height, static_cast<unsigned long long>(b.agent_count()), r.steps,
-      seconds, steps_per_s, agent_steps_per_s, static_cast<double>(lo), static_cast<double>(hi), sum,
-      r.out.c_str());
+      g.backend.c_str(), g.size.c_str(), static_cast<unsigned long long>(g.agents), r.steps, seconds,
+      steps_per_s, agent_steps_per_s, static_cast<double>(lo), static_cast<double>(hi), sum, r.out.c_str());
   std::fflush(stdout);
   return kExitOk;
 }
@@ -80,7 +108,8 @@ CommandFn add_run_command(CLI::App& app) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   add_sim_options(*cmd, opts->sim);
   cmd->add_option("--out", opts->out,
-                  "Output file: float32 NumPy array of shape (H, W), or (S, H, W) for S species")
+                  "Output file: float32 NumPy array of shape (H, W), (S, H, W) for S species, or (D, H, W) "
+                  "for a volume")
       ->required()
       ->type_name("FILE")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);

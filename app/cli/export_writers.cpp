@@ -122,7 +122,7 @@ void write_field_npy(const fs::path& out, const ExportInputs& in) {
 // formats are bounded by their longest spelling of a cell; files built whole in memory count once
 // on disk and once in memory.
 uint64_t cells(Size s) {
-  return static_cast<uint64_t>(s.width) * static_cast<uint64_t>(s.height);
+  return cells_of(s);
 }
 
 // 16-bit samples (2 bytes a cell) encoded into a PNG held whole before it is written.

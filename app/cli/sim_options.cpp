@@ -58,6 +58,15 @@ void add_sim_options(CLI::App& cmd, run::Recipe& o) {
                  "Walls image (PNG or JPEG): cells darker than environment.walls_threshold (0.5) are walls "
                  "(overrides environment.walls; a closed box: --set environment.boundary=walls)")
       ->type_name("FILE");
+  cmd.add_option(
+         "--points", o.points,
+         "A volume's point data (CSV x,y,z[,weight] or .npy (N, 3|4)): each point is food of its "
+         "weight every step, fitted into --size WxHxD keeping the aspect (overrides environment.points)")
+      ->type_name("FILE");
+  cmd.add_option("--points-box", o.points_box,
+                 "The box of the point data that fills the volume, in the data's units, e.g. "
+                 "0:500,0:500,0:250 (overrides environment.points_box)")
+      ->type_name("XMIN:XMAX,YMIN:YMAX,ZMIN:ZMAX");
   cmd.add_option("--backend", o.backend, "Simulation backend")
       ->type_name("auto|cpu|cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
@@ -75,11 +84,12 @@ void add_sim_options(CLI::App& cmd, run::Recipe& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   // A single-valued option given twice: the last one wins, as in most programs.
   for (const char* name : {"--preset", "--size", "--agents", "--seed", "--scale", "--image", "--image-fit",
-                           "--food", "--walls", "--backend", "--threads"}) {
+                           "--food", "--walls", "--points", "--points-box", "--backend", "--threads"}) {
     cmd.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
-  for (const char* name : {"--preset", "--size", "--agents", "--seed", "--scale", "--image", "--image-fit",
-                           "--food", "--walls", "--backend", "--threads", "--set"}) {
+  for (const char* name :
+       {"--preset", "--size", "--agents", "--seed", "--scale", "--image", "--image-fit", "--food", "--walls",
+        "--points", "--points-box", "--backend", "--threads", "--set"}) {
     cmd.get_option(name)->group(kSimulationGroup);
   }
 }

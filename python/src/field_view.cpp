@@ -13,8 +13,8 @@ namespace {
 // The managed tensor with the arrays it points into and the owner it keeps alive.
 struct Holder {
   DLManagedTensor managed{};
-  int64_t shape[3] = {0, 0, 0};
-  int64_t strides[3] = {0, 0, 0};
+  int64_t shape[kMaxFieldDims] = {0, 0, 0, 0};
+  int64_t strides[kMaxFieldDims] = {0, 0, 0, 0};
   PyObject* owner = nullptr;
 };
 
@@ -40,7 +40,25 @@ void capsule_destructor(PyObject* capsule) {
 
 }  // namespace
 
+namespace {
+
+FieldLayout volume_layout(Size size, int species) {
+  FieldLayout l;
+  const int64_t sides[3] = {size.depth, size.height, size.width};
+  l.ndim = species == 1 ? 3 : 4;
+  int64_t stride = 1;
+  for (int i = l.ndim - 1; i >= 0; --i) {
+    l.shape[i] = species == 1 ? sides[i] : (i == 0 ? species : sides[i - 1]);
+    l.strides[i] = stride;
+    stride *= l.shape[i];
+  }
+  return l;
+}
+
+}  // namespace
+
 FieldLayout field_layout(Size size, int species, int cell_stride) {
+  if (size.volume()) return volume_layout(size, species);
   FieldLayout l;
   const int64_t row = static_cast<int64_t>(size.width) * cell_stride;
   if (species == 1) {

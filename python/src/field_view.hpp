@@ -11,11 +11,13 @@ namespace physarum::python {
 
 // Shape and strides (in floats) of a field stored as `storage` says: (H, W) with strides
 // (W * cell_stride, cell_stride) for one species, (S, H, W) with (1, W * cell_stride, cell_stride)
-// for S species, the channels interleaved as the backends keep them.
+// for S species, the channels interleaved as the backends keep them; a volume (size.depth > 1)
+// (D, H, W) with (H W, W, 1), or (S, D, H, W) with the channels one after another.
+inline constexpr int kMaxFieldDims = 4;
 struct FieldLayout {
   int ndim = 2;
-  int64_t shape[3] = {0, 0, 0};
-  int64_t strides[3] = {0, 0, 0};
+  int64_t shape[kMaxFieldDims] = {0, 0, 0, 0};
+  int64_t strides[kMaxFieldDims] = {0, 0, 0, 0};
 };
 FieldLayout field_layout(Size size, int species, int cell_stride);
 

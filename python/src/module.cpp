@@ -22,15 +22,23 @@ using namespace pybind11::literals;
 namespace physarum::python {
 namespace {
 
-std::optional<Size> size_arg(const py::object& size, const char* what) {
+// (width, height), or (width, height, depth) where a volume may be made.
+std::optional<Size> size_arg(const py::object& size, const char* what, bool volume = false) {
   if (size.is_none()) return std::nullopt;
+  const std::string expected = volume ? "(width, height) or (width, height, depth)" : "(width, height)";
   try {
-    const auto wh = size.cast<std::pair<int, int>>();
-    return Size{wh.first, wh.second};
+    const auto sides = size.cast<std::vector<int>>();
+    if (sides.size() == 2 || (volume && sides.size() == 3)) {
+      return Size{sides[0], sides[1], sides.size() == 3 ? sides[2] : 1};
+    }
   } catch (const py::cast_error&) {
-    throw py::value_error(std::string(what) + ": expected (width, height) as two integers, got " +
-                          py::repr(size).cast<std::string>());
   }
+  throw py::value_error(std::string(what) + ": expected " + expected + " as integers, got " +
+                        py::repr(size).cast<std::string>());
+}
+
+py::tuple size_tuple(Size s) {
+  return s.volume() ? py::make_tuple(s.width, s.height, s.depth) : py::make_tuple(s.width, s.height);
 }
 
 // A view of the field as it was when field_view() was called: what __dlpack__ hands out.
@@ -62,13 +70,19 @@ seed and overrides as `physarum run` gives the same field, bit for bit.
     image = sim.render(palette="inferno")  # NumPy uint8 (H, W, 4)
 
 On the CUDA backend, torch.from_dlpack(sim.field_view()) reads the field on the GPU without a copy.
+
+A volume (docs/MODEL.md, "Volume"): size=(W, H, D), its field (D, H, W), point data as food:
+
+    web = physarum.Sim(size=(128, 128, 128), agents=1_000_000, environment_points="galaxies.csv")
+    web.step(300)
+    volume = web.field                 # NumPy float32 (D, H, W)
 )";
 
 const char* kSimDoc = R"(A running simulation.
 
 Sim(size=None, agents=None, preset=None, backend="auto", seed=None, threads=0, **overrides)
 
-size      (width, height) of the field; None: the preset's.
+size      (width, height) of the field, or (width, height, depth) of a volume; None: the preset's.
 agents    number of agents, an int or the command line's text ("250K", "1.5M"); None: the preset's.
 preset    a shipped or saved preset's name (see `physarum presets`) or a TOML file; None: the
           built-in defaults.
@@ -134,7 +148,7 @@ one after every second step). Clone the tensor to keep a step. Writing into it c
             for (int i = 0; i < v.layout.ndim; ++i) t[static_cast<size_t>(i)] = v.layout.shape[i];
             return t;
           },
-          "(H, W) or (S, H, W).")
+          "(H, W) or (S, H, W); a volume's (D, H, W).")
       .def_property_readonly(
           "strides",
           [](const FieldView& v) {
@@ -153,7 +167,7 @@ std::unique_ptr<Sim> make_sim(py::object size, py::object agents, py::object pre
                               const std::string& backend, py::object seed, int threads,
                               py::kwargs overrides) {
   SimArgs a;
-  a.size = size_arg(size, "size");
+  a.size = size_arg(size, "size", true);
   if (!agents.is_none()) {
     if (py::isinstance<py::bool_>(agents)) throw py::value_error("agents: expected a number");
     // An integer of any kind (NumPy's too) as digits; text ("250K") as the command line reads it.
@@ -185,11 +199,14 @@ void bind_sim_state(py::class_<Sim>& cls) {
           "backend"_a = "auto", "seed"_a = py::none(), "threads"_a = 0)
       .def("step", &Sim::step, "n"_a = 1,
            "Advances n steps (on the CUDA backend the work is queued; reading the field waits for it).")
-      .def_property_readonly("field", &Sim::field,
-                             "A copy of the field: NumPy float32 (H, W), or (S, H, W) with several species.")
-      .def_property_readonly("agents", &Sim::agents,
-                             "A copy of the agents sorted by id: {'id': uint32, 'x', 'y', 'theta': float32} "
-                             "NumPy arrays (cells and radians, y down).")
+      .def_property_readonly(
+          "field", &Sim::field,
+          "A copy of the field: NumPy float32 (H, W), (S, H, W) with several species, (D, H, W) of a volume.")
+      .def_property_readonly(
+          "agents", &Sim::agents,
+          "A copy of the agents sorted by id: {'id': uint32, 'x', 'y', 'theta': float32} "
+          "NumPy arrays (cells and radians, y down); a volume's by id: {'x', 'y', 'z', 'hx', 'hy', 'hz'} "
+          "(voxels, and the heading's unit vector).")
       .def(
           "set",
           [](Sim& s, py::object params, py::kwargs kwargs) {
@@ -248,8 +265,8 @@ void bind_sim_outputs(py::class_<Sim>& cls) {
           "field_view", [](py::object self) { return make_view(std::move(self)); },
           "The field without a copy (a FieldView for torch.from_dlpack / numpy.from_dlpack).")
       .def_property_readonly(
-          "size", [](const Sim& s) { return py::make_tuple(s.size().width, s.size().height); },
-          "(width, height) of the field.")
+          "size", [](const Sim& s) { return size_tuple(s.size()); },
+          "(width, height) of the field, (width, height, depth) of a volume.")
       .def_property_readonly("agent_count", &Sim::agent_count, "The number of agents.")
       .def_property_readonly("steps_done", &Sim::steps_done, "Steps run so far.")
       .def_property_readonly("species_count", &Sim::species_count, "The number of species (channels).")
@@ -258,9 +275,8 @@ void bind_sim_outputs(py::class_<Sim>& cls) {
       .def_property_readonly("preset_toml", &Sim::preset_toml,
                              "The parameters in force, as a preset file's text (save it to run it again).")
       .def("__repr__", [](const Sim& s) {
-        return "<physarum.Sim " + std::to_string(s.size().width) + "x" + std::to_string(s.size().height) +
-               ", " + std::to_string(s.agent_count()) + " agents, " + std::to_string(s.steps_done()) +
-               " steps, " + s.backend_name() + ">";
+        return "<physarum.Sim " + format_size(s.size()) + ", " + std::to_string(s.agent_count()) +
+               " agents, " + std::to_string(s.steps_done()) + " steps, " + s.backend_name() + ">";
       });
 }
 

@@ -40,7 +40,7 @@ py::array_t<T> to_array_1d(std::vector<T>&& v) {
 Sim::Sim(const SimArgs& a) {
   run::Recipe r;
   r.preset = a.preset;
-  if (a.size) r.size = std::to_string(a.size->width) + "x" + std::to_string(a.size->height);
+  if (a.size) r.size = format_size(*a.size);
   r.agents = a.agents;
   r.seed = a.seed;
   r.backend = a.backend;
@@ -69,7 +69,8 @@ void Sim::step(long long n) {
   }
   // The CPU backend works as it is called: chunks keep Ctrl-C responsive. The CUDA backend only
   // queues work (its CUDA graphs want the whole count in one call).
-  const bool queued = run_->backend().can_publish();
+  const bool queued =
+      run_->is_volume() ? run_->volume().kind() == BackendKind::Cuda : run_->backend().can_publish();
   const long long chunk = queued ? n : 16;
   for (long long done = 0; done < n;) {
     const int k = static_cast<int>(std::min(chunk, n - done));
@@ -79,8 +80,27 @@ void Sim::step(long long n) {
   }
 }
 
+Size Sim::size() const {
+  return run_->is_volume() ? run_->volume().size() : run_->backend().size();
+}
+uint64_t Sim::agent_count() const {
+  return run_->is_volume() ? run_->volume().agent_count() : run_->backend().agent_count();
+}
+int Sim::species_count() const {
+  return run_->is_volume() ? 1 : run_->backend().species_count();
+}
+std::string Sim::backend_name() const {
+  return run_->is_volume() ? run_->volume().name() : run_->backend().name();
+}
+
 py::array_t<float> Sim::field() {
   std::vector<float> v;
+  if (run_->is_volume()) {
+    Volume& vol = run_->volume();
+    locked([&] { vol.read_field(v); });
+    const Size s = vol.size();
+    return to_array(std::move(v), {s.depth, s.height, s.width});
+  }
   Backend& b = run_->backend();
   locked([&] { b.read_field(v); });
   const Size s = b.size();
@@ -89,6 +109,14 @@ py::array_t<float> Sim::field() {
 }
 
 py::dict Sim::agents() {
+  if (run_->is_volume()) {
+    Agents3 a = locked([&] { return run_->volume().agents(); });
+    py::dict d;
+    const char* names[] = {"x", "y", "z", "hx", "hy", "hz"};
+    std::vector<float>* parts[] = {&a.x, &a.y, &a.z, &a.hx, &a.hy, &a.hz};
+    for (int i = 0; i < 6; ++i) d[names[i]] = to_array_1d(std::move(*parts[i]));
+    return d;
+  }
   AgentState a = locked([&] { return run_->backend().read_agents(); });
   py::dict d;
   d["id"] = to_array_1d(std::move(a.id));
@@ -194,6 +222,7 @@ py::array_t<uint8_t> Sim::render(const std::optional<std::string>& palette,
 }
 
 FieldStorage Sim::storage() {
+  if (run_->is_volume()) return locked([&] { return run_->volume().field_storage(); });
   return locked([&] { return run_->backend().field_storage(); });
 }
 

@@ -46,11 +46,12 @@ class Sim {
   // The field where the backend keeps it (waits for queued work).
   FieldStorage storage();
 
-  Size size() const { return run_->backend().size(); }
-  uint64_t agent_count() const { return run_->backend().agent_count(); }
-  uint64_t steps_done() const { return run_->backend().steps_done(); }
-  int species_count() const { return run_->backend().species_count(); }
-  std::string backend_name() const { return run_->backend().name(); }
+  // A volume's size has its depth (run/run.hpp, is_volume).
+  Size size() const;
+  uint64_t agent_count() const;
+  uint64_t steps_done() const { return run_->steps_done(); }
+  int species_count() const;
+  std::string backend_name() const;
   const std::string& note() const { return run_->note(); }
   std::string preset_toml();
 

@@ -10,7 +10,7 @@ namespace physarum::run {
 namespace {
 
 double cells(Size s) {
-  return static_cast<double>(s.width) * static_cast<double>(s.height);
+  return static_cast<double>(cells_of(s));
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 namespace physarum::run {
 
 void locate_maps_beside(Preset& p, const std::filesystem::path& file) {
-  for (std::string* path : {&p.environment.food, &p.environment.walls}) {
+  for (std::string* path : {&p.environment.food, &p.environment.walls, &p.environment.points}) {
     if (!path->empty() && std::filesystem::path(*path).is_relative()) {
       *path = (file.parent_path() / *path).lexically_normal().string();
     }
@@ -116,6 +116,8 @@ Recipe with_base(Recipe r, const Preset& p) {
   r.species = {};
   r.food.clear();
   r.walls.clear();
+  r.points.clear();
+  r.points_box.clear();
   r.scale = 0;  // the base holds its detail already
   return r;
 }
@@ -145,6 +147,8 @@ Preset resolve(const Recipe& r, std::string* chosen) {
   if (r.seed) p.run.seed = *r.seed;
   if (!r.food.empty()) p.environment.food = r.food;
   if (!r.walls.empty()) p.environment.walls = r.walls;
+  if (!r.points.empty()) p.environment.points = r.points;
+  if (!r.points_box.empty()) p.environment.points_box = r.points_box;
   if (!r.species.list.empty()) p.species = r.species;
   try {
     validate(p);

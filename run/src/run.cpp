@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "run/seeding.hpp"
+#include "run/volume_setup.hpp"
 #include "sim/keyframes.hpp"
 
 namespace physarum::run {
@@ -33,6 +34,11 @@ ImageSeed recipe_image_seed(const Recipe& r, const Preset& p) {
 
 Run::Run(const Recipe& recipe) : recipe_(recipe), live_(resolve(recipe, &chosen_)) {
   const BackendKind kind = backend_kind(recipe_);
+  if (live_.run.size.volume()) {
+    make_volume(kind);
+    return;
+  }
+  check_plane_preset(live_);
   // The images first: a bad file fails before anything large is allocated.
   const bool seeded = recipe_.picture.has_value() || !recipe_.image.empty();
   ImageSeed seed;
@@ -45,12 +51,65 @@ Run::Run(const Recipe& recipe) : recipe_(recipe), live_(resolve(recipe, &chosen_
   follow_keyframes(KeyframeTimeline(live_));
 }
 
+void Run::make_volume(BackendKind kind) {
+  check_volume_preset(live_, recipe_);
+  // The files first: a bad one fails before the volume is allocated.
+  VolumeFood food = as_input_error([&] { return load_volume_food(live_.environment, live_.run.size); });
+  try {
+    volume_ = create_volume(kind, volume_config(live_, recipe_.threads));
+  } catch (const OutOfMemoryError&) {
+    throw;
+  } catch (const Error& e) {
+    // A size or agent count the volume refuses is the caller's value.
+    if (std::string(e.what()).rfind("--backend", 0) == 0) throw;
+    throw UsageError(e.what());
+  }
+  if (!food.food.empty()) volume_->set_food(food.food, live_.environment.food_strength);
+  food_note_ = std::move(food.note);
+  note_ = volume_->name();
+}
+
+Volume& Run::volume() {
+  if (!volume_)
+    throw UsageError("this run is a plane (run.size = " + format_size(live_.run.size) + "), not a volume");
+  return *volume_;
+}
+
+uint64_t Run::steps_done() const {
+  return volume_ ? volume_->steps_done() : backend_->steps_done();
+}
+
+void Run::need_plane(const char* what) const {
+  if (volume_) {
+    throw UsageError(std::string(what) + " acts on a plane; this run is a volume (run.size = " +
+                     format_size(live_.run.size) + ")");
+  }
+}
+
+Backend& Run::backend() {
+  need_plane("the plane's backend");
+  return *backend_;
+}
+
+const Backend& Run::backend() const {
+  need_plane("the plane's backend");
+  return *backend_;
+}
+
 void Run::follow_keyframes(KeyframeTimeline timeline) {
   timeline_ = std::move(timeline);
   timeline_keyframes_ = live_.keyframes;
 }
 
 void Run::step(uint64_t n) {
+  if (volume_) {
+    for (uint64_t left = n; left > 0;) {
+      const int k = static_cast<int>(std::min<uint64_t>(left, 1U << 20));
+      volume_->step(k);
+      left -= static_cast<uint64_t>(k);
+    }
+    return;
+  }
   if (live_handed_out_ && live_.keyframes != timeline_keyframes_) follow_keyframes(KeyframeTimeline(live_));
   if (late_seeds_.empty()) {
     step_with_keyframes(*backend_, live_, timeline_, n);
@@ -79,6 +138,7 @@ void Run::apply_seeds_at(uint64_t step) {
 }
 
 void Run::set(const std::vector<std::string>& assignments) {
+  need_plane("a live change");
   Preset next = live_;
   for (const std::string& s : assignments) {
     try {
@@ -109,6 +169,7 @@ void Run::set(const std::vector<std::string>& assignments) {
 }
 
 void Run::set_live(const Preset& p) {
+  need_plane("a live change");
   // Everything that can fail before anything changes. Map files are read again only when the
   // [environment] changed (a species edit in the panel must not reread them).
   std::optional<Environment> env;
@@ -126,21 +187,28 @@ void Run::set_live(const Preset& p) {
 }
 
 void Run::brush(const BrushStroke& stroke) {
+  need_plane("the brush");
   backend_->brush(stroke);
 }
 
 void Run::seed_image(const std::filesystem::path& file, ImageFit fit) {
+  need_plane("a seed image");
   const ImageSeed seed = as_input_error(
       [&] { return prepare_image_seed(file, live_, backend_->size(), backend_->agent_count(), fit); });
   apply_image_seed(*backend_, seed);
 }
 
 void Run::seed_image(const LumaImage& image, ImageFit fit) {
+  need_plane("a seed image");
   const ImageSeed seed = prepare_image_seed(image, live_, backend_->size(), backend_->agent_count(), fit);
   apply_image_seed(*backend_, seed);
 }
 
 bool Run::seed_from_image(const std::filesystem::path& file, ImageFit fit, std::string* message) {
+  if (volume_) {
+    *message = "a seed image acts on a plane; this run is a volume";
+    return false;
+  }
   ImageSeed seed;
   if (!run::seed_from_image(*backend_, live_, file, fit, message, &seed)) return false;
   late_seeds_.push_back({backend_->steps_done(), std::move(seed)});
@@ -148,6 +216,7 @@ bool Run::seed_from_image(const std::filesystem::path& file, ImageFit fit, std::
 }
 
 void Run::set_map(MapKind kind, const std::filesystem::path& file, ImageFit fit) {
+  need_plane("a map image");
   std::string message;
   if (!set_map_from_image(*backend_, kind, file, fit, live_.environment.walls_threshold, &message)) {
     throw InputError(message);
@@ -156,12 +225,26 @@ void Run::set_map(MapKind kind, const std::filesystem::path& file, ImageFit fit)
 
 void Run::rebuild(const Recipe& recipe, const Preset& live) {
   Run next(recipe);
+  if (next.volume_) {
+    // A volume takes no live values: it is the recipe's, as made.
+    volume_ = std::move(next.volume_);
+    backend_.reset();
+    recipe_ = std::move(next.recipe_);
+    note_ = std::move(next.note_);
+    chosen_ = std::move(next.chosen_);
+    food_note_ = std::move(next.food_note_);
+    live_ = std::move(next.live_);
+    late_seeds_.clear();
+    return;
+  }
   KeyframeTimeline timeline(live);
   set_live_parameters(*next.backend_, live);
   next.backend_->set_environment(as_input_error(
       [&] { return load_environment(live.environment, live.species, next.backend_->size()); }));
   recipe_ = std::move(next.recipe_);
   backend_ = std::move(next.backend_);
+  volume_.reset();
+  food_note_.clear();
   note_ = std::move(next.note_);
   chosen_ = std::move(next.chosen_);
   live_ = live;

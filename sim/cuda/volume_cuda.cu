@@ -177,6 +177,7 @@ class CudaVolume final : public Volume {
   }
 
   std::string name() const override { return "cuda (" + device_ + ")"; }
+  BackendKind kind() const override { return BackendKind::Cuda; }
 
   void step(int n) override {
     cudaStream_t s = stream_.get();
@@ -205,6 +206,11 @@ class CudaVolume final : public Volume {
     PHYS_CUDA_CHECK(
         cudaMemcpyAsync(out.data(), field_.get(), field_.bytes(), cudaMemcpyDeviceToHost, stream_.get()));
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  FieldStorage field_storage() override {
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    return {field_.get(), true, kCudaDevice, 1};
   }
 
   // In id order, through the other agent buffers.

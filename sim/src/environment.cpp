@@ -11,10 +11,6 @@ namespace physarum {
 
 namespace {
 
-size_t cells_of(Size size) {
-  return static_cast<size_t>(size.width) * static_cast<size_t>(size.height);
-}
-
 bool ring_cell(size_t i, Size size) {
   const auto w = static_cast<size_t>(size.width);
   const size_t x = i % w;

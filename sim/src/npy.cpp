@@ -251,8 +251,9 @@ NpyDict parse_dict(const std::string& header, const NotNpy& bad) {
   return {std::move(*descr), *fortran, std::move(*shape)};
 }
 
-// The shape of a little-endian float32 array in C order, (H, W) or with allow_planes (S, H, W).
-NpyShape parse_shape(const std::string& header, bool allow_planes, const NotNpy& bad) {
+// The shape of a little-endian float32 array in C order: (H, W), or with allow_planes (S, H, W) of
+// up to max_planes planes (the species of a field, or the depth of a volume).
+NpyShape parse_shape(const std::string& header, bool allow_planes, const NotNpy& bad, int64_t max_planes) {
   const NpyDict dict = parse_dict(header, bad);
   const std::vector<int64_t>& shape = dict.shape;
   if (dict.descr != "<f4") throw bad("dtype '" + dict.descr + "', expected '<f4'");
@@ -265,16 +266,17 @@ NpyShape parse_shape(const std::string& header, bool allow_planes, const NotNpy&
   const NpyShape out{three ? shape[0] : 1, shape[three ? 1 : 0], shape[three ? 2 : 1]};
   const int64_t planes = out.planes, h = out.height, w = out.width;
   // A field is at most what a simulation holds: refused here, before its data is read.
-  if (planes <= 0 || planes > kMaxSpecies || h <= 0 || w <= 0 || h > kMaxSide || w > kMaxSide) {
+  if (planes <= 0 || planes > max_planes || h <= 0 || w <= 0 || h > kMaxSide || w > kMaxSide) {
     throw bad("shape (" + (three ? std::to_string(planes) + ", " : std::string()) + std::to_string(h) + ", " +
               std::to_string(w) + ") is empty or too large (at most " +
-              (three ? std::to_string(kMaxSpecies) + " planes of " : std::string()) +
+              (three ? std::to_string(max_planes) + " planes of " : std::string()) +
               std::to_string(kMaxSide) + "x" + std::to_string(kMaxSide) + ")");
   }
   return out;
 }
 
-NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes, bool with_data = true) {
+NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes, bool with_data = true,
+                       int64_t max_planes = kMaxSpecies) {
   // Built piecewise: GCC 12 warns falsely (-Wrestrict) about "'" + std::string.
   std::string name(1, '\'');
   name.append(file.string()).push_back('\'');
@@ -282,7 +284,7 @@ NpyArray read_npy_file(const std::filesystem::path& file, bool allow_planes, boo
   const NotNpy bad{name + (allow_planes ? " is not a 2-D or 3-D float32 .npy file: "
                                         : " is not a 2-D float32 .npy file: ")};
   const NpyHeader header = read_header(in, bad);
-  const NpyShape shape = parse_shape(header.text, allow_planes, bad);
+  const NpyShape shape = parse_shape(header.text, allow_planes, bad, max_planes);
 
   const uint64_t count = shape.count();
   const uint64_t expected = header.prefix + header.text.size() + count * 4;
@@ -390,6 +392,9 @@ NpyArray read_npy_planes(const std::filesystem::path& file) {
 }
 NpyArray read_npy_planes_shape(const std::filesystem::path& file) {
   return read_npy_file(file, true, false);
+}
+NpyArray read_npy_volume(const std::filesystem::path& file) {
+  return read_npy_file(file, true, true, kMaxSide);
 }
 
 }  // namespace physarum

@@ -1,5 +1,6 @@
 #include "sim/params.hpp"
 
+#include "sim/points.hpp"
 #include "sim/registry.hpp"
 
 #include <algorithm>
@@ -35,15 +36,19 @@ void validate(const SpawnParams& s) {
 }
 
 uint64_t agents_for_density(double density, Size size) {
-  const double exact = density * static_cast<double>(size.width) * static_cast<double>(size.height);
+  const double exact = density * static_cast<double>(cells_of(size));
   const double rounded = exact >= 10000.0 ? std::round(exact / 1000.0) * 1000.0 : std::round(exact);
   return static_cast<uint64_t>(std::clamp(rounded, 1.0, static_cast<double>(kMaxAgents)));
 }
 
 double density_of(const RunParams& r) {
   if (r.density) return *r.density;
-  return static_cast<double>(r.agents) /
-         (static_cast<double>(r.size.width) * static_cast<double>(r.size.height));
+  return static_cast<double>(r.agents) / static_cast<double>(cells_of(r.size));
+}
+
+uint64_t cells_of(Size size) {
+  return static_cast<uint64_t>(size.width) * static_cast<uint64_t>(size.height) *
+         static_cast<uint64_t>(size.depth);
 }
 
 void validate(const RunParams& r) {
@@ -68,6 +73,7 @@ void validate(const DisplayParams& d) {
 
 void validate(const EnvironmentParams& e) {
   validate_table(registry::Section::Environment, e, "environment.");
+  if (!e.points_box.empty()) (void)parse_box3(e.points_box);
 }
 
 void validate(const Preset& p) {

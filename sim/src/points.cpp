@@ -323,4 +323,45 @@ FittedPoints fit_points(std::span<const Point> points, Size size, const std::opt
   return out;
 }
 
+Box3 parse_box3(const std::string& text) {
+  const auto refused = [&](const std::string& why) {
+    std::string m = "points box '";
+    m.append(text).append("': ").append(why);
+    return Error(m.append(" (expected xmin:xmax,ymin:ymax,zmin:zmax, e.g. 0:100,0:100,0:50)"));
+  };
+  Box3 box;
+  std::string_view rest = text;
+  for (int a = 0; a < 3; ++a) {
+    const size_t comma = a < 2 ? rest.find(',') : rest.size();
+    if (comma == std::string_view::npos) throw refused("three ranges are needed");
+    const std::string_view range = rest.substr(0, comma);
+    const size_t colon = range.find(':');
+    if (colon == std::string_view::npos) throw refused(std::string(kAxes[a]).append(" is not min:max"));
+    double* ends[2] = {&box.min[a], &box.max[a]};
+    const std::string_view parts[2] = {range.substr(0, colon), range.substr(colon + 1)};
+    for (int e = 0; e < 2; ++e) {
+      std::string_view s = parts[e];
+      if (s.size() > 1 && s.front() == '+' && s[1] != '-') s.remove_prefix(1);
+      const auto r = std::from_chars(s.data(), s.data() + s.size(), *ends[e]);
+      if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(*ends[e])) {
+        throw refused(std::string(kAxes[a]).append(" ").append(parts[e]).append(" is not a finite number"));
+      }
+    }
+    if (!(box.min[a] < box.max[a]))
+      throw refused(std::string(kAxes[a]).append("'s min is not below its max"));
+    rest = a < 2 ? rest.substr(comma + 1) : std::string_view();
+  }
+  return box;
+}
+
+std::string format_box3(const Box3& box) {
+  std::string out;
+  for (int a = 0; a < 3; ++a) {
+    if (a > 0) out.push_back(',');
+    out.append(shortest(box.min[a])).push_back(':');
+    out.append(shortest(box.max[a]));
+  }
+  return out;
+}
+
 }  // namespace physarum

@@ -176,7 +176,7 @@ void rule_and_world(std::vector<P>& t) {
       "respawn agents with probability proportional to the image's brightness").fixed());
   // [run]: the size of the world.
   t.push_back(P::of<&RunParams::size>(S::Run, "size", T::Size, 1, kMaxSide,
-      "field width x height in cells").unit("cells").fixed());
+      "field width x height in cells, or a volume's width x height x depth in voxels (\"256x256x256\")").unit("cells").fixed());
   t.push_back(P::of<&RunParams::agents>(S::Run, "agents", T::Count, 1, static_cast<double>(kMaxAgents),
       "agent count: 1000, \"250K\", \"4M\", \"1.5M\", \"1G\"").fixed());
   t.push_back(P::of<&RunParams::seed>(S::Run, "seed", T::Int, 0, 4294967295.0,
@@ -240,6 +240,10 @@ void environment_and_species(std::vector<P>& t) {
       "brightness below which a cell of the walls image is wall").fixed());
   t.push_back(P::of<&EnvironmentParams::fit>(S::Environment, "fit", T::Choice, 0, 0,
       "how the maps meet the field: fill (cover, cropped) or fit (letterboxed; the border is wall)").choices("fill, fit").fixed());
+  t.push_back(P::of<&EnvironmentParams::points>(S::Environment, "points", T::Text, 0, 4096,
+      "a volume's point data, CSV (x,y,z[,weight]) or .npy (N, 3|4): each point is food of its weight; relative to the preset file").fixed());
+  t.push_back(P::of<&EnvironmentParams::points_box>(S::Environment, "points_box", T::Text, 0, 4096,
+      "the box of the point data that fills the volume, \"xmin:xmax,ymin:ymax,zmin:zmax\" in the data's units (empty: the points' own, aspect kept)").fixed());
   // [[species]]: each species' own keys besides the model keys above.
   t.push_back(P::of<&Species::name>(S::Species, "name", T::Text, 1, 64, "shown in the panel").fixed());
   t.push_back(P::of<&Species::colour>(S::Species, "colour", T::Colour, 0, kColourMax,

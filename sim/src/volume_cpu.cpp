@@ -21,9 +21,11 @@ class CpuVolume final : public Volume {
  public:
   explicit CpuVolume(const VolumeConfig& c);
   std::string name() const override;
+  BackendKind kind() const override { return BackendKind::Cpu; }
   void step(int n) override;
   void read_field(std::vector<float>& out) override { out = field_; }
   Agents3 agents() override { return {x_, y_, z_, hx_, hy_, hz_}; }
+  FieldStorage field_storage() override { return {field_.data(), false, 0, 1}; }
 
  protected:
   void upload_field(const std::vector<float>& values) override { field_ = values; }

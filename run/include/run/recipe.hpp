@@ -49,6 +49,8 @@ struct Recipe {
   std::string image_fit = "fill";    // fill (cover, cropped) | fit (letterboxed)
   std::string food;                  // food map image (overrides environment.food)
   std::string walls;                 // walls image (overrides environment.walls)
+  std::string points;                // a volume's point data (overrides environment.points)
+  std::string points_box;            // "xmin:xmax,ymin:ymax,zmin:zmax" (overrides environment.points_box)
   std::string backend = "auto";      // auto | cpu | cuda
   int threads = 0;                   // CPU backend threads, 0 = all
   std::vector<std::string> sets;     // "section.key=value", applied in order after the preset

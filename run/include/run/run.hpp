@@ -16,6 +16,7 @@
 #include "sim/backend.hpp"
 #include "sim/keyframes.hpp"
 #include "sim/params.hpp"
+#include "sim/volume.hpp"
 
 namespace physarum::run {
 
@@ -29,8 +30,16 @@ class Run {
   // n steps; before each, the live preset's keyframed values at that step reach the backend.
   void step(uint64_t n);
 
-  Backend& backend() { return *backend_; }
-  const Backend& backend() const { return *backend_; }
+  // A preset whose run.size has a depth grows a volume (docs/MODEL.md, "Volume"; run/volume_setup.hpp)
+  // instead of a plane: volume() is it, and backend() and what acts on a plane (images, the brush,
+  // maps, live changes) throw UsageError saying so.
+  bool is_volume() const { return volume_ != nullptr; }
+  Volume& volume();
+  // The steps done, on either.
+  uint64_t steps_done() const;
+
+  Backend& backend();
+  const Backend& backend() const;
   // The preset in force: the recipe's, as keyframes and live edits left it.
   const Preset& preset() const { return live_; }
   // For what no step reads (display keys, keyframes): the window's panel and timeline write here.
@@ -43,6 +52,8 @@ class Run {
   const Recipe& recipe() const { return recipe_; }
   // Which backend and why ("cuda: NVIDIA H200", "cpu: no CUDA device found").
   const std::string& note() const { return note_; }
+  // What the volume's food is made of ("20000 points of galaxies.csv in 12345 voxels"), "" for none.
+  const std::string& food_note() const { return food_note_; }
   // The size and agents chosen for a preset made at another (resolve()'s `chosen`), "" when none
   // was: what the command line and the window print.
   const std::string& chosen() const { return chosen_; }
@@ -80,6 +91,10 @@ class Run {
   void restart(const Preset& live);
 
  private:
+  void make_volume(BackendKind kind);
+  // Throws UsageError for a volume run: `what` needs a plane.
+  void need_plane(const char* what) const;
+
   // Steps follow `timeline` (made from live_'s keyframes once, so a step costs nothing per keyframe).
   void follow_keyframes(KeyframeTimeline timeline);
 
@@ -97,6 +112,8 @@ class Run {
   Recipe recipe_;
   Preset live_;
   std::unique_ptr<Backend> backend_;
+  std::unique_ptr<Volume> volume_;
+  std::string food_note_;
   std::string note_;
   KeyframeTimeline timeline_;
   std::vector<Keyframe> timeline_keyframes_;  // what timeline_ was made from

@@ -28,6 +28,8 @@ NpyArray read_npy_planes(const std::filesystem::path& file);
 // As read_npy_planes, every check included (the file's size too), with `data` left empty: what a
 // command needs to plan its work before reading a field it may refuse.
 NpyArray read_npy_planes_shape(const std::filesystem::path& file);
+// A volume's (D, H, W) float32 (planes = D, up to 16384), as `physarum run` writes a volume; throws Error.
+NpyArray read_npy_volume(const std::filesystem::path& file);
 
 // A 2-D (rows, columns) table of little-endian float32 or float64 numbers in C order (point data).
 struct NpyTable {

@@ -136,6 +136,11 @@ struct EnvironmentParams {
   Boundary boundary = Boundary::Wrap;  // wrap | walls
   float walls_threshold = 0.5f;        // [0, 1]
   ImageFit fit = ImageFit::Fill;       // fill | fit, as the seed image
+  // A volume's point data (docs/MODEL.md, "Point data"): a CSV or .npy of points, each of which is
+  // food of its weight; points_box, "xmin:xmax,ymin:ymax,zmin:zmax" in the data's units, is the box
+  // that fills the volume ("": the points' own box, aspect kept).
+  std::string points;
+  std::string points_box;
   friend bool operator==(const EnvironmentParams&, const EnvironmentParams&) = default;
 };
 
@@ -160,6 +165,8 @@ inline constexpr int kMaxScale = 8;
 // from 10K on, so a count reads as "377K" in the panel; that moves the density by at most 5%, far
 // less than the look changes with it. The one rule for every count that follows an area.
 uint64_t agents_for_density(double density, Size size);
+// W x H cells of a plane, W x H x D voxels of a volume.
+uint64_t cells_of(Size size);
 // Agents per cell of a run: its density when given, else agents / cells.
 double density_of(const RunParams& r);
 

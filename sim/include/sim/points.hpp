@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "sim/value.hpp"
@@ -36,6 +37,10 @@ struct Box3 {
   std::array<double, 3> min{};
   std::array<double, 3> max{};
 };
+
+// "xmin:xmax,ymin:ymax,zmin:zmax" (decimal numbers, min < max, finite); throws Error naming the text.
+Box3 parse_box3(const std::string& text);
+std::string format_box3(const Box3& box);
 
 // One voxel's food: index (z * H + y) * W + x and the summed weight of its points.
 struct VoxelFood {

@@ -51,6 +51,7 @@ class Volume {
   uint64_t steps_done() const { return steps_; }
   const rule3::Params3& params() const { return p_; }
   virtual std::string name() const = 0;  // "cpu (2 threads)", "cuda (NVIDIA H200)"
+  virtual BackendKind kind() const = 0;  // Cpu or Cuda (which queues its steps)
 
   virtual void step(int n) = 0;
   // (D, H, W), z slowest.
@@ -59,6 +60,10 @@ class Volume {
   // otherwise.
   void set_field(const std::vector<float>& values);
   virtual Agents3 agents() = 0;
+  // The field where the volume keeps it, (D, H, W) floats one after another, after the queued steps
+  // (for DLPack): host memory on the CPU, device memory on CUDA. The address stays while the volume
+  // lives; the values are the latest step's.
+  virtual FieldStorage field_storage() = 0;
   // Replaces the agents (agent_count() of them, positions inside the volume, headings of length 1
   // within 1e-3); throws Error and changes nothing otherwise.
   void set_agents(const Agents3& a);
