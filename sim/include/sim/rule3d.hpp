@@ -95,6 +95,11 @@ PHYS_HD int voxel_at(float x, float y, float z, const Params3& p) {
          rule::cell_of(x, p.width);
 }
 
+// Whether an unwrapped position lies inside the volume (a closed box's test; the torus wraps it).
+PHYS_HD bool inside3(float x, float y, float z, const Params3& p) {
+  return (x >= 0.0f) & (x < p.fwidth) & (y >= 0.0f) & (y < p.fheight) & (z >= 0.0f) & (z < p.fdepth);
+}
+
 // The voxel `distance` along `dir` from the agent, on the torus. Closed (a closed box): -1 when the
 // unwrapped position lies outside the volume on any axis, which reads as wall.
 template <bool Closed = false>
@@ -103,8 +108,7 @@ PHYS_HD int voxel_along(const Agent3& a, Vec3 dir, float distance, const Params3
   const float uy = add(a.y, mul(distance, dir.y));
   const float uz = add(a.z, mul(distance, dir.z));
   if constexpr (Closed) {
-    if (!((ux >= 0.0f) & (ux < p.fwidth) & (uy >= 0.0f) & (uy < p.fheight) & (uz >= 0.0f) & (uz < p.fdepth)))
-      return -1;
+    if (!inside3(ux, uy, uz, p)) return -1;
   }
   return voxel_at(rule::wrap(ux, p.fwidth, p.inv_width), rule::wrap(uy, p.fheight, p.inv_height),
                   rule::wrap(uz, p.fdepth, p.inv_depth), p);
@@ -221,9 +225,7 @@ PHYS_HD int move3_walled(Agent3& a, Vec3 h, uint32_t id, uint32_t step, const Pa
   const float nz = rule::wrap(uz, p.fdepth, p.inv_depth);
   const int v = voxel_at(nx, ny, nz, p);
   bool blocked = walls[v] != 0;
-  if constexpr (Closed)
-    blocked = blocked || !((ux >= 0.0f) & (ux < p.fwidth) & (uy >= 0.0f) & (uy < p.fheight) & (uz >= 0.0f) &
-                           (uz < p.fdepth));
+  if constexpr (Closed) blocked = blocked || !inside3(ux, uy, uz, p);
   if (!blocked) {
     a.x = nx;
     a.y = ny;
