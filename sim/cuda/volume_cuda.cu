@@ -1,10 +1,12 @@
-// The volume model on the GPU (docs/MODEL.md, "Volume"): one thread an agent, then the field update
-// in the CPU's passes (G, row sums, plane sums, the update along z), each a kernel over the voxels.
+// The volume model on the GPU (docs/MODEL.md, "Volume"): one thread an agent, then for each species'
+// channel the field update in the CPU's passes (G, row sums, plane sums, the update along z), each a
+// kernel over the voxels, then the walls' voxels set to 0.
 // Every kSortEvery steps the agents are regrouped by voxel (a prefix sum of the step's counts and a
 // scatter), so neighbouring threads read and count nearby voxels; agents carry their ids, which key
 // their random streams, so the order changes no value. All arithmetic is sim/rule3d.hpp's, so every
 // value is the CPU's bit for bit.
 #include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
 
 #include <algorithm>
 #include <array>
@@ -50,12 +52,16 @@ __device__ __forceinline__ void copy_agent(const Agents3Device& from, uint32_t i
   to.id[j] = from.id[i];
 }
 
-// Agent i to slot offsets[its voxel]++ (offsets: the exclusive prefix sum of the voxels' counts).
+// Agent i to slot offsets[its species' channel, its voxel]++ (offsets: per species the exclusive
+// prefix sum of its voxels' counts from the species' first slot).
+template <int S>
 __global__ void scatter3_kernel(Agents3Device from, Agents3Device to, uint32_t n,
-                                uint32_t* __restrict__ offsets, rule3::Params3 p) {
+                                uint32_t* __restrict__ offsets, rule3::Species3 sp, size_t voxels) {
   const uint32_t i = blockIdx.x * kThreads + threadIdx.x;
   if (i >= n) return;
-  copy_agent(from, i, to, atomicAdd(offsets + rule3::voxel_at(from.x[i], from.y[i], from.z[i], p), 1U));
+  const size_t channel = static_cast<size_t>(rule3::species3_of<S>(from.id[i], sp)) * voxels;
+  const int v = rule3::voxel_at(from.x[i], from.y[i], from.z[i], sp.p[0]);
+  copy_agent(from, i, to, atomicAdd(offsets + channel + static_cast<size_t>(v), 1U));
 }
 
 // Agent i to slot id[i]: the agents in id order.
@@ -69,19 +75,25 @@ __global__ void iota3_kernel(uint32_t* id, uint32_t n) {
   if (i < n) id[i] = i;
 }
 
+// One species with W = [[1]] and no walls (Plain, Walls3::None) is the one-species step itself: no
+// species lookup, no matrix, no wall byte, the same loads and stores an agent as a single species.
+template <int S, bool Plain, rule3::Walls3 K>
 __global__ void agents3_kernel(Agents3Device a, uint32_t n, const float* __restrict__ field,
-                               uint32_t* __restrict__ counts, rule3::Params3 p, uint32_t step) {
+                               uint32_t* __restrict__ counts, rule3::Species3 sp, size_t voxels,
+                               const uint8_t* __restrict__ walls, uint32_t step) {
   const uint32_t i = blockIdx.x * kThreads + threadIdx.x;
   if (i >= n) return;
   rule3::Agent3 ag{a.x[i], a.y[i], a.z[i], {a.hx[i], a.hy[i], a.hz[i]}};
-  const int v = rule3::step_agent3(ag, a.id[i], step, p, [field](int c) { return __ldg(field + c); });
+  int s = 0;
+  const int v = rule3::step_species_agent3<S, Plain, K>(ag, a.id[i], step, sp, field, voxels, walls, s,
+                                                        [](const float* f) { return __ldg(f); });
   a.x[i] = ag.x;
   a.y[i] = ag.y;
   a.z[i] = ag.z;
   a.hx[i] = ag.h.x;
   a.hy[i] = ag.h.y;
   a.hz[i] = ag.h.z;
-  atomicAdd(counts + v, 1U);
+  atomicAdd(counts + static_cast<size_t>(s) * voxels + static_cast<size_t>(v), 1U);
 }
 
 // The voxel of this thread (x fastest); false past the end.
@@ -106,6 +118,14 @@ __global__ void emit3_kernel(float* __restrict__ f, const uint32_t* __restrict__
   const uint32_t i = blockIdx.x * kThreads + threadIdx.x;
   if (i >= n) return;
   f[at[i]] = rule::emit(f[at[i]], strength, w[i]);
+}
+
+// Walls hold no trail: each listed wall voxel of every channel to +0.
+__global__ void mask3_kernel(float* __restrict__ f, const uint32_t* __restrict__ at, uint32_t n, int channels,
+                             size_t voxels) {
+  const uint32_t i = blockIdx.x * kThreads + threadIdx.x;
+  if (i >= n) return;
+  for (int c = 0; c < channels; ++c) f[static_cast<size_t>(c) * voxels + at[i]] = 0.0f;
 }
 
 __global__ void deposit3_kernel(const float* __restrict__ f, const uint32_t* __restrict__ c,
@@ -146,8 +166,9 @@ unsigned blocks_for(uint64_t n) {
 class CudaVolume final : public Volume {
  public:
   explicit CudaVolume(const VolumeConfig& c)
-      : Volume(c), device_(cuda_device_name()), voxels_(voxels_of(size_)) {
-    const uint64_t need = voxels_ * (4 * sizeof(float) + 2 * sizeof(uint32_t)) + agents_ * 2 * 28;
+      : Volume(c), device_(cuda_device_name()), voxels_(voxels_of(size_)), channels_(sp_.count) {
+    const auto ch = static_cast<uint64_t>(channels_);
+    const uint64_t need = voxels_ * (ch * 3 * sizeof(float) + 3 * sizeof(float) + 1) + agents_ * 2 * 28;
     size_t free_b = 0;
     size_t total_b = 0;
     PHYS_CUDA_CHECK(cudaSetDevice(kCudaDevice));
@@ -165,13 +186,14 @@ class CudaVolume final : public Volume {
       id_[k] = DeviceBuffer<uint32_t>(agents_, "the volume's agent ids");
     }
     size_t scan_bytes = 0;
-    PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const uint32_t*>(nullptr),
-                                                  static_cast<uint32_t*>(nullptr),
-                                                  static_cast<int>(voxels_)));
+    PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, scan_bytes, static_cast<const uint32_t*>(nullptr),
+                                                   static_cast<uint32_t*>(nullptr), ::cuda::std::plus<>{}, 0U,
+                                                   static_cast<int>(voxels_)));
     scan_temp_ = DeviceBuffer<unsigned char>(std::max<size_t>(scan_bytes, 1), "the volume's scan scratch");
-    offsets_ = DeviceBuffer<uint32_t>(voxels_, "the volume's sort offsets");
-    for (auto* b : {&field_, &g_, &rows_, &planes_}) *b = DeviceBuffer<float>(voxels_, "the volume's field");
-    counts_ = DeviceBuffer<uint32_t>(voxels_, "the volume's counts");
+    offsets_ = DeviceBuffer<uint32_t>(voxels_ * ch, "the volume's sort offsets");
+    field_ = DeviceBuffer<float>(voxels_ * ch, "the volume's field");
+    for (auto* b : {&g_, &rows_, &planes_}) *b = DeviceBuffer<float>(voxels_, "the volume's field");
+    counts_ = DeviceBuffer<uint32_t>(voxels_ * ch, "the volume's counts");
     PHYS_CUDA_CHECK(cudaMemsetAsync(field_.get(), 0, field_.bytes(), stream_.get()));
     upload_agents(spawn_volume_agents(c, p_, c.threads > 0 ? c.threads : default_threads()));
   }
@@ -181,20 +203,14 @@ class CudaVolume final : public Volume {
 
   void step(int n) override {
     cudaStream_t s = stream_.get();
-    const unsigned vb = blocks_for(voxels_);
     for (int i = 0; i < n; ++i) {
       PHYS_CUDA_CHECK(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), s));
-      agents3_kernel<<<blocks_for(agents_), kThreads, 0, s>>>(
-          device_agents(cur_), static_cast<uint32_t>(agents_), field_.get(), counts_.get(), p_,
-          static_cast<uint32_t>(steps_));
-      if (n_food_ > 0) {
-        emit3_kernel<<<blocks_for(n_food_), kThreads, 0, s>>>(field_.get(), food_at_.get(), food_w_.get(),
-                                                              n_food_, food_strength_);
+      launch_agents();
+      for (int c = 0; c < channels_; ++c) update_channel(c);
+      if (n_walls_ > 0) {
+        mask3_kernel<<<blocks_for(n_walls_), kThreads, 0, s>>>(field_.get(), wall_list_d_.get(), n_walls_,
+                                                               channels_, voxels_);
       }
-      deposit3_kernel<<<vb, kThreads, 0, s>>>(field_.get(), counts_.get(), g_.get(), p_);
-      rows3_kernel<<<vb, kThreads, 0, s>>>(g_.get(), rows_.get(), p_);
-      planes3_kernel<<<vb, kThreads, 0, s>>>(rows_.get(), planes_.get(), p_);
-      update3_kernel<<<vb, kThreads, 0, s>>>(planes_.get(), g_.get(), field_.get(), p_);
       PHYS_CUDA_CHECK_LAUNCH();
       ++steps_;
       if (steps_ % kSortEvery == 0) sort();  // the step's counts are where the agents stand now
@@ -202,7 +218,7 @@ class CudaVolume final : public Volume {
   }
 
   void read_field(std::vector<float>& out) override {
-    out.resize(voxels_);
+    out.resize(voxels_ * static_cast<size_t>(channels_));
     PHYS_CUDA_CHECK(
         cudaMemcpyAsync(out.data(), field_.get(), field_.bytes(), cudaMemcpyDeviceToHost, stream_.get()));
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
@@ -252,6 +268,22 @@ class CudaVolume final : public Volume {
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     n_food_ = static_cast<uint32_t>(voxels.size());
   }
+  void upload_walls() override {
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // the old walls may be in use
+    if (!walls_.empty() && walls_d_.size() == 0)
+      walls_d_ = DeviceBuffer<uint8_t>(voxels_, "the volume's walls");
+    if (wall_list_d_.size() < wall_list_.size())
+      wall_list_d_ = DeviceBuffer<uint32_t>(wall_list_.size(), "the volume's walls");
+    if (!walls_.empty()) {
+      PHYS_CUDA_CHECK(
+          cudaMemcpyAsync(walls_d_.get(), walls_.data(), voxels_, cudaMemcpyHostToDevice, stream_.get()));
+      PHYS_CUDA_CHECK(cudaMemcpyAsync(wall_list_d_.get(), wall_list_.data(),
+                                      wall_list_.size() * sizeof(uint32_t), cudaMemcpyHostToDevice,
+                                      stream_.get()));
+    }
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    n_walls_ = static_cast<uint32_t>(wall_list_.size());
+  }
 
   // In id order: ids 0..N-1.
   void upload_agents(const Agents3& a) override {
@@ -272,31 +304,89 @@ class CudaVolume final : public Volume {
     return {x_[k].get(), y_[k].get(), z_[k].get(), hx_[k].get(), hy_[k].get(), hz_[k].get(), id_[k].get()};
   }
 
-  // The agents regrouped by voxel, from the counts of the step just taken (where they stand now).
+  template <int S, bool Plain, rule3::Walls3 K>
+  void launch_agents_as() {
+    agents3_kernel<S, Plain, K><<<blocks_for(agents_), kThreads, 0, stream_.get()>>>(
+        device_agents(cur_), static_cast<uint32_t>(agents_), field_.get(), counts_.get(), sp_, voxels_,
+        walls_d_.get(), static_cast<uint32_t>(steps_));
+  }
+  template <rule3::Walls3 K>
+  void launch_agents_with() {
+    switch (channels_) {
+      case 1: sp_.plain ? launch_agents_as<1, true, K>() : launch_agents_as<1, false, K>(); break;
+      case 2: launch_agents_as<2, false, K>(); break;
+      case 3: launch_agents_as<3, false, K>(); break;
+      default: launch_agents_as<4, false, K>(); break;
+    }
+  }
+  void launch_agents() {
+    switch (walls_kind()) {
+      case rule3::Walls3::None: launch_agents_with<rule3::Walls3::None>(); break;
+      case rule3::Walls3::Wrapped: launch_agents_with<rule3::Walls3::Wrapped>(); break;
+      case rule3::Walls3::Closed: launch_agents_with<rule3::Walls3::Closed>(); break;
+    }
+  }
+
+  // Channel c's emission and field update, with species c's constants.
+  void update_channel(int c) {
+    cudaStream_t s = stream_.get();
+    const unsigned vb = blocks_for(voxels_);
+    const rule3::Params3& p = sp_.p[c];
+    float* field = field_.get() + static_cast<size_t>(c) * voxels_;
+    if (n_food_ > 0) {
+      emit3_kernel<<<blocks_for(n_food_), kThreads, 0, s>>>(field, food_at_.get(), food_w_.get(), n_food_,
+                                                            food_k_[c]);
+    }
+    deposit3_kernel<<<vb, kThreads, 0, s>>>(field, counts_.get() + static_cast<size_t>(c) * voxels_, g_.get(),
+                                            p);
+    rows3_kernel<<<vb, kThreads, 0, s>>>(g_.get(), rows_.get(), p);
+    planes3_kernel<<<vb, kThreads, 0, s>>>(rows_.get(), planes_.get(), p);
+    update3_kernel<<<vb, kThreads, 0, s>>>(planes_.get(), g_.get(), field, p);
+  }
+
+  // The agents regrouped by species, then voxel, from the counts of the step just taken (where they
+  // stand now): species s's slots start at its first id.
   void sort() {
     cudaStream_t s = stream_.get();
-    size_t bytes = scan_temp_.bytes();
-    PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.get(), bytes, counts_.get(), offsets_.get(),
-                                                  static_cast<int>(voxels_), s));
-    scatter3_kernel<<<blocks_for(agents_), kThreads, 0, s>>>(
-        device_agents(cur_), device_agents(1 - cur_), static_cast<uint32_t>(agents_), offsets_.get(), p_);
+    for (int c = 0; c < channels_; ++c) {
+      size_t bytes = scan_temp_.bytes();
+      const uint32_t first = c == 0 ? 0U : sp_.end[c - 1];
+      const size_t at = static_cast<size_t>(c) * voxels_;
+      PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(scan_temp_.get(), bytes, counts_.get() + at,
+                                                     offsets_.get() + at, ::cuda::std::plus<>{}, first,
+                                                     static_cast<int>(voxels_), s));
+    }
+    const unsigned ab = blocks_for(agents_);
+    const auto n = static_cast<uint32_t>(agents_);
+    const Agents3Device from = device_agents(cur_);
+    const Agents3Device to = device_agents(1 - cur_);
+    switch (channels_) {
+      case 1: scatter3_kernel<1><<<ab, kThreads, 0, s>>>(from, to, n, offsets_.get(), sp_, voxels_); break;
+      case 2: scatter3_kernel<2><<<ab, kThreads, 0, s>>>(from, to, n, offsets_.get(), sp_, voxels_); break;
+      case 3: scatter3_kernel<3><<<ab, kThreads, 0, s>>>(from, to, n, offsets_.get(), sp_, voxels_); break;
+      default: scatter3_kernel<4><<<ab, kThreads, 0, s>>>(from, to, n, offsets_.get(), sp_, voxels_); break;
+    }
     PHYS_CUDA_CHECK_LAUNCH();
     cur_ = 1 - cur_;
   }
 
   std::string device_;
   size_t voxels_;
+  int channels_;
   Stream stream_;
   int cur_ = 0;  // which agent buffers hold the agents
   std::array<DeviceBuffer<float>, 2> x_, y_, z_, hx_, hy_, hz_;
   std::array<DeviceBuffer<uint32_t>, 2> id_;
   DeviceBuffer<unsigned char> scan_temp_;
   DeviceBuffer<uint32_t> offsets_;
-  DeviceBuffer<float> field_, g_, rows_, planes_;
-  DeviceBuffer<uint32_t> counts_;
+  DeviceBuffer<float> field_, g_, rows_, planes_;  // field_ (S, D, H, W); the others one channel's
+  DeviceBuffer<uint32_t> counts_;                  // (S, D, H, W)
   DeviceBuffer<uint32_t> food_at_;
   DeviceBuffer<float> food_w_;
   uint32_t n_food_ = 0;
+  DeviceBuffer<uint8_t> walls_d_;  // (D, H, W), none until the run has walls
+  DeviceBuffer<uint32_t> wall_list_d_;
+  uint32_t n_walls_ = 0;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // parameters, the checks of a field or agents handed in, the spawn, and the choice of backend.
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -29,27 +30,12 @@ size_t voxels_of(Size s) {
   return static_cast<size_t>(s.width) * static_cast<size_t>(s.height) * static_cast<size_t>(s.depth);
 }
 
-rule3::Params3 make_params3(const VolumeConfig& c) {
-  validate(c.model);
+namespace {
+
+// One species' step constants (docs/MODEL.md, "Volume", "Parameters").
+rule3::Params3 params3_of(const ModelParams& m, const VolumeConfig& c) {
+  validate(m);
   const Size s = c.size;
-  if (s.width < 1 || s.height < 1 || s.depth < 1 || s.width > kMaxSide || s.height > kMaxSide ||
-      s.depth > kMaxSide || voxels_of(s) >= (size_t{1} << 31)) {
-    throw Error("size " + format_size(s) + " is out of range: each side 1 to " + std::to_string(kMaxSide) +
-                ", fewer than 2^31 voxels in all");
-  }
-  if (c.agents < 1 || c.agents > kMaxAgents) {
-    throw Error("agents = " + std::to_string(c.agents) + " is out of range: 1 to " +
-                std::to_string(kMaxAgents));
-  }
-  if (c.ring < 1 || c.ring > kMaxRing) {
-    throw Error("ring = " + std::to_string(c.ring) + " is out of range: 1 to " + std::to_string(kMaxRing) +
-                " sensors on the cone");
-  }
-  if (c.threads < 0 || c.threads > kMaxThreads) {
-    throw Error("threads = " + std::to_string(c.threads) + " is out of range: allowed 0 (all) to " +
-                std::to_string(kMaxThreads));
-  }
-  const ModelParams& m = c.model;
   rule3::Params3 p{};
   p.width = s.width;
   p.height = s.height;
@@ -76,20 +62,90 @@ rule3::Params3 make_params3(const VolumeConfig& c) {
   return p;
 }
 
-Volume::Volume(const VolumeConfig& c) : size_(c.size), agents_(c.agents), p_(make_params3(c)) {}
+void check_volume_config(const VolumeConfig& c) {
+  const Size s = c.size;
+  if (s.width < 1 || s.height < 1 || s.depth < 1 || s.width > kMaxSide || s.height > kMaxSide ||
+      s.depth > kMaxSide || voxels_of(s) >= (size_t{1} << 31)) {
+    throw Error("size " + format_size(s) + " is out of range: each side 1 to " + std::to_string(kMaxSide) +
+                ", fewer than 2^31 voxels in all");
+  }
+  if (c.boundary == Boundary::Walls && (s.width < 3 || s.height < 3 || s.depth < 3)) {
+    throw Error("boundary = walls on " + format_size(s) +
+                ": the closed box's shell leaves no voxel free (each side must be at least 3)");
+  }
+  if (c.agents < 1 || c.agents > kMaxAgents) {
+    throw Error("agents = " + std::to_string(c.agents) + " is out of range: 1 to " +
+                std::to_string(kMaxAgents));
+  }
+  if (c.ring < 1 || c.ring > kMaxRing) {
+    throw Error("ring = " + std::to_string(c.ring) + " is out of range: 1 to " + std::to_string(kMaxRing) +
+                " sensors on the cone");
+  }
+  if (c.threads < 0 || c.threads > kMaxThreads) {
+    throw Error("threads = " + std::to_string(c.threads) + " is out of range: allowed 0 (all) to " +
+                std::to_string(kMaxThreads));
+  }
+}
+
+}  // namespace
+
+rule3::Species3 make_species3(const VolumeConfig& c) {
+  validate(c.model);
+  check_volume_config(c);
+  const SpeciesSet set = resolve_species(c.species, c.model, SpawnMode::Random);
+  // The shares' ends and the matrix as the plane derives them (its step constants are not used).
+  const rule::SpeciesParams plane = make_species_params(set, c.size, c.seed, c.agents);
+  const size_t n = set.list.size();
+  rule3::Species3 sp{};
+  sp.count = static_cast<int>(n);
+  sp.plain = is_single_plain(set);
+  for (size_t s = 0; s < n; ++s) {
+    if (set.list[s].spawn != SpawnMode::Random) {
+      throw Error("species." + std::to_string(s) + ".spawn = " + std::string(to_string(set.list[s].spawn)) +
+                  ": a volume spawns its agents uniformly (random) only");
+    }
+  }
+  for (size_t s = 0; s < static_cast<size_t>(rule3::kMaxSpecies); ++s) {
+    sp.end[s] = plane.end[s];
+    for (size_t t = 0; t < static_cast<size_t>(rule3::kMaxSpecies); ++t) sp.w[s][t] = plane.w[s][t];
+    sp.p[s] = params3_of(set.list[std::min(s, n - 1)].model, c);
+  }
+  return sp;
+}
+
+rule3::Params3 make_params3(const VolumeConfig& c) {
+  return make_species3(c).p[0];
+}
+
+Volume::Volume(const VolumeConfig& c)
+    : size_(c.size), agents_(c.agents), sp_(make_species3(c)), p_(sp_.p[0]), boundary_(c.boundary) {
+  const SpeciesSet set = resolve_species(c.species, c.model, SpawnMode::Random);
+  for (size_t s = 0; s < set.list.size(); ++s) species_food_[s] = set.list[s].food_strength;
+  for (int s = 0; s < rule3::kMaxSpecies; ++s) food_k_[s] = species_food_[s].value_or(food_strength_);
+}
 
 void Volume::set_field(const std::vector<float>& values) {
   const size_t voxels = voxels_of(size_);
-  if (values.size() != voxels) {
+  const auto channels = static_cast<size_t>(sp_.count);
+  if (values.size() != voxels && values.size() != voxels * channels) {
     throw Error("a field of " + std::to_string(values.size()) + " values for a volume of " +
-                format_size(size_) + " (" + std::to_string(voxels) + " voxels)");
+                format_size(size_) + " (" + std::to_string(voxels) + " voxels" +
+                (channels > 1 ? ", or " + std::to_string(voxels * channels) + " for its " +
+                                    std::to_string(channels) + " species' channels)"
+                              : ")"));
   }
   for (size_t i = 0; i < values.size(); ++i) {
     if (!std::isfinite(values[i]) || std::fabs(values[i]) > 1e30f)
-      throw Error("field value " + std::to_string(values[i]) + " at voxel " + std::to_string(i) +
+      throw Error("field value " + std::to_string(values[i]) + " at index " + std::to_string(i) +
                   " is not a finite number of at most 1e30");
   }
-  upload_field(values);
+  std::vector<float> all(voxels * channels);
+  for (size_t c = 0; c < channels; ++c)
+    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(values.size() == voxels ? 0 : c * voxels),
+                voxels, all.begin() + static_cast<std::ptrdiff_t>(c * voxels));
+  for (size_t c = 0; c < channels; ++c)
+    for (const uint32_t v : wall_list_) all[c * voxels + v] = 0.0f;
+  upload_field(all);
 }
 
 void Volume::set_agents(const Agents3& a) {
@@ -107,15 +163,104 @@ void Volume::set_agents(const Agents3& a) {
       throw Error("agent " + std::to_string(i) + ": its position must lie inside " + format_size(size_) +
                   " and its heading have length 1");
   }
-  upload_agents(a);
+  Agents3 placed = a;
+  move_out_of_walls(placed);
+  upload_agents(placed);
+}
+
+void Volume::set_walls(const std::vector<uint8_t>& walls) {
+  const size_t voxels = voxels_of(size_);
+  if (!walls.empty() && walls.size() != voxels) {
+    throw Error("walls: " + std::to_string(walls.size()) + " values for a volume of " + format_size(size_) +
+                " (" + std::to_string(voxels) + " voxels, (D, H, W))");
+  }
+  std::vector<uint8_t> all(voxels, 0);
+  bool any = false;
+  size_t free = 0;
+  const int w = size_.width;
+  const int h = size_.height;
+  const int d = size_.depth;
+  size_t v = 0;
+  for (int z = 0; z < d; ++z)
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x, ++v) {
+        const bool shell = boundary_ == Boundary::Walls &&
+                           (x == 0 || x == w - 1 || y == 0 || y == h - 1 || z == 0 || z == d - 1);
+        all[v] = (shell || (!walls.empty() && walls[v] != 0)) ? 1 : 0;
+        any = any || all[v] != 0;
+        free += all[v] == 0 ? 1 : 0;
+      }
+  if (free == 0)
+    throw Error("walls: every voxel of " + format_size(size_) +
+                " would be a wall; at least one must be free");
+  if (!any) all.clear();
+  apply_walls(std::move(all));
+}
+
+void Volume::apply_walls(std::vector<uint8_t> walls) {
+  walls_ = std::move(walls);
+  wall_list_.clear();
+  for (size_t v = 0; v < walls_.size(); ++v)
+    if (walls_[v] != 0) wall_list_.push_back(static_cast<uint32_t>(v));
+  upload_walls();
+  if (!wall_list_.empty()) {
+    std::vector<float> f;
+    read_field(f);
+    const size_t voxels = voxels_of(size_);
+    for (size_t c = 0; c < static_cast<size_t>(sp_.count); ++c)
+      for (const uint32_t v : wall_list_) f[c * voxels + v] = 0.0f;
+    upload_field(f);
+    Agents3 a = agents();
+    if (move_out_of_walls(a)) upload_agents(a);
+  }
+  refresh_food();
+}
+
+// docs/MODEL.md, "Walls and the closed box": sixteen tries from the spawn's streams at step slots 2
+// to 17, then a scan in index order from the last try.
+bool Volume::move_out_of_walls(Agents3& a) const {
+  if (walls_.empty()) return false;
+  using rule::hash;
+  using rule::unit;
+  const rule3::Params3& p = p_;
+  bool moved = false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (walls_[static_cast<size_t>(rule3::voxel_at(a.x[i], a.y[i], a.z[i], p))] == 0) continue;
+    moved = true;
+    const auto id = static_cast<uint32_t>(i);
+    int v = 0;
+    bool free = false;
+    for (uint32_t k = 0; k < 16 && !free; ++k) {
+      const float x = rule::wrap(rule::mul(unit(hash(p.seed, id, 2 + k, rule::kStreamSpawnA)), p.fwidth),
+                                 p.fwidth, p.inv_width);
+      const float y = rule::wrap(rule::mul(unit(hash(p.seed, id, 2 + k, rule::kStreamSpawnB)), p.fheight),
+                                 p.fheight, p.inv_height);
+      const float z = rule::wrap(rule::mul(unit(hash(p.seed, id, 2 + k, rule::kStreamSpawnC)), p.fdepth),
+                                 p.fdepth, p.inv_depth);
+      v = rule3::voxel_at(x, y, z, p);
+      free = walls_[static_cast<size_t>(v)] == 0;
+      if (free) {
+        a.x[i] = x;
+        a.y[i] = y;
+        a.z[i] = z;
+      }
+    }
+    if (free) continue;
+    const size_t n = walls_.size();
+    size_t at = static_cast<size_t>(v);
+    while (walls_[at] != 0) at = at + 1 == n ? 0 : at + 1;  // a free voxel exists (set_walls)
+    const auto plane = static_cast<size_t>(p.width) * static_cast<size_t>(p.height);
+    a.x[i] = static_cast<float>(at % static_cast<size_t>(p.width)) + 0.5f;
+    a.y[i] = static_cast<float>((at % plane) / static_cast<size_t>(p.width)) + 0.5f;
+    a.z[i] = static_cast<float>(at / plane) + 0.5f;
+  }
+  return moved;
 }
 
 void Volume::set_food(const std::vector<VoxelFood>& food, float strength) {
   if (!std::isfinite(strength) || std::fabs(strength) > 1000.0f)
     throw Error("food strength " + std::to_string(strength) + " is out of range: -1000 to 1000");
   const uint64_t voxels = voxels_of(size_);
-  std::vector<uint32_t> at;
-  std::vector<float> values;
   for (size_t i = 0; i < food.size(); ++i) {
     const VoxelFood& f = food[i];
     if (f.voxel >= voxels || (i > 0 && f.voxel <= food[i - 1].voxel))
@@ -124,12 +269,23 @@ void Volume::set_food(const std::vector<VoxelFood>& food, float strength) {
     if (!std::isfinite(f.weight) || f.weight < 0.0f)
       throw Error("food entry " + std::to_string(i) + ": weight " + std::to_string(f.weight) +
                   " is not a finite number >= 0");
+  }
+  food_ = food;
+  food_strength_ = strength;
+  for (int s = 0; s < rule3::kMaxSpecies; ++s) food_k_[s] = species_food_[s].value_or(strength);
+  refresh_food();
+}
+
+// E = weight and k = strength, as rule::emit takes them: F + k * E; wall voxels take none.
+void Volume::refresh_food() {
+  std::vector<uint32_t> at;
+  std::vector<float> values;
+  for (const VoxelFood& f : food_) {
+    if (!walls_.empty() && walls_[f.voxel] != 0) continue;
     at.push_back(static_cast<uint32_t>(f.voxel));
     values.push_back(f.weight);
   }
-  // E = weight and k = strength, as rule::emit takes them: F + k * E.
   upload_food(at, values);
-  food_strength_ = strength;
 }
 
 Agents3 spawn_volume_agents(const VolumeConfig& c, const rule3::Params3& p, int threads) {
@@ -154,7 +310,7 @@ Agents3 spawn_volume_agents(const VolumeConfig& c, const rule3::Params3& p, int 
 }
 
 std::unique_ptr<Volume> create_volume(BackendKind kind, const VolumeConfig& c) {
-  (void)make_params3(c);  // a bad config is refused before anything is made
+  (void)make_species3(c);  // a bad config is refused before anything is made
   bool cuda = false;
   if (kind != BackendKind::Cpu) {
     cuda = !cuda_device().empty();
@@ -165,10 +321,13 @@ std::unique_ptr<Volume> create_volume(BackendKind kind, const VolumeConfig& c) {
               : "--backend cuda: this build has no CUDA backend (nvcc was not found when it was built)");
     }
   }
+  std::unique_ptr<Volume> v;
 #if defined(PHYSARUM_HAS_CUDA)
-  if (cuda) return make_cuda_volume(c);
+  if (cuda) v = make_cuda_volume(c);
 #endif
-  return make_cpu_volume(c);
+  if (!v) v = make_cpu_volume(c);
+  if (c.boundary == Boundary::Walls) v->set_walls({});  // the shell, and the agents out of it
+  return v;
 }
 
 }  // namespace physarum

@@ -1,4 +1,5 @@
-// The volume model on the CPU (docs/MODEL.md, "Volume"): OpenMP over agents and over z planes.
+// The volume model on the CPU (docs/MODEL.md, "Volume"): OpenMP over agents and over z planes,
+// each species' channel updated in turn.
 // Deposits are integer counts and every voxel's update reads only the step before's values, so the
 // thread count cannot change a bit.
 #include <omp.h>
@@ -34,32 +35,42 @@ class CpuVolume final : public Volume {
     food_at_ = voxels;
     food_w_ = weights;
   }
+  void upload_walls() override {}  // the steps read walls_ and wall_list_ themselves
 
  private:
   void step_agents();
-  void update_field();
+  template <rule3::Walls3 K>
+  void step_agents_with(uint32_t step);
+  template <int S, bool Plain, rule3::Walls3 K>
+  void step_agents_as(uint32_t step);
+  void update_channel(int c);
 
   int threads_;
+  size_t voxels_;
   std::vector<float> x_, y_, z_, hx_, hy_, hz_;
-  std::vector<int32_t> cell_;  // the voxel each agent deposits into this step
-  std::vector<uint32_t> counts_;
-  std::vector<float> field_, next_, rows_, planes_;  // next_ holds G
-  std::vector<uint32_t> food_at_;                    // point data: voxels, increasing
-  std::vector<float> food_w_;                        // and their weights
+  std::vector<int32_t> cell_;                // the voxel each agent deposits into this step
+  std::vector<uint8_t> species_;             // and its species (S > 1)
+  std::vector<uint32_t> counts_;             // (S, D, H, W)
+  std::vector<float> field_;                 // (S, D, H, W)
+  std::vector<float> next_, rows_, planes_;  // one channel's G and sums
+  std::vector<uint32_t> food_at_;            // point data: voxels, increasing, none a wall
+  std::vector<float> food_w_;                // and their weights
 };
 
 CpuVolume::CpuVolume(const VolumeConfig& c)
-    : Volume(c), threads_(c.threads > 0 ? c.threads : default_threads()) {
-  const size_t voxels = voxels_of(size_);
+    : Volume(c), threads_(c.threads > 0 ? c.threads : default_threads()), voxels_(voxels_of(size_)) {
+  const auto channels = static_cast<size_t>(sp_.count);
   try {
     cell_.resize(c.agents);
-    counts_.assign(voxels, 0U);
-    for (auto* v : {&field_, &next_, &rows_, &planes_}) v->assign(voxels, 0.0f);
+    if (channels > 1) species_.resize(c.agents);
+    counts_.assign(voxels_ * channels, 0U);
+    field_.assign(voxels_ * channels, 0.0f);
+    for (auto* v : {&next_, &rows_, &planes_}) v->assign(voxels_, 0.0f);
     upload_agents(spawn_volume_agents(c, p_, threads_));
   } catch (const std::bad_alloc&) {
     throw OutOfMemoryError("out of host memory: " + format_size(size_) + " voxels with " +
                            format_count(c.agents) + " agents need about " +
-                           std::to_string((voxels * 20 + c.agents * 28) >> 20) + " MiB");
+                           std::to_string((voxels_ * (12 + 8 * channels) + c.agents * 29) >> 20) + " MiB");
   }
 }
 
@@ -79,14 +90,49 @@ std::string CpuVolume::name() const {
 void CpuVolume::step(int n) {
   for (int i = 0; i < n; ++i) {
     step_agents();
-    update_field();
+    for (size_t k = 0; k < food_at_.size(); ++k)
+      for (int c = 0; c < sp_.count; ++c) {
+        float& f = field_[static_cast<size_t>(c) * voxels_ + food_at_[k]];
+        f = rule::emit(f, food_k_[c], food_w_[k]);
+      }
+    for (int c = 0; c < sp_.count; ++c) update_channel(c);
+    for (int c = 0; c < sp_.count; ++c)
+      for (const uint32_t v : wall_list_) field_[static_cast<size_t>(c) * voxels_ + v] = 0.0f;
     ++steps_;
   }
 }
 
 void CpuVolume::step_agents() {
   const auto step = static_cast<uint32_t>(steps_);
+  switch (walls_kind()) {
+    case rule3::Walls3::None: step_agents_with<rule3::Walls3::None>(step); break;
+    case rule3::Walls3::Wrapped: step_agents_with<rule3::Walls3::Wrapped>(step); break;
+    case rule3::Walls3::Closed: step_agents_with<rule3::Walls3::Closed>(step); break;
+  }
+  std::fill(counts_.begin(), counts_.end(), 0U);
+  if (sp_.count == 1) {
+    for (const int32_t v : cell_) ++counts_[static_cast<size_t>(v)];
+  } else {
+    for (size_t k = 0; k < cell_.size(); ++k)
+      ++counts_[species_[k] * voxels_ + static_cast<size_t>(cell_[k])];
+  }
+}
+
+template <rule3::Walls3 K>
+void CpuVolume::step_agents_with(uint32_t step) {
+  switch (sp_.count) {
+    case 1: sp_.plain ? step_agents_as<1, true, K>(step) : step_agents_as<1, false, K>(step); break;
+    case 2: step_agents_as<2, false, K>(step); break;
+    case 3: step_agents_as<3, false, K>(step); break;
+    default: step_agents_as<4, false, K>(step); break;
+  }
+}
+
+template <int S, bool Plain, rule3::Walls3 K>
+void CpuVolume::step_agents_as(uint32_t step) {
   const int64_t n = static_cast<int64_t>(x_.size());
+  const float* field = field_.data();
+  const uint8_t* walls = walls_.data();
 #pragma omp parallel num_threads(threads_)
   {
     const IeeeSubnormals ieee;
@@ -94,8 +140,11 @@ void CpuVolume::step_agents() {
     for (int64_t i = 0; i < n; ++i) {
       const auto k = static_cast<size_t>(i);
       rule3::Agent3 a{x_[k], y_[k], z_[k], {hx_[k], hy_[k], hz_[k]}};
-      cell_[k] = rule3::step_agent3(a, static_cast<uint32_t>(i), step, p_,
-                                    [this](int v) { return field_[static_cast<size_t>(v)]; });
+      int s = 0;
+      cell_[k] =
+          rule3::step_species_agent3<S, Plain, K>(a, static_cast<uint32_t>(i), step, sp_, field, voxels_,
+                                                  walls, s, [](const float* f) { return *f; });
+      if constexpr (S > 1) species_[k] = static_cast<uint8_t>(s);
       x_[k] = a.x;
       y_[k] = a.y;
       z_[k] = a.z;
@@ -104,15 +153,14 @@ void CpuVolume::step_agents() {
       hz_[k] = a.h.z;
     }
   }
-  std::fill(counts_.begin(), counts_.end(), 0U);
-  for (const int32_t v : cell_) ++counts_[static_cast<size_t>(v)];
 }
 
-// G, then the row sums along x, the plane sums along y and the update along z, each pass over z
-// planes in parallel (every value it writes depends only on the pass before).
-void CpuVolume::update_field() {
-  for (size_t i = 0; i < food_at_.size(); ++i)
-    field_[food_at_[i]] = rule::emit(field_[food_at_[i]], food_strength_, food_w_[i]);
+// Channel c: G, then the row sums along x, the plane sums along y and the update along z, each pass
+// over z planes in parallel (every value it writes depends only on the pass before).
+void CpuVolume::update_channel(int c) {
+  const rule3::Params3& p = sp_.p[c];
+  float* field = field_.data() + static_cast<size_t>(c) * voxels_;
+  const uint32_t* counts = counts_.data() + static_cast<size_t>(c) * voxels_;
   const int w = size_.width;
   const int h = size_.height;
   const int d = size_.depth;
@@ -127,7 +175,7 @@ void CpuVolume::update_field() {
 #pragma omp for schedule(static)
     for (int z = 0; z < d; ++z)
       for (size_t v = at(0, 0, z); v < at(0, 0, z + 1); ++v)
-        next_[v] = rule::deposited(field_[v], counts_[v], p_.deposit);
+        next_[v] = rule::deposited(field[v], counts[v], p.deposit);
 #pragma omp for schedule(static)
     for (int z = 0; z < d; ++z)
       for (int y = 0; y < h; ++y)
@@ -146,7 +194,7 @@ void CpuVolume::update_field() {
         for (int x = 0; x < w; ++x) {
           const float s27 = rule::sum9(planes_[at(x, y, rule::wrap_index(z - 1, d))], planes_[at(x, y, z)],
                                        planes_[at(x, y, rule::wrap_index(z + 1, d))]);
-          field_[at(x, y, z)] = rule3::field_update3(next_[at(x, y, z)], s27, p_);
+          field[at(x, y, z)] = rule3::field_update3(next_[at(x, y, z)], s27, p);
         }
   }
 }

@@ -1,7 +1,8 @@
 // The volume model's arithmetic (docs/MODEL.md, "Volume"), in one place for every backend, built on
 // rule.hpp's correctly rounded operations, sin_cos, wrap and hash: an agent in a W x H x D torus of
 // voxels with a heading on the unit sphere, Jones's rule with a forward sensor and a ring of K on a
-// cone, and the 3 x 3 x 3 field update.
+// cone, walls and the closed box, several species through the interaction matrix, and the
+// 3 x 3 x 3 field update.
 #pragma once
 
 #include <cmath>
@@ -94,12 +95,23 @@ PHYS_HD int voxel_at(float x, float y, float z, const Params3& p) {
          rule::cell_of(x, p.width);
 }
 
-// The voxel `distance` along `dir` from the agent, on the torus.
+// Whether an unwrapped position lies inside the volume (a closed box's test; the torus wraps it).
+PHYS_HD bool inside3(float x, float y, float z, const Params3& p) {
+  return (x >= 0.0f) & (x < p.fwidth) & (y >= 0.0f) & (y < p.fheight) & (z >= 0.0f) & (z < p.fdepth);
+}
+
+// The voxel `distance` along `dir` from the agent, on the torus. Closed (a closed box): -1 when the
+// unwrapped position lies outside the volume on any axis, which reads as wall.
+template <bool Closed = false>
 PHYS_HD int voxel_along(const Agent3& a, Vec3 dir, float distance, const Params3& p) {
-  const float x = rule::wrap(add(a.x, mul(distance, dir.x)), p.fwidth, p.inv_width);
-  const float y = rule::wrap(add(a.y, mul(distance, dir.y)), p.fheight, p.inv_height);
-  const float z = rule::wrap(add(a.z, mul(distance, dir.z)), p.fdepth, p.inv_depth);
-  return voxel_at(x, y, z, p);
+  const float ux = add(a.x, mul(distance, dir.x));
+  const float uy = add(a.y, mul(distance, dir.y));
+  const float uz = add(a.z, mul(distance, dir.z));
+  if constexpr (Closed) {
+    if (!inside3(ux, uy, uz, p)) return -1;
+  }
+  return voxel_at(rule::wrap(ux, p.fwidth, p.inv_width), rule::wrap(uy, p.fheight, p.inv_height),
+                  rule::wrap(uz, p.fdepth, p.inv_depth), p);
 }
 
 // Two unit vectors across the heading: e1 = normalized(h x a), where a is the coordinate axis the
@@ -130,23 +142,23 @@ PHYS_HD Vec3 across(const Frame& f, int k, float u, const Params3& p) {
   return plus(scaled(f.e1, sc.c), scaled(f.e2, sc.s));
 }
 
-// One agent's step, Jones's rule in three dimensions; returns the voxel it deposits into.
-// `field_at(voxel)` reads the field as it was before this step.
+// Jones's rule in three dimensions: the heading after sensing, before the move. `f` is the frame
+// of a.h and `u` the step's turn of the ring; `field_at(voxel)` reads the field as it was before
+// this step (Closed: voxel -1 is outside the box).
 //   forward F at distance SO along h; ring R_k along cos(SA) h + sin(SA) w_k (w_k = across(k));
 //   F below every R_k: turn toward R_r, r drawn from the turn stream; else some R_k above F: turn
 //   toward the largest (the first k of equals); else keep the heading. Turning toward w by RA:
-//   h' = normalized(cos(RA) h + sin(RA) w). Then move SS along h' and wrap.
-template <class FieldRead>
-PHYS_HD int step_agent3(Agent3& a, uint32_t id, uint32_t step, const Params3& p, FieldRead&& field_at) {
-  const Frame f = frame_of(a.h);
-  const float u = rule::unit(rule::hash(p.seed, id, step, rule::kStreamRing));
-  const float forward = field_at(voxel_along(a, a.h, p.sensor_distance, p));
+//   h' = normalized(cos(RA) h + sin(RA) w).
+template <bool Closed, class FieldRead>
+PHYS_HD Vec3 steer3(const Agent3& a, const Frame& f, float u, uint32_t id, uint32_t step, const Params3& p,
+                    FieldRead&& field_at) {
+  const float forward = field_at(voxel_along<Closed>(a, a.h, p.sensor_distance, p));
   float best = 0.0f;
   float least = 0.0f;
   int best_k = 0;
   for (int k = 0; k < p.ring; ++k) {
     const Vec3 dir = plus(scaled(a.h, p.cos_sa), scaled(across(f, k, u, p), p.sin_sa));
-    const float v = field_at(voxel_along(a, dir, p.sensor_distance, p));
+    const float v = field_at(voxel_along<Closed>(a, dir, p.sensor_distance, p));
     if (k == 0 || v > best) {
       best = v;
       best_k = k;
@@ -160,11 +172,25 @@ PHYS_HD int step_agent3(Agent3& a, uint32_t id, uint32_t step, const Params3& p,
   } else if (best > forward) {
     toward = best_k;
   }
-  if (toward >= 0) a.h = normalized(plus(scaled(a.h, p.cos_ra), scaled(across(f, toward, u, p), p.sin_ra)));
+  if (toward < 0) return a.h;
+  return normalized(plus(scaled(a.h, p.cos_ra), scaled(across(f, toward, u, p), p.sin_ra)));
+}
+
+// Move SS along the heading, each coordinate wrapped; returns the voxel the agent lands in.
+PHYS_HD int move3(Agent3& a, const Params3& p) {
   a.x = rule::wrap(add(a.x, mul(p.step_size, a.h.x)), p.fwidth, p.inv_width);
   a.y = rule::wrap(add(a.y, mul(p.step_size, a.h.y)), p.fheight, p.inv_height);
   a.z = rule::wrap(add(a.z, mul(p.step_size, a.h.z)), p.fdepth, p.inv_depth);
   return voxel_at(a.x, a.y, a.z, p);
+}
+
+// One agent's step, Jones's rule in three dimensions; returns the voxel it deposits into.
+template <class FieldRead>
+PHYS_HD int step_agent3(Agent3& a, uint32_t id, uint32_t step, const Params3& p, FieldRead&& field_at) {
+  const Frame f = frame_of(a.h);
+  const float u = rule::unit(rule::hash(p.seed, id, step, rule::kStreamRing));
+  a.h = steer3<false>(a, f, u, id, step, p, field_at);
+  return move3(a, p);
 }
 
 // A spawned agent: uniform in the volume, its heading uniform on the sphere (z = 2 v - 1,
@@ -182,6 +208,99 @@ PHYS_HD Agent3 spawn_agent3(uint32_t id, uint32_t seed, const Params3& p) {
   // A product that rounds up to the side wraps to 0, as a move would.
   return {rule::wrap(x, p.fwidth, p.inv_width), rule::wrap(y, p.fheight, p.inv_height),
           rule::wrap(z, p.fdepth, p.inv_depth), h};
+}
+
+// --- Walls (docs/MODEL.md, "Walls and the closed box"): one byte a voxel, non-zero = wall.
+// The move along the heading h' with walls: blocked when the wrapped target's voxel is a wall or,
+// Closed, the unwrapped target leaves the box; a blocked agent stays and turns by RA toward a
+// direction across h' drawn from the wall-turn stream. Returns the voxel it stands in.
+template <bool Closed>
+PHYS_HD int move3_walled(Agent3& a, Vec3 h, uint32_t id, uint32_t step, const Params3& p,
+                         const uint8_t* walls) {
+  const float ux = add(a.x, mul(p.step_size, h.x));
+  const float uy = add(a.y, mul(p.step_size, h.y));
+  const float uz = add(a.z, mul(p.step_size, h.z));
+  const float nx = rule::wrap(ux, p.fwidth, p.inv_width);
+  const float ny = rule::wrap(uy, p.fheight, p.inv_height);
+  const float nz = rule::wrap(uz, p.fdepth, p.inv_depth);
+  const int v = voxel_at(nx, ny, nz, p);
+  bool blocked = walls[v] != 0;
+  if constexpr (Closed) blocked = blocked || !inside3(ux, uy, uz, p);
+  if (!blocked) {
+    a.x = nx;
+    a.y = ny;
+    a.z = nz;
+    a.h = h;
+    return v;
+  }
+  const Frame f = frame_of(h);
+  const rule::SinCos sc =
+      rule::sin_cos(mul(rule::kTwoPi, rule::unit(rule::hash(p.seed, id, step, rule::kStreamWallTurn))));
+  const Vec3 w = plus(scaled(f.e1, sc.c), scaled(f.e2, sc.s));
+  a.h = normalized(plus(scaled(h, p.cos_ra), scaled(w, p.sin_ra)));
+  return voxel_at(a.x, a.y, a.z, p);
+}
+
+// One agent's step with walls: a sensor over a wall (Closed: outside the box) reads
+// rule::kWallReading in place of what `field_at` would give, and the move is move3_walled.
+template <bool Closed, class FieldRead>
+PHYS_HD int step_agent3_walled(Agent3& a, uint32_t id, uint32_t step, const Params3& p, FieldRead&& field_at,
+                               const uint8_t* walls) {
+  const Frame f = frame_of(a.h);
+  const float u = rule::unit(rule::hash(p.seed, id, step, rule::kStreamRing));
+  const Vec3 h = steer3<Closed>(a, f, u, id, step, p, [&](int v) {
+    return (v < 0 || walls[v] != 0) ? rule::kWallReading : field_at(v);
+  });
+  return move3_walled<Closed>(a, h, id, step, p, walls);
+}
+
+// --- Several species (docs/MODEL.md, "Volume", "Several species"): channel c of voxel v at c V + v.
+using rule::kMaxSpecies;
+struct Species3 {
+  int count;                          // S, 1..kMaxSpecies
+  bool plain;                         // S = 1 with W = [[1]]: the one-species step, no matrix
+  uint32_t end[kMaxSpecies];          // ids [end[s-1], end[s]) are species s (make_species_params)
+  float w[kMaxSpecies][kMaxSpecies];  // interaction matrix, w[s][t] for s, t < S
+  Params3 p[kMaxSpecies];
+};
+
+// The species of an agent, as rule::species_of.
+template <int S>
+PHYS_HD int species3_of(uint32_t id, const Species3& sp) {
+  int s = 0;
+  for (int k = 0; k < S - 1; ++k) s += id >= sp.end[k] ? 1 : 0;
+  return s;
+}
+
+// Walls of a step: none, a walls volume on the torus, or a closed box (with or without a volume).
+enum class Walls3 { None, Wrapped, Closed };
+
+// One agent of any species steps through the (S, D, H, W) field: it senses W[s] . F (rule::sensed,
+// one channel `voxels` floats after the other), with walls when the run has them. Returns the voxel
+// it deposits into and sets `species`. `load(pointer)` reads a float of the field. Plain (S = 1,
+// W = [[1]]): the one-species step itself, F read as it is, no matrix.
+template <int S, bool Plain, Walls3 K, class Load>
+PHYS_HD int step_species_agent3(Agent3& a, uint32_t id, uint32_t step, const Species3& sp, const float* field,
+                                size_t voxels, const uint8_t* walls, int& species, Load&& load) {
+  static_assert(!Plain || S == 1, "the plain step is one species'");
+  const int s = species3_of<S>(id, sp);
+  species = s;
+  const auto field_at = [&](int v) {
+    if constexpr (Plain) {
+      return load(field + v);
+    } else {
+      const float* w = sp.w[s];
+      float f[S];
+      for (int t = 0; t < S; ++t)
+        f[t] = load(field + static_cast<size_t>(t) * voxels + static_cast<size_t>(v));
+      return rule::sensed<S>(f, w);
+    }
+  };
+  if constexpr (K == Walls3::None) {
+    return step_agent3(a, id, step, sp.p[s], field_at);
+  } else {
+    return step_agent3_walled<K == Walls3::Closed>(a, id, step, sp.p[s], field_at, walls);
+  }
 }
 
 // The field update of a voxel: keep * (self_w * G + neighbour_w * S27), S27 the 3 x 3 x 3 sum of G

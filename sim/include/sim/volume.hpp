@@ -1,10 +1,12 @@
-// The volume model (docs/MODEL.md, "Volume"): agents in a W x H x D torus of voxels, one species,
-// Jones's rule with a ring of sensors (sim/rule3d.hpp), on the CPU's threads. The field and the
-// agents are the same bytes at every thread count.
+// The volume model (docs/MODEL.md, "Volume"): agents in a W x H x D torus or closed box of voxels,
+// one to four species, Jones's rule with a ring of sensors (sim/rule3d.hpp), walls as a volume, on
+// the CPU's threads or CUDA. The field and the agents are the same bytes on both and at every thread
+// count.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,12 +26,17 @@ struct VolumeConfig {
   // The angles, distances, deposit, decay and diffuse as in two dimensions (the sensor angle is the
   // cone's half-angle); turn_rule and jitter do not apply.
   ModelParams model;
-  int ring = 4;     // K, the sensors on the cone: 1 to kMaxRing
-  int threads = 0;  // 0: default_threads()
+  // Several species (docs/MODEL.md, "Volume", "Several species"): each its own model, share and
+  // food_strength; spawn must be random. Empty: one species made of `model`, W = [[1]].
+  SpeciesSet species;
+  Boundary boundary = Boundary::Wrap;  // Walls: the outer shell of voxels is wall, the box closed
+  int ring = 4;                        // K, the sensors on the cone: 1 to kMaxRing
+  int threads = 0;                     // 0: default_threads()
 };
 
 // The step's parameters of a config; throws Error naming the first value out of range (and
-// changes nothing).
+// changes nothing). make_params3 is species 0's.
+rule3::Species3 make_species3(const VolumeConfig& c);
 rule3::Params3 make_params3(const VolumeConfig& c);
 
 // Agents in id order, structure of arrays.
@@ -49,14 +56,20 @@ class Volume {
   Size size() const { return size_; }
   uint64_t agent_count() const { return agents_; }
   uint64_t steps_done() const { return steps_; }
-  const rule3::Params3& params() const { return p_; }
+  const rule3::Params3& params() const { return p_; }  // species 0's
+  int species_count() const { return sp_.count; }
+  Boundary boundary() const { return boundary_; }
+  // The walls of the run (the walls volume and a closed box's shell), (D, H, W), 1 = wall; empty
+  // when there are none.
+  const std::vector<uint8_t>& walls() const { return walls_; }
   virtual std::string name() const = 0;  // "cpu (2 threads)", "cuda (NVIDIA H200)"
   virtual BackendKind kind() const = 0;  // Cpu or Cuda (which queues its steps)
 
   virtual void step(int n) = 0;
-  // (D, H, W), z slowest.
+  // (S, D, H, W), z slowest; (D, H, W) for one species.
   virtual void read_field(std::vector<float>& out) = 0;
-  // Replaces the field ((D, H, W) values, finite, |v| <= 1e30); throws Error and changes nothing
+  // Replaces the field: (D, H, W) values go into every channel, (S, D, H, W) values one plane a
+  // channel; each finite, |v| <= 1e30. Wall voxels are set to 0. Throws Error and changes nothing
   // otherwise.
   void set_field(const std::vector<float>& values);
   virtual Agents3 agents() = 0;
@@ -65,10 +78,16 @@ class Volume {
   // lives; the values are the latest step's.
   virtual FieldStorage field_storage() = 0;
   // Replaces the agents (agent_count() of them, positions inside the volume, headings of length 1
-  // within 1e-3); throws Error and changes nothing otherwise.
+  // within 1e-3); those standing in a wall are moved out. Throws Error and changes nothing otherwise.
   void set_agents(const Agents3& a);
+  // The walls volume: (D, H, W) bytes, non-zero = wall (empty: none; a closed box's shell stays).
+  // The new walls' trail is set to 0 and the agents in them are moved out (docs/MODEL.md, "Walls
+  // and the closed box"). Throws Error and changes nothing for a wrong size or when no voxel would
+  // be free.
+  void set_walls(const std::vector<uint8_t>& walls);
   // Point data as food (sim/points.hpp, fit_points): each step, before the field update, every listed
-  // voxel's F grows by strength x its weight (rule::emit). Voxels in increasing order, each once,
+  // voxel that is not a wall grows by k_c x its weight in each channel c (rule::emit), k_c species
+  // c's food_strength, else `strength`. Voxels in increasing order, each once,
   // inside the volume; weights finite and >= 0; |strength| <= 1000. Throws Error and changes nothing
   // otherwise. An empty list: no food.
   void set_food(const std::vector<VoxelFood>& food, float strength = 1.0f);
@@ -77,16 +96,37 @@ class Volume {
   explicit Volume(const VolumeConfig& c);
   virtual void upload_field(const std::vector<float>& values) = 0;
   virtual void upload_agents(const Agents3& a) = 0;
-  // The checked food: its voxels and weights (E); food_strength_ is k.
+  // The checked food without the wall voxels: its voxels and weights (E); food_k_[c] is k_c.
   virtual void upload_food(const std::vector<uint32_t>& voxels, const std::vector<float>& weights) = 0;
+  // The walls of the run (walls_) and their voxels in increasing order (wall_list_) have changed.
+  virtual void upload_walls() = 0;
+  // Moves the agents (in id order) that stand in a wall out (docs/MODEL.md, "Walls and the closed
+  // box"); true when any moved.
+  bool move_out_of_walls(Agents3& a) const;
+  rule3::Walls3 walls_kind() const {
+    return walls_.empty() ? rule3::Walls3::None
+                          : (boundary_ == Boundary::Walls ? rule3::Walls3::Closed : rule3::Walls3::Wrapped);
+  }
   Size size_;
   uint64_t agents_;
+  rule3::Species3 sp_;
   rule3::Params3 p_;
+  Boundary boundary_;
   uint64_t steps_ = 0;
+  float food_k_[rule3::kMaxSpecies] = {1.0f, 1.0f, 1.0f, 1.0f};
+  std::vector<uint8_t> walls_;       // empty: none
+  std::vector<uint32_t> wall_list_;  // the wall voxels, increasing
+
+ private:
+  void refresh_food();
+  void apply_walls(std::vector<uint8_t> walls);
+  std::vector<VoxelFood> food_;  // as handed in
   float food_strength_ = 1.0f;
+  std::optional<float> species_food_[rule3::kMaxSpecies];  // a species' own strength
 };
 
-// Spawns the agents (rule3::spawn_agent3) into a zero field. Auto takes CUDA when it was built and
+// Spawns the agents (rule3::spawn_agent3) into a zero field; a closed box's agents in its shell are
+// moved out. Auto takes CUDA when it was built and
 // a device is there. Throws Error for a bad config or a missing backend, OutOfMemoryError when it
 // does not fit.
 std::unique_ptr<Volume> create_volume(BackendKind kind, const VolumeConfig& c);
