@@ -35,6 +35,8 @@ std::unique_ptr<Volume> by_hand(const Recipe& r) {
   c.agents = p.run.agents;
   c.seed = p.run.seed;
   c.model = p.model;
+  c.species = p.species;
+  c.boundary = p.environment.boundary;
   c.threads = 1;
   return create_volume(BackendKind::Cpu, c);
 }
@@ -63,6 +65,64 @@ TEST(RunVolume, ARecipeWithADepthGrowsTheVolumeMadeByHandBitForBit) {
   double sum = 0;
   for (float x : a) sum += x;
   EXPECT_GT(sum, 0.0);  // the agents deposited
+}
+
+TEST(RunVolumeCli, SpeciesWallsAndTheClosedBoxOfAPresetReachTheVolume) {
+  const auto dir = test::temp_dir();
+  std::vector<float> walls(9 * 7 * 5, 0.0f);
+  for (int y = 0; y < 7; ++y)
+    for (int x = 0; x < 9; ++x)
+      walls[(2 * 7 + y) * 9 + x] = x == 4 ? 0.0f : 1.0f;  // a slab at z = 2, a slot at x = 4
+  write_npy_shape(dir / "walls.npy", walls.data(), {5, 7, 9});
+  Recipe r = volume_recipe();
+  r.preset = "territories";  // two species that avoid each other
+  r.walls = (dir / "walls.npy").string();
+  r.sets = {"environment.boundary=walls"};
+  run::Run run(r);
+  ASSERT_EQ(run.volume().species_count(), 2);
+  EXPECT_EQ(run.volume().boundary(), Boundary::Walls);
+  std::unique_ptr<Volume> v = by_hand(r);
+  std::vector<uint8_t> mask(walls.size());
+  for (size_t i = 0; i < walls.size(); ++i) mask[i] = walls[i] > 0.5f ? 1 : 0;
+  v->set_walls(mask);
+  run.step(5);
+  v->step(5);
+  std::vector<float> a, b;
+  run.volume().read_field(a);
+  v->read_field(b);
+  ASSERT_EQ(a.size(), 2u * 9u * 7u * 5u);
+  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(float)));
+  // The slab is wall in both channels, the slot is not.
+  EXPECT_EQ(run.volume().walls()[(2 * 7 + 3) * 9 + 2], 1);
+  EXPECT_EQ(run.volume().walls()[(2 * 7 + 3) * 9 + 4], 0);
+
+  const auto cli = test::run_physarum({"run",
+                                       "--preset",
+                                       "territories",
+                                       "--size",
+                                       "9x7x5",
+                                       "--agents",
+                                       "2000",
+                                       "--seed",
+                                       "3",
+                                       "--steps",
+                                       "5",
+                                       "--backend",
+                                       "cpu",
+                                       "--threads",
+                                       "1",
+                                       "--walls",
+                                       r.walls,
+                                       "--set",
+                                       "environment.boundary=walls",
+                                       "--out",
+                                       "two.npy"},
+                                      dir);
+  ASSERT_EQ(cli.exit_code, 0) << cli.err;
+  const std::string bytes = test::read_file(dir / "two.npy");
+  EXPECT_NE(bytes.find("'shape': (2, 5, 7, 9)"), std::string::npos);
+  EXPECT_EQ(0, std::memcmp(bytes.data() + bytes.size() - a.size() * sizeof(float), a.data(),
+                           a.size() * sizeof(float)));
 }
 
 TEST(RunVolume, PointsAreTheVolumesFoodFittedAsFitPointsFitsThem) {

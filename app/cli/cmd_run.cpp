@@ -44,6 +44,7 @@ Grown read_grown(run::Run& sim) {
     Volume& v = sim.volume();
     v.read_field(g.field);
     g.shape = {v.size().depth, v.size().height, v.size().width};
+    if (v.species_count() > 1) g.shape.insert(g.shape.begin(), v.species_count());
     g.backend = v.name();
     g.size = format_size(v.size());
     g.agents = v.agent_count();
@@ -107,9 +108,10 @@ CommandFn add_run_command(CLI::App& app) {
       ->check(CLI::Range(1, std::numeric_limits<int>::max()))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   add_sim_options(*cmd, opts->sim);
-  cmd->add_option("--out", opts->out,
-                  "Output file: float32 NumPy array of shape (H, W), (S, H, W) for S species, or (D, H, W) "
-                  "for a volume")
+  cmd->add_option(
+         "--out", opts->out,
+         "Output file: float32 NumPy array of shape (H, W), (S, H, W) for S species, (D, H, W) for a "
+         "volume, (S, D, H, W) for a volume of S species")
       ->required()
       ->type_name("FILE")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);

@@ -87,7 +87,7 @@ uint64_t Sim::agent_count() const {
   return run_->is_volume() ? run_->volume().agent_count() : run_->backend().agent_count();
 }
 int Sim::species_count() const {
-  return run_->is_volume() ? 1 : run_->backend().species_count();
+  return run_->is_volume() ? run_->volume().species_count() : run_->backend().species_count();
 }
 std::string Sim::backend_name() const {
   return run_->is_volume() ? run_->volume().name() : run_->backend().name();
@@ -99,7 +99,8 @@ py::array_t<float> Sim::field() {
     Volume& vol = run_->volume();
     locked([&] { vol.read_field(v); });
     const Size s = vol.size();
-    return to_array(std::move(v), {s.depth, s.height, s.width});
+    if (vol.species_count() == 1) return to_array(std::move(v), {s.depth, s.height, s.width});
+    return to_array(std::move(v), {vol.species_count(), s.depth, s.height, s.width});
   }
   Backend& b = run_->backend();
   locked([&] { b.read_field(v); });

@@ -55,6 +55,8 @@ void Run::make_volume(BackendKind kind) {
   check_volume_preset(live_, recipe_);
   // The files first: a bad one fails before the volume is allocated.
   VolumeFood food = as_input_error([&] { return load_volume_food(live_.environment, live_.run.size); });
+  const std::vector<uint8_t> walls =
+      as_input_error([&] { return load_volume_walls(live_.environment, live_.run.size); });
   try {
     volume_ = create_volume(kind, volume_config(live_, recipe_.threads));
   } catch (const OutOfMemoryError&) {
@@ -64,6 +66,8 @@ void Run::make_volume(BackendKind kind) {
     if (std::string(e.what()).rfind("--backend", 0) == 0) throw;
     throw UsageError(e.what());
   }
+  // A walls volume that leaves no voxel free is the file's fault.
+  if (!walls.empty()) as_input_error([&] { volume_->set_walls(walls); });
   if (!food.food.empty()) volume_->set_food(food.food, live_.environment.food_strength);
   food_note_ = std::move(food.note);
   note_ = volume_->name();

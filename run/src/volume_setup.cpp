@@ -15,16 +15,22 @@ UsageError not_for_volume(const Preset& p, const std::string& what) {
   return UsageError("a volume (run.size = " + format_size(p.run.size) + ") cannot take " + what);
 }
 
-// The food volume's voxels with food, in order: a float32 .npy of shape (D, H, W).
-std::vector<VoxelFood> food_volume(const std::string& file, Size size) {
-  if (file.empty()) return {};
-  const std::string name = "food volume '" + file + "'";
+// A float32 .npy of shape (D, H, W) for a volume of `size`.
+NpyArray volume_file(const std::string& name, const std::string& file, Size size) {
   NpyArray a = read_npy_volume(file);
   if (a.planes != size.depth || a.height != size.height || a.width != size.width) {
     throw Error(name + " has shape (" + std::to_string(a.planes) + ", " + std::to_string(a.height) + ", " +
                 std::to_string(a.width) + "), the volume needs (D, H, W) = (" + std::to_string(size.depth) +
                 ", " + std::to_string(size.height) + ", " + std::to_string(size.width) + ")");
   }
+  return a;
+}
+
+// The food volume's voxels with food, in order.
+std::vector<VoxelFood> food_volume(const std::string& file, Size size) {
+  if (file.empty()) return {};
+  const std::string name = "food volume '" + file + "'";
+  const NpyArray a = volume_file(name, file, size);
   std::vector<VoxelFood> out;
   for (size_t v = 0; v < a.data.size(); ++v) {
     const float e = a.data[v];
@@ -58,21 +64,37 @@ std::vector<VoxelFood> merged(const std::vector<VoxelFood>& a, const std::vector
 
 }  // namespace
 
+std::vector<uint8_t> load_volume_walls(const EnvironmentParams& e, Size size) {
+  if (e.walls.empty()) return {};
+  const std::string name = "walls volume '" + e.walls + "'";
+  const NpyArray a = volume_file(name, e.walls, size);
+  std::vector<uint8_t> walls(a.data.size());
+  for (size_t v = 0; v < a.data.size(); ++v) {
+    if (!std::isfinite(a.data[v])) {
+      throw Error(name + ": voxel " + std::to_string(v) + " holds " + std::to_string(a.data[v]) +
+                  ", not a finite number");
+    }
+    walls[v] = a.data[v] > e.walls_threshold ? 1 : 0;
+  }
+  return walls;
+}
+
 void check_volume_preset(const Preset& p, const Recipe& r) {
   if (p.run.scale != 1)
     throw not_for_volume(p, "run.scale = " + std::to_string(p.run.scale) + " (detail is 1)");
   if (!p.keyframes.empty()) throw not_for_volume(p, "keyframes");
   if (!r.image.empty() || r.picture) throw not_for_volume(p, "a seed image");
-  if (!p.species.list.empty()) throw not_for_volume(p, "[[species]] (one species)");
   if (p.spawn.mode != SpawnMode::Random) throw not_for_volume(p, "spawn.mode other than random");
-  if (p.environment.boundary != Boundary::Wrap)
-    throw not_for_volume(p, "environment.boundary = walls (a torus)");
-  if (!p.environment.walls.empty())
-    throw not_for_volume(p, "environment.walls (walls volumes are not built)");
-  const std::string& food = p.environment.food;
-  if (!food.empty() && std::filesystem::path(food).extension() != ".npy") {
-    throw not_for_volume(
-        p, "environment.food = " + food + ": a volume's food is a float32 .npy of shape (D, H, W)");
+  for (const Species& s : p.species.list) {
+    if (s.spawn != SpawnMode::Random)
+      throw not_for_volume(p, "species " + s.name + "'s spawn other than random");
+  }
+  for (const auto& [key, file] :
+       {std::pair{"food", p.environment.food}, std::pair{"walls", p.environment.walls}}) {
+    if (!file.empty() && std::filesystem::path(file).extension() != ".npy") {
+      throw not_for_volume(p, std::string("environment.") + key + " = " + file + ": a volume's " + key +
+                                  " is a float32 .npy of shape (D, H, W)");
+    }
   }
 }
 
@@ -89,6 +111,8 @@ VolumeConfig volume_config(const Preset& p, int threads) {
   c.agents = p.run.agents;
   c.seed = p.run.seed;
   c.model = p.model;
+  c.species = p.species;
+  c.boundary = p.environment.boundary;
   c.threads = threads;
   return c;
 }

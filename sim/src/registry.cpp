@@ -229,9 +229,9 @@ void display(std::vector<P>& t) {
 void environment_and_species(std::vector<P>& t) {
   // [environment]: food and walls (docs/MODEL.md, "Environment"); changing them reloads the maps.
   t.push_back(P::of<&EnvironmentParams::food>(S::Environment, "food", T::Text, 0, 4096,
-      "food map image (PNG or JPEG): its brightness is the food E of each cell; relative to the preset file").fixed());
+      "food map image (PNG or JPEG): its brightness is the food E of each cell (a volume's: a (D, H, W) .npy); relative to the preset file").fixed());
   t.push_back(P::of<&EnvironmentParams::walls>(S::Environment, "walls", T::Text, 0, 4096,
-      "walls image: cells darker than walls_threshold are walls; relative to the preset file").fixed());
+      "walls image: cells darker than walls_threshold are walls (a volume's: a (D, H, W) .npy, voxels above it); relative to the preset file").fixed());
   t.push_back(P::of<&EnvironmentParams::food_strength>(S::Environment, "food_strength", T::Float, -1000, 1000,
       "trail added per step where E = 1, for every species without its own (negative repels)").fixed());
   t.push_back(P::of<&EnvironmentParams::boundary>(S::Environment, "boundary", T::Choice, 0, 0,

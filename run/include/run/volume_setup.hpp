@@ -16,12 +16,14 @@ namespace physarum::run {
 struct Recipe;
 
 // Throws UsageError naming the first thing of `p` (or the recipe's seed image) a volume cannot take:
-// a detail other than 1, a spawn mode other than random, keyframes, a seed image, image maps.
+// a detail other than 1, a spawn mode other than random (of a species too), keyframes, a seed image,
+// image maps.
 void check_volume_preset(const Preset& p, const Recipe& r);
 // A plane's preset that names point data: UsageError (the points need a volume).
 void check_plane_preset(const Preset& p);
 
-// The volume's config: size, agents, seed and model of `p` (checked by check_volume_preset).
+// The volume's config: size, agents, seed, model, species and boundary of `p` (checked by
+// check_volume_preset).
 VolumeConfig volume_config(const Preset& p, int threads);
 
 // The volume's food: the point data (environment.points, fitted into `size`, in environment.points_box
@@ -34,5 +36,10 @@ struct VolumeFood {
   std::string note;             // "20000 points of galaxies.csv in 12345 voxels", "" without food
 };
 VolumeFood load_volume_food(const EnvironmentParams& e, Size size);
+
+// The walls volume (environment.walls, a float32 .npy of shape (D, H, W)): a voxel whose value is
+// above environment.walls_threshold is wall (1 = wall, 0 = free). Empty without one. Throws Error
+// naming the file and the value.
+std::vector<uint8_t> load_volume_walls(const EnvironmentParams& e, Size size);
 
 }  // namespace physarum::run

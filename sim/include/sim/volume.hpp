@@ -73,7 +73,7 @@ class Volume {
   // otherwise.
   void set_field(const std::vector<float>& values);
   virtual Agents3 agents() = 0;
-  // The field where the volume keeps it, (D, H, W) floats one after another, after the queued steps
+  // The field where the volume keeps it, (S, D, H, W) floats one after another, after the queued steps
   // (for DLPack): host memory on the CPU, device memory on CUDA. The address stays while the volume
   // lives; the values are the latest step's.
   virtual FieldStorage field_storage() = 0;
