@@ -209,8 +209,33 @@ TEST(RunVolume, WhatAVolumeCannotTakeIsRefusedNamingIt) {
   // A plane's actions on a volume.
   run::Run run(volume_recipe());
   EXPECT_THROW(run.backend(), UsageError);
-  EXPECT_THROW(run.set({"model.decay=0.1"}), UsageError);
+  EXPECT_THROW(run.set({"run.seed=9"}), UsageError);
+  EXPECT_THROW(run.set({"environment.points=other.csv"}), UsageError);
+  EXPECT_THROW(run.set({"model.decay=2"}), UsageError);
   EXPECT_THROW(run.brush(BrushStroke{}), UsageError);
+}
+
+TEST(RunVolume, ALiveChangeReachesTheNextStep) {
+  run::Run run(volume_recipe());
+  run.step(3);
+  // No deposit, no decay, no diffusion: from the next step on the field stands still, bit for bit.
+  run.set({"model.deposit=0", "model.decay=0", "model.diffuse=0"});
+  EXPECT_EQ(run.preset().model.deposit, 0.0f);
+  std::vector<float> before, after;
+  run.volume().read_field(before);
+  run.step(2);
+  run.volume().read_field(after);
+  EXPECT_EQ(before, after);
+  double sum = 0;
+  for (float x : after) sum += x;
+  EXPECT_GT(sum, 0.0);
+  // And back: the field grows again (the step's deposits), so the first change was no accident.
+  run.set({"model.deposit=1"});
+  run.step(1);
+  run.volume().read_field(after);
+  double grown = 0;
+  for (float x : after) grown += x;
+  EXPECT_NEAR(grown, sum + 2000.0, 1e-2);  // 2000 agents deposit 1 each (each sum rounded to float)
 }
 
 TEST(RunVolume, ABoxIsReadAsThreeRangesAndWrittenBack) {

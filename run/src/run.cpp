@@ -73,6 +73,18 @@ void Run::make_volume(BackendKind kind) {
   note_ = volume_->name();
 }
 
+void Run::set_volume_live(const Preset& p) {
+  EnvironmentParams files = p.environment;
+  files.food_strength = live_.environment.food_strength;
+  if (!(files == live_.environment)) {
+    throw UsageError(
+        "a running volume keeps its food, walls, points and boundary; make a new one to change them");
+  }
+  check_volume_preset(p, recipe_);
+  volume_->set_live(volume_config(p, recipe_.threads), p.environment.food_strength);
+  live_ = p;
+}
+
 Volume& Run::volume() {
   if (!volume_)
     throw UsageError("this run is a plane (run.size = " + format_size(live_.run.size) + "), not a volume");
@@ -142,7 +154,6 @@ void Run::apply_seeds_at(uint64_t step) {
 }
 
 void Run::set(const std::vector<std::string>& assignments) {
-  need_plane("a live change");
   Preset next = live_;
   for (const std::string& s : assignments) {
     try {
@@ -173,7 +184,10 @@ void Run::set(const std::vector<std::string>& assignments) {
 }
 
 void Run::set_live(const Preset& p) {
-  need_plane("a live change");
+  if (volume_) {
+    set_volume_live(p);
+    return;
+  }
   // Everything that can fail before anything changes. Map files are read again only when the
   // [environment] changed (a species edit in the panel must not reread them).
   std::optional<Environment> env;

@@ -276,6 +276,32 @@ void Volume::set_food(const std::vector<VoxelFood>& food, float strength) {
   refresh_food();
 }
 
+void Volume::set_live(const VolumeConfig& c, float food_strength) {
+  const rule3::Species3 next = make_species3(c);  // throws for a value out of range
+  const auto differs = [](const std::string& what) {
+    return Error(what + " cannot change in a running volume; make a new one");
+  };
+  if (!(c.size == size_)) throw differs("its size (" + format_size(size_) + ")");
+  if (c.agents != agents_) throw differs("its agent count");
+  if (c.seed != p_.seed) throw differs("its seed");
+  if (c.boundary != boundary_) throw differs("its boundary");
+  if (next.count != sp_.count) throw differs("its number of species");
+  for (int s = 0; s < next.count; ++s) {
+    if (next.end[s] != sp_.end[s]) throw differs("the species' shares");
+  }
+  if (!std::isfinite(food_strength) || std::fabs(food_strength) > 1000.0f)
+    throw Error("food strength " + std::to_string(food_strength) + " is out of range: -1000 to 1000");
+  const SpeciesSet set = resolve_species(c.species, c.model, SpawnMode::Random);
+  sp_ = next;
+  p_ = sp_.p[0];
+  for (int s = 0; s < rule3::kMaxSpecies; ++s) {
+    species_food_[s] = static_cast<size_t>(s) < set.list.size() ? set.list[s].food_strength : std::nullopt;
+    food_k_[s] = species_food_[s].value_or(food_strength);
+  }
+  food_strength_ = food_strength;
+  refresh_food();
+}
+
 // E = weight and k = strength, as rule::emit takes them: F + k * E; wall voxels take none.
 void Volume::refresh_food() {
   std::vector<uint32_t> at;

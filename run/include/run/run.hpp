@@ -32,7 +32,7 @@ class Run {
 
   // A preset whose run.size has a depth grows a volume (docs/MODEL.md, "Volume"; run/volume_setup.hpp)
   // instead of a plane: volume() is it, and backend() and what acts on a plane (images, the brush,
-  // maps, live changes) throw UsageError saying so.
+  // maps) throw UsageError saying so. set() and set_live() change a volume's model live.
   bool is_volume() const { return volume_ != nullptr; }
   Volume& volume();
   // The steps done, on either.
@@ -92,6 +92,7 @@ class Run {
 
  private:
   void make_volume(BackendKind kind);
+  void set_volume_live(const Preset& p);
   // Throws UsageError for a volume run: `what` needs a plane.
   void need_plane(const char* what) const;
 

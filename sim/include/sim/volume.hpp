@@ -91,6 +91,11 @@ class Volume {
   // inside the volume; weights finite and >= 0; |strength| <= 1000. Throws Error and changes nothing
   // otherwise. An empty list: no food.
   void set_food(const std::vector<VoxelFood>& food, float strength = 1.0f);
+  // Live, from the next step: the model of `c` (each species' angles, distances, deposit, decay,
+  // diffuse and food_strength, the ring, the matrix). Its size, agents, seed, boundary, number of
+  // species and shares must be the volume's; throws Error naming the first that differs or a value
+  // out of range, and changes nothing then. `food_strength` is the strength of species without one.
+  void set_live(const VolumeConfig& c, float food_strength);
 
  protected:
   explicit Volume(const VolumeConfig& c);
