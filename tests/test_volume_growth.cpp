@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -262,4 +263,40 @@ TEST(PointsExample, GalaxiesCsvReadsAllItsRowsAndFitsThemWhole) {
   // Clusters share voxels: fewer voxels than points, but a web, not a handful of spots.
   EXPECT_LT(fit.food.size(), points.size());
   EXPECT_GT(fit.food.size(), points.size() / 4);
+}
+
+// The example catalogue grown on CUDA: the CPU's bytes, field and agents, with thousands of food
+// voxels of summed weights on odd sides.
+TEST(CudaVolume, TheExampleCatalogueGrowsTheCpusBytes) {
+  if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";
+  VolumeConfig c;
+  c.size = {33, 29, 31};
+  c.agents = 20000;
+  c.seed = 11;
+  c.threads = 2;
+  c.model.sensor_distance = 4.0f;
+  c.model.decay = 0.05f;
+  const FittedPoints fit = fit_points(
+      read_points(std::filesystem::path(PHYSARUM_SOURCE_DIR) / "examples" / "galaxies.csv"), c.size);
+  ASSERT_GT(fit.food.size(), 1000U);
+  const std::unique_ptr<Volume> a = create_volume(BackendKind::Cpu, c);
+  const std::unique_ptr<Volume> b = create_volume(BackendKind::Cuda, c);
+  a->set_food(fit.food, 5.0f);
+  b->set_food(fit.food, 5.0f);
+  for (int round = 0; round < 3; ++round) {
+    a->step(20);
+    b->step(20);
+    const std::vector<float> fa = field_of(*a);
+    const std::vector<float> fb = field_of(*b);
+    ASSERT_EQ(fa.size(), fb.size());
+    EXPECT_EQ(std::memcmp(fa.data(), fb.data(), fa.size() * sizeof(float)), 0) << "round " << round;
+    const Agents3 pa = a->agents();
+    const Agents3 pb = b->agents();
+    EXPECT_EQ(pa.x, pb.x);
+    EXPECT_EQ(pa.y, pb.y);
+    EXPECT_EQ(pa.z, pb.z);
+    EXPECT_EQ(pa.hx, pb.hx);
+    EXPECT_EQ(pa.hy, pb.hy);
+    EXPECT_EQ(pa.hz, pb.hz);
+  }
 }
