@@ -97,18 +97,18 @@ uint64_t Run::steps_done() const {
 
 void Run::need_plane(const char* what) const {
   if (volume_) {
-    throw UsageError(std::string(what) + " acts on a plane; this run is a volume (run.size = " +
-                     format_size(live_.run.size) + ")");
+    throw UsageError(std::string(what) + " works on a plane (run.size = WxH); " + format_size(live_.run.size) +
+                     " is a volume, which `physarum run`, `physarum bench` and Python grow");
   }
 }
 
 Backend& Run::backend() {
-  need_plane("the plane's backend");
+  need_plane("this command");
   return *backend_;
 }
 
 const Backend& Run::backend() const {
-  need_plane("the plane's backend");
+  need_plane("this command");
   return *backend_;
 }
 
@@ -243,6 +243,11 @@ void Run::set_map(MapKind kind, const std::filesystem::path& file, ImageFit fit)
 
 void Run::rebuild(const Recipe& recipe, const Preset& live) {
   Run next(recipe);
+  if ((next.volume_ != nullptr) != (volume_ != nullptr)) {
+    throw UsageError(volume_ ? "a volume's run cannot become a plane; make a new one"
+                             : "a plane's run cannot become a volume (run.size " + format_size(next.live_.run.size) +
+                                   "); grow volumes with `physarum run --size WxHxD` or Python");
+  }
   if (next.volume_) {
     // A volume takes no live values: it is the recipe's, as made.
     volume_ = std::move(next.volume_);
