@@ -97,7 +97,8 @@ uint64_t Run::steps_done() const {
 
 void Run::need_plane(const char* what) const {
   if (volume_) {
-    throw UsageError(std::string(what) + " works on a plane (run.size = WxH); " + format_size(live_.run.size) +
+    throw UsageError(std::string(what) + " works on a plane (run.size = WxH); " +
+                     format_size(live_.run.size) +
                      " is a volume, which `physarum run`, `physarum bench` and Python grow");
   }
 }
@@ -245,7 +246,8 @@ void Run::rebuild(const Recipe& recipe, const Preset& live) {
   Run next(recipe);
   if ((next.volume_ != nullptr) != (volume_ != nullptr)) {
     throw UsageError(volume_ ? "a volume's run cannot become a plane; make a new one"
-                             : "a plane's run cannot become a volume (run.size " + format_size(next.live_.run.size) +
+                             : "a plane's run cannot become a volume (run.size " +
+                                   format_size(next.live_.run.size) +
                                    "); grow volumes with `physarum run --size WxHxD` or Python");
   }
   if (next.volume_) {
