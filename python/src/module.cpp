@@ -38,7 +38,8 @@ std::optional<Size> size_arg(const py::object& size, const char* what, bool volu
 }
 
 py::tuple size_tuple(Size s) {
-  return s.volume() ? py::make_tuple(s.width, s.height, s.depth) : py::make_tuple(s.width, s.height);
+  if (s.volume()) return py::make_tuple(s.width, s.height, s.depth);
+  return py::make_tuple(s.width, s.height);
 }
 
 // A view of the field as it was when field_view() was called: what __dlpack__ hands out.

@@ -44,13 +44,7 @@ using cuda::Event;
 using cuda::GraphExec;
 using cuda::Stream;
 
-// An integer from the environment, clamped to [lo, hi] (strtoll saturates; atoi's overflow is UB).
-int env_int(const char* name, int fallback, int lo, int hi) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  const long long n = std::strtoll(v, nullptr, 10);
-  return static_cast<int>(std::clamp<long long>(n, lo, hi));
-}
+using cuda::env_int;
 
 std::string device_name_or_throw() {
   std::string name = cuda_device_name();

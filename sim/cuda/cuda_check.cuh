@@ -7,8 +7,10 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -184,5 +186,14 @@ class GraphExec {
  private:
   cudaGraphExec_t g_ = nullptr;
 };
+
+// A tuning knob from the environment (benchmarking), clamped to [lo, hi] (strtoll saturates;
+// atoi's overflow is UB); `fallback` when unset or empty.
+inline int env_int(const char* name, int fallback, int lo, int hi) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  const long long n = std::strtoll(v, nullptr, 10);
+  return static_cast<int>(std::clamp<long long>(n, lo, hi));
+}
 
 }  // namespace physarum::cuda

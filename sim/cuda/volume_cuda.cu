@@ -1,10 +1,16 @@
 // The volume model on the GPU (docs/MODEL.md, "Volume"): one thread an agent, then for each species'
-// channel the field update in the CPU's passes (G, row sums, plane sums, the update along z), each a
-// kernel over the voxels, then the walls' voxels set to 0.
-// Every kSortEvery steps the agents are regrouped by voxel (a prefix sum of the step's counts and a
-// scatter), so neighbouring threads read and count nearby voxels; agents carry their ids, which key
-// their random streams, so the order changes no value. All arithmetic is sim/rule3d.hpp's, so every
-// value is the CPU's bit for bit.
+// channel G (a kernel over the voxels) and the update (one fused pass: row sums, plane sums slid
+// along z and the update, the CPU's sums in the CPU's order), then the walls' voxels set to 0.
+// Every sort_every_ steps the agents are regrouped by voxel (a prefix sum of the step's counts
+// and a scatter), so neighbouring threads read and count nearby voxels; agents carry their ids,
+// which key their random streams, so the order changes no value. A field of more than twice the L2
+// cache is regrouped every 16 steps, a smaller one every 32 (H200, 50 MB of L2: 512^3 with 100M
+// agents, a 512 MB field, 12.1 -> 8.2 ms a step at 16; 256^3 with 10M, 64 MB, 0.56 ms at 32 and
+// 0.60 at 16). All arithmetic is
+// sim/rule3d.hpp's, so every value is the CPU's bit for bit.
+// Tuning knobs for benchmarking (environment, read at creation): PHYSARUM_CUDA_VOLUME_SORT_EVERY
+// (steps between regroupings, 0 = never) and PHYSARUM_CUDA_VOLUME_FUSED (0: the three passes of the
+// CPU as three kernels).
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
 
@@ -28,8 +34,6 @@ using cuda::DeviceBuffer;
 using cuda::Stream;
 
 constexpr int kThreads = 256;
-
-constexpr int kSortEvery = 32;
 
 struct Agents3Device {
   float* x;
@@ -129,11 +133,47 @@ __global__ void mask3_kernel(float* __restrict__ f, const uint32_t* __restrict__
 }
 
 __global__ void deposit3_kernel(const float* __restrict__ f, const uint32_t* __restrict__ c,
-                                float* __restrict__ g, rule3::Params3 p) {
-  int x, y, z;
-  if (!voxel_of(p, x, y, z)) return;
-  const size_t v = at(p, x, y, z);
-  g[v] = rule::deposited(f[v], c[v], p.deposit);
+                                float* __restrict__ g, size_t voxels, rule3::Params3 p) {
+  const size_t v = static_cast<size_t>(blockIdx.x) * kThreads + threadIdx.x;
+  if (v < voxels) g[v] = rule::deposited(f[v], c[v], p.deposit);
+}
+
+// The plane sum P(z) of G at (x, y): the row sums along x, then the three rows along y, in the
+// order of rows3_kernel and planes3_kernel (docs/MODEL.md, "Volume").
+__device__ __forceinline__ float plane_sum3(const float* __restrict__ g, const rule3::Params3& p, int z,
+                                            int xl, int x, int xr, int ya, int y, int yb) {
+  const size_t plane = static_cast<size_t>(z) * static_cast<size_t>(p.height);
+  const auto row = [&](int yy) {
+    const float* r = g + (plane + static_cast<size_t>(yy)) * static_cast<size_t>(p.width);
+    return rule::row_sum(__ldg(r + xl), __ldg(r + x), __ldg(r + xr));
+  };
+  return rule::sum9(row(ya), row(y), row(yb));
+}
+
+// The fused update: rows3, planes3 and update3 in one pass over G, each thread an (x, y) column
+// of kFieldPlanes planes whose plane sums slide along z (each computed once, the same sums in the
+// same order, so the same bits). G is read through the cache by the neighbouring columns; F is
+// written once.
+constexpr int kFieldPlanes = 16;
+__global__ void field3_kernel(const float* __restrict__ g, float* __restrict__ f, rule3::Params3 p) {
+  const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x >= p.width || y >= p.height) return;
+  const int z0 = static_cast<int>(blockIdx.z) * kFieldPlanes;
+  const int z1 = min(z0 + kFieldPlanes, p.depth);
+  const int xl = rule::wrap_index(x - 1, p.width);
+  const int xr = rule::wrap_index(x + 1, p.width);
+  const int ya = rule::wrap_index(y - 1, p.height);
+  const int yb = rule::wrap_index(y + 1, p.height);
+  float before = plane_sum3(g, p, rule::wrap_index(z0 - 1, p.depth), xl, x, xr, ya, y, yb);
+  float here = plane_sum3(g, p, z0, xl, x, xr, ya, y, yb);
+  for (int z = z0; z < z1; ++z) {
+    const float after = plane_sum3(g, p, rule::wrap_index(z + 1, p.depth), xl, x, xr, ya, y, yb);
+    const size_t v = at(p, x, y, z);
+    f[v] = rule3::field_update3(__ldg(g + v), rule::sum9(before, here, after), p);
+    before = here;
+    here = after;
+  }
 }
 
 __global__ void rows3_kernel(const float* __restrict__ g, float* __restrict__ r, rule3::Params3 p) {
@@ -159,6 +199,14 @@ __global__ void update3_kernel(const float* __restrict__ pl, const float* __rest
   f[at(p, x, y, z)] = rule3::field_update3(g[at(p, x, y, z)], s27, p);
 }
 
+// Steps between regroupings by default: more often when the field is far larger than the L2 cache,
+// where the sensors' reads come from memory unless neighbouring agents share them.
+int default_sort_every(uint64_t voxels) {
+  int l2 = 0;
+  PHYS_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, kCudaDevice));
+  return voxels * sizeof(float) > 2 * static_cast<uint64_t>(l2) ? 16 : 32;
+}
+
 unsigned blocks_for(uint64_t n) {
   return static_cast<unsigned>((n + kThreads - 1) / kThreads);
 }
@@ -168,7 +216,8 @@ class CudaVolume final : public Volume {
   explicit CudaVolume(const VolumeConfig& c)
       : Volume(c), device_(cuda_device_name()), voxels_(voxels_of(size_)), channels_(sp_.count) {
     const auto ch = static_cast<uint64_t>(channels_);
-    const uint64_t need = voxels_ * (ch * 3 * sizeof(float) + 3 * sizeof(float) + 1) + agents_ * 2 * 28;
+    const uint64_t passes = fused_ ? 1 : 3;  // G, and the row and plane sums when unfused
+    const uint64_t need = voxels_ * (ch * 3 * sizeof(float) + passes * sizeof(float) + 1) + agents_ * 2 * 28;
     size_t free_b = 0;
     size_t total_b = 0;
     PHYS_CUDA_CHECK(cudaSetDevice(kCudaDevice));
@@ -192,7 +241,10 @@ class CudaVolume final : public Volume {
     scan_temp_ = DeviceBuffer<unsigned char>(std::max<size_t>(scan_bytes, 1), "the volume's scan scratch");
     offsets_ = DeviceBuffer<uint32_t>(voxels_ * ch, "the volume's sort offsets");
     field_ = DeviceBuffer<float>(voxels_ * ch, "the volume's field");
-    for (auto* b : {&g_, &rows_, &planes_}) *b = DeviceBuffer<float>(voxels_, "the volume's field");
+    g_ = DeviceBuffer<float>(voxels_, "the volume's field");
+    if (!fused_) {
+      for (auto* b : {&rows_, &planes_}) *b = DeviceBuffer<float>(voxels_, "the volume's field");
+    }
     counts_ = DeviceBuffer<uint32_t>(voxels_ * ch, "the volume's counts");
     PHYS_CUDA_CHECK(cudaMemsetAsync(field_.get(), 0, field_.bytes(), stream_.get()));
     upload_agents(spawn_volume_agents(c, p_, c.threads > 0 ? c.threads : default_threads()));
@@ -213,7 +265,8 @@ class CudaVolume final : public Volume {
       }
       PHYS_CUDA_CHECK_LAUNCH();
       ++steps_;
-      if (steps_ % kSortEvery == 0) sort();  // the step's counts are where the agents stand now
+      if (sort_every_ > 0 && steps_ % static_cast<uint64_t>(sort_every_) == 0)
+        sort();  // the step's counts are where the agents stand now
     }
   }
 
@@ -338,10 +391,17 @@ class CudaVolume final : public Volume {
                                                             food_k_[c]);
     }
     deposit3_kernel<<<vb, kThreads, 0, s>>>(field, counts_.get() + static_cast<size_t>(c) * voxels_, g_.get(),
-                                            p);
-    rows3_kernel<<<vb, kThreads, 0, s>>>(g_.get(), rows_.get(), p);
-    planes3_kernel<<<vb, kThreads, 0, s>>>(rows_.get(), planes_.get(), p);
-    update3_kernel<<<vb, kThreads, 0, s>>>(planes_.get(), g_.get(), field, p);
+                                            voxels_, p);
+    if (fused_) {
+      const dim3 block(32, 8);
+      const dim3 grid((size_.width + 31) / 32, (size_.height + 7) / 8,
+                      (size_.depth + kFieldPlanes - 1) / kFieldPlanes);
+      field3_kernel<<<grid, block, 0, s>>>(g_.get(), field, p);
+    } else {
+      rows3_kernel<<<vb, kThreads, 0, s>>>(g_.get(), rows_.get(), p);
+      planes3_kernel<<<vb, kThreads, 0, s>>>(rows_.get(), planes_.get(), p);
+      update3_kernel<<<vb, kThreads, 0, s>>>(planes_.get(), g_.get(), field, p);
+    }
   }
 
   // The agents regrouped by species, then voxel, from the counts of the step just taken (where they
@@ -384,6 +444,8 @@ class CudaVolume final : public Volume {
   DeviceBuffer<uint32_t> food_at_;
   DeviceBuffer<float> food_w_;
   uint32_t n_food_ = 0;
+  int sort_every_ = cuda::env_int("PHYSARUM_CUDA_VOLUME_SORT_EVERY", default_sort_every(voxels_), 0, 1 << 20);
+  bool fused_ = cuda::env_int("PHYSARUM_CUDA_VOLUME_FUSED", 1, 0, 1) != 0;
   DeviceBuffer<uint8_t> walls_d_;  // (D, H, W), none until the run has walls
   DeviceBuffer<uint32_t> wall_list_d_;
   uint32_t n_walls_ = 0;
