@@ -368,6 +368,17 @@ int run(const BenchOptions& opt) {
   bool said_note = false;
   int ran = 0;
   for (const Case& c : cases) ran += run_case(opt, c, steps, copy_gbs, said_note) ? 1 : 0;
+  // The default sweep ends with a volume: 256^3 with 10M agents on the GPU, 64^3 with 250K on the CPU.
+  const bool default_sweep = opt.sweep.empty() && opt.size.empty() && opt.agents.empty() && opt.species == 1;
+  if (default_sweep && !opt.json) {
+    BenchOptions volume = opt;
+    volume.size = cpu ? "64x64x64" : "256x256x256";
+    volume.agents = cpu ? "250K" : "10M";
+    volume.steps.reset();
+    std::printf("\n");
+    std::fflush(stdout);
+    if (run_volume(volume) == kExitOk) ++ran;
+  }
   return ran > 0 ? kExitOk : kExitRuntime;
 }
 
@@ -375,12 +386,12 @@ int run(const BenchOptions& opt) {
 
 CommandFn add_bench_command(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
-  CLI::App* cmd =
-      app.add_subcommand("bench",
-                         "Benchmark the simulation in steady state. Without --size/--agents it sweeps "
-                         "1024x1024/1M, 2048x2048/4M,\n"
-                         "3840x2160/10M, 4096x4096/16M, 3840x2160/10M with 4 species and (GPU, memory\n"
-                         "allowing) 3840x2160/100M.");
+  CLI::App* cmd = app.add_subcommand(
+      "bench",
+      "Benchmark the simulation in steady state. Without --size/--agents it sweeps "
+      "1024x1024/1M, 2048x2048/4M,\n"
+      "3840x2160/10M, 4096x4096/16M, 3840x2160/10M with 4 species, (GPU, memory\n"
+      "allowing) 3840x2160/100M, and a volume: 256x256x256/10M (GPU) or 64x64x64/250K (CPU).");
   add_case_options(*cmd, *o);
   add_frame_options(*cmd, *o);
   cmd->add_option("--sweep", o->sweep,
