@@ -27,18 +27,9 @@ Recipe volume_recipe() {
   return r;
 }
 
-// The volume made by hand from the preset the recipe resolves to.
+// The volume of the preset the recipe resolves to, made without the run library's food and walls.
 std::unique_ptr<Volume> by_hand(const Recipe& r) {
-  const Preset p = resolve(r);
-  VolumeConfig c;
-  c.size = p.run.size;
-  c.agents = p.run.agents;
-  c.seed = p.run.seed;
-  c.model = p.model;
-  c.species = p.species;
-  c.boundary = p.environment.boundary;
-  c.threads = 1;
-  return create_volume(BackendKind::Cpu, c);
+  return create_volume(BackendKind::Cpu, volume_config(resolve(r), 1));
 }
 
 std::filesystem::path write_points(const std::filesystem::path& dir) {

@@ -3,6 +3,8 @@
 // toward a ring sensor (the geometry redone in double), and the same bytes at every thread count.
 #include <gtest/gtest.h>
 
+#include "volume_support.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -20,6 +22,11 @@ using namespace physarum;
 
 namespace {
 
+using test::cpu;
+using test::field_of;
+using test::total;
+using test::voxel;
+
 VolumeConfig small(Size size, uint64_t agents, int threads = 1) {
   VolumeConfig c;
   c.size = size;
@@ -27,26 +34,6 @@ VolumeConfig small(Size size, uint64_t agents, int threads = 1) {
   c.seed = 7;
   c.threads = threads;
   return c;
-}
-
-std::unique_ptr<Volume> cpu(const VolumeConfig& c) {
-  return create_volume(BackendKind::Cpu, c);
-}
-
-std::vector<float> field_of(Volume& v) {
-  std::vector<float> f;
-  v.read_field(f);
-  return f;
-}
-
-double total(const std::vector<float>& f) {
-  double s = 0;
-  for (float v : f) s += v;
-  return s;
-}
-
-size_t voxel(Size s, int x, int y, int z) {
-  return (static_cast<size_t>(z) * s.height + y) * s.width + x;
 }
 
 }  // namespace

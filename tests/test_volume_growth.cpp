@@ -8,6 +8,8 @@
 // peaks on the points whatever the agents do.
 #include <gtest/gtest.h>
 
+#include "volume_support.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -26,15 +28,8 @@ using namespace physarum;
 
 namespace {
 
-size_t voxel(Size s, int x, int y, int z) {
-  return (static_cast<size_t>(z) * s.height + y) * s.width + x;
-}
-
-std::vector<float> field_of(Volume& v) {
-  std::vector<float> f;
-  v.read_field(f);
-  return f;
-}
+using test::field_of;
+using test::voxel;
 
 // The agents' share of the field after `steps` steps on `food` at `strength`: the field less the field
 // of a twin with the same food whose one agent deposits nothing.

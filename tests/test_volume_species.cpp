@@ -5,6 +5,8 @@
 // and the CUDA volume against the CPU's at every step.
 #include <gtest/gtest.h>
 
+#include "volume_support.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -21,6 +23,10 @@ using namespace physarum;
 
 namespace {
 
+using test::cpu;
+using test::field_of;
+using test::voxel;
+
 VolumeConfig small(Size size, uint64_t agents, int threads = 1) {
   VolumeConfig c;
   c.size = size;
@@ -33,21 +39,6 @@ VolumeConfig small(Size size, uint64_t agents, int threads = 1) {
   return c;
 }
 
-std::unique_ptr<Volume> cpu(const VolumeConfig& c) {
-  return create_volume(BackendKind::Cpu, c);
-}
-
-std::vector<float> field_of(Volume& v) {
-  std::vector<float> f;
-  v.read_field(f);
-  return f;
-}
-
-size_t voxel(Size s, int x, int y, int z) {
-  return (static_cast<size_t>(z) * static_cast<size_t>(s.height) + static_cast<size_t>(y)) *
-             static_cast<size_t>(s.width) +
-         static_cast<size_t>(x);
-}
 size_t voxel_of(Size s, float x, float y, float z) {
   return voxel(s, static_cast<int>(x), static_cast<int>(y), static_cast<int>(z));
 }
