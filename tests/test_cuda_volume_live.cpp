@@ -35,7 +35,7 @@ VolumeConfig config(int species) {
   c.model.sensor_distance = 4.0f;
   for (int s = 0; s < species && species > 1; ++s) {
     Species sp;
-    sp.name = "s" + std::to_string(s);
+    sp.name = std::string("s").append(std::to_string(s));
     sp.model = c.model;
     sp.model.sensor_angle_deg = 25.0f + 10.0f * static_cast<float>(s);
     c.species.list.push_back(sp);
@@ -55,7 +55,7 @@ TEST(CudaVolumeLive, ALiveChangeIsTheCpusBitForBit) {
     b->set_food({{5, 2.0f}, {900, 1.0f}}, 1.0f);
     a->step(20);
     b->step(20);
-    expect_same(*a, *b, "before the change, species " + std::to_string(species));
+    expect_same(*a, *b, std::string("before the change, species ").append(std::to_string(species)));
     c.model.rotation_angle_deg = 70.0f;
     c.model.decay = 0.2f;
     c.model.diffuse = 0.6f;
@@ -69,7 +69,7 @@ TEST(CudaVolumeLive, ALiveChangeIsTheCpusBitForBit) {
     b->set_live(c, 4.0f);
     a->step(20);  // across the regrouping at step 32
     b->step(20);
-    expect_same(*a, *b, "after the change, species " + std::to_string(species));
+    expect_same(*a, *b, std::string("after the change, species ").append(std::to_string(species)));
   }
 }
 
