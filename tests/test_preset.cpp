@@ -351,7 +351,8 @@ TEST(Preset, DeepNestingIsRefusedWithFileAndLine) {
       parse_error("# " + deep_text + "\n[display]\npalette = \"" + deep_text + "[[[{{{\"\n" +
                   "[model]\ndecay = 0.125\n\"a.b.c.d.e.f.g.h.i\" = 1\n"),
       "p.toml:6: model.a.b.c.d.e.f.g.h.i: unknown key (known keys: sensor_angle_deg, rotation_angle_deg, "
-      "sensor_distance, step_size, deposit, decay, diffuse, turn_rule, jitter)");
+      "sensor_distance, step_size, deposit, decay, diffuse, turn_rule, jitter, ring, sharpness, "
+      "trace_decay)");
   EXPECT_EQ(parse_error("[model]\ndecay = 0.125\n[display]\npalette = '''\n" + deep_text + "\n[[[\n'''\n"),
             "");
 }

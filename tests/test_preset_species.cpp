@@ -109,7 +109,8 @@ TEST(PresetSpecies, EveryKindOfBadSpeciesPresetNamesLineAndKey) {
       {"[[species]]\ncolour = \"red\"\n", "p.toml:2: species.0.colour: colour 'red' is not of the form"},
       {"[[species]]\ncolour = \"#12345g\"\n", "species.0.colour"},
       {"[[species]]\nturn_rule = \"left\"\n",
-       "p.toml:2: species.0.turn_rule: species.0.turn_rule 'left' is not one of: simple, jones"},
+       "p.toml:2: species.0.turn_rule: species.0.turn_rule 'left' is not one of: simple, jones (a volume "
+       "also: mcpm)"},
       {"[[species]]\nspawn = \"cloud\"\n", "p.toml:2: species.0.spawn:"},
       {two + "[interaction]\nmatrix = [[1, 0]]\n",
        "p.toml:4: interaction.matrix: must be 2 x 2 (one row per species); it has 1 rows"},

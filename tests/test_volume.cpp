@@ -33,6 +33,7 @@ VolumeConfig small(Size size, uint64_t agents, int threads = 1) {
   c.agents = agents;
   c.seed = 7;
   c.threads = threads;
+  c.model.turn_rule = TurnRule::Jones;
   return c;
 }
 
@@ -59,9 +60,9 @@ TEST(Volume, SizesAreReadAsWxHxDAndBadOnesNamed) {
 
 TEST(Volume, BadConfigsAndInputsAreRefusedByNameAndChangeNothing) {
   VolumeConfig c = small({8, 8, 8}, 10);
-  c.ring = 0;
+  c.model.ring = 0;
   EXPECT_THROW(cpu(c), Error);
-  c.ring = 4;
+  c.model.ring = 4;
   c.agents = 0;
   EXPECT_THROW(cpu(c), Error);
   c.agents = 10;
@@ -263,13 +264,14 @@ TEST(Volume, TheThreadCountChangesNoBit) {
   EXPECT_GT(total(field[0]), 0.0);
 }
 
-// The CUDA volume against the CPU's, bit for bit: odd sides, rings of 3, 4 and 6 sensors, a field and
-// agents handed in, across steps.
+// The CUDA volume against the CPU's, bit for bit: odd sides, rings of 3 (the simple rule), 4 and 6
+// sensors (Jones's), a field and agents handed in, across steps.
 TEST(CudaVolume, EveryStepIsTheCpusBitForBit) {
   if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device or driver on this machine";
   for (const int ring : {3, 4, 6}) {
     VolumeConfig c = small({23, 19, 17}, 6000, 2);
-    c.ring = ring;
+    c.model.ring = ring;
+    c.model.turn_rule = ring == 3 ? TurnRule::Simple : TurnRule::Jones;
     c.model.sensor_angle_deg = 20.0f + 10.0f * static_cast<float>(ring);
     c.model.rotation_angle_deg = 35.0f;
     c.model.sensor_distance = 4.5f;

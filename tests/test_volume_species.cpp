@@ -36,6 +36,7 @@ VolumeConfig small(Size size, uint64_t agents, int threads = 1) {
   c.model.sensor_distance = 3.5f;
   c.model.decay = 0.05f;
   c.model.diffuse = 0.3f;
+  c.model.turn_rule = TurnRule::Jones;  // the ring rule with its random turn
   return c;
 }
 

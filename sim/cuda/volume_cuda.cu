@@ -81,7 +81,9 @@ __global__ void iota3_kernel(uint32_t* id, uint32_t n) {
 
 // One species with W = [[1]] and no walls (Plain, Walls3::None) is the one-species step itself: no
 // species lookup, no matrix, no wall byte, the same loads and stores an agent as a single species.
-template <int S, bool Plain, rule3::Walls3 K>
+// Mcpm: some species' rule is mcpm (each agent takes its species'); without it the kernel carries
+// none of MCPM's code.
+template <int S, bool Plain, rule3::Walls3 K, bool Mcpm>
 __global__ void agents3_kernel(Agents3Device a, uint32_t n, const float* __restrict__ field,
                                uint32_t* __restrict__ counts, rule3::Species3 sp, size_t voxels,
                                const uint8_t* __restrict__ walls, uint32_t step) {
@@ -89,8 +91,8 @@ __global__ void agents3_kernel(Agents3Device a, uint32_t n, const float* __restr
   if (i >= n) return;
   rule3::Agent3 ag{a.x[i], a.y[i], a.z[i], {a.hx[i], a.hy[i], a.hz[i]}};
   int s = 0;
-  const int v = rule3::step_species_agent3<S, Plain, K>(ag, a.id[i], step, sp, field, voxels, walls, s,
-                                                        [](const float* f) { return __ldg(f); });
+  const int v = rule3::step_species_agent3<S, Plain, K, Mcpm>(ag, a.id[i], step, sp, field, voxels, walls, s,
+                                                              [](const float* f) { return __ldg(f); });
   a.x[i] = ag.x;
   a.y[i] = ag.y;
   a.z[i] = ag.z;
@@ -176,6 +178,14 @@ __global__ void field3_kernel(const float* __restrict__ g, float* __restrict__ f
   }
 }
 
+// MCPM's trace, one channel: T' = trace keep (T + C deposit).
+__global__ void trace3_kernel(float* __restrict__ t, const uint32_t* __restrict__ c, rule3::Params3 p) {
+  int x, y, z;
+  if (!voxel_of(p, x, y, z)) return;
+  const size_t v = at(p, x, y, z);
+  t[v] = rule::mul(p.trace_keep, rule::deposited(t[v], c[v], p.deposit));
+}
+
 __global__ void rows3_kernel(const float* __restrict__ g, float* __restrict__ r, rule3::Params3 p) {
   int x, y, z;
   if (!voxel_of(p, x, y, z)) return;
@@ -217,7 +227,9 @@ class CudaVolume final : public Volume {
       : Volume(c), device_(cuda_device_name()), voxels_(voxels_of(size_)), channels_(sp_.count) {
     const auto ch = static_cast<uint64_t>(channels_);
     const uint64_t passes = fused_ ? 1 : 3;  // G, and the row and plane sums when unfused
-    const uint64_t need = voxels_ * (ch * 3 * sizeof(float) + passes * sizeof(float) + 1) + agents_ * 2 * 28;
+    const uint64_t need =
+        voxels_ * (ch * (has_trace() ? 4 : 3) * sizeof(float) + passes * sizeof(float) + 1) +
+        agents_ * 2 * 28;
     size_t free_b = 0;
     size_t total_b = 0;
     PHYS_CUDA_CHECK(cudaSetDevice(kCudaDevice));
@@ -247,6 +259,10 @@ class CudaVolume final : public Volume {
     }
     counts_ = DeviceBuffer<uint32_t>(voxels_ * ch, "the volume's counts");
     PHYS_CUDA_CHECK(cudaMemsetAsync(field_.get(), 0, field_.bytes(), stream_.get()));
+    if (has_trace()) {
+      trace_ = DeviceBuffer<float>(voxels_ * ch, "the volume's trace");
+      PHYS_CUDA_CHECK(cudaMemsetAsync(trace_.get(), 0, trace_.bytes(), stream_.get()));
+    }
     upload_agents(spawn_volume_agents(c, p_, c.threads > 0 ? c.threads : default_threads()));
   }
 
@@ -259,6 +275,13 @@ class CudaVolume final : public Volume {
       PHYS_CUDA_CHECK(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), s));
       launch_agents();
       for (int c = 0; c < channels_; ++c) update_channel(c);
+      if (has_trace()) {
+        for (int c = 0; c < channels_; ++c) {
+          const size_t at = static_cast<size_t>(c) * voxels_;
+          trace3_kernel<<<blocks_for(voxels_), kThreads, 0, s>>>(trace_.get() + at, counts_.get() + at,
+                                                                 sp_.p[c]);
+        }
+      }
       if (n_walls_ > 0) {
         mask3_kernel<<<blocks_for(n_walls_), kThreads, 0, s>>>(field_.get(), wall_list_d_.get(), n_walls_,
                                                                channels_, voxels_);
@@ -301,6 +324,13 @@ class CudaVolume final : public Volume {
   }
 
  protected:
+  void download_trace(std::vector<float>& out) override {
+    out.resize(trace_.size());
+    PHYS_CUDA_CHECK(
+        cudaMemcpyAsync(out.data(), trace_.get(), trace_.bytes(), cudaMemcpyDeviceToHost, stream_.get()));
+    PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
   void upload_field(const std::vector<float>& values) override {
     PHYS_CUDA_CHECK(
         cudaMemcpyAsync(field_.get(), values.data(), field_.bytes(), cudaMemcpyHostToDevice, stream_.get()));
@@ -357,28 +387,30 @@ class CudaVolume final : public Volume {
     return {x_[k].get(), y_[k].get(), z_[k].get(), hx_[k].get(), hy_[k].get(), hz_[k].get(), id_[k].get()};
   }
 
-  template <int S, bool Plain, rule3::Walls3 K>
+  template <int S, bool Plain, rule3::Walls3 K, bool Mcpm>
   void launch_agents_as() {
-    agents3_kernel<S, Plain, K><<<blocks_for(agents_), kThreads, 0, stream_.get()>>>(
+    agents3_kernel<S, Plain, K, Mcpm><<<blocks_for(agents_), kThreads, 0, stream_.get()>>>(
         device_agents(cur_), static_cast<uint32_t>(agents_), field_.get(), counts_.get(), sp_, voxels_,
         walls_d_.get(), static_cast<uint32_t>(steps_));
   }
-  template <rule3::Walls3 K>
+  template <rule3::Walls3 K, bool Mcpm>
   void launch_agents_with() {
     switch (channels_) {
-      case 1: sp_.plain ? launch_agents_as<1, true, K>() : launch_agents_as<1, false, K>(); break;
-      case 2: launch_agents_as<2, false, K>(); break;
-      case 3: launch_agents_as<3, false, K>(); break;
-      default: launch_agents_as<4, false, K>(); break;
+      case 1: sp_.plain ? launch_agents_as<1, true, K, Mcpm>() : launch_agents_as<1, false, K, Mcpm>(); break;
+      case 2: launch_agents_as<2, false, K, Mcpm>(); break;
+      case 3: launch_agents_as<3, false, K, Mcpm>(); break;
+      default: launch_agents_as<4, false, K, Mcpm>(); break;
     }
   }
-  void launch_agents() {
+  template <bool Mcpm>
+  void launch_agents_for() {
     switch (walls_kind()) {
-      case rule3::Walls3::None: launch_agents_with<rule3::Walls3::None>(); break;
-      case rule3::Walls3::Wrapped: launch_agents_with<rule3::Walls3::Wrapped>(); break;
-      case rule3::Walls3::Closed: launch_agents_with<rule3::Walls3::Closed>(); break;
+      case rule3::Walls3::None: launch_agents_with<rule3::Walls3::None, Mcpm>(); break;
+      case rule3::Walls3::Wrapped: launch_agents_with<rule3::Walls3::Wrapped, Mcpm>(); break;
+      case rule3::Walls3::Closed: launch_agents_with<rule3::Walls3::Closed, Mcpm>(); break;
     }
   }
+  void launch_agents() { has_trace() ? launch_agents_for<true>() : launch_agents_for<false>(); }
 
   // Channel c's emission and field update, with species c's constants.
   void update_channel(int c) {
@@ -441,6 +473,7 @@ class CudaVolume final : public Volume {
   DeviceBuffer<uint32_t> offsets_;
   DeviceBuffer<float> field_, g_, rows_, planes_;  // field_ (S, D, H, W); the others one channel's
   DeviceBuffer<uint32_t> counts_;                  // (S, D, H, W)
+  DeviceBuffer<float> trace_;                      // (S, D, H, W) with an MCPM species, else none
   DeviceBuffer<uint32_t> food_at_;
   DeviceBuffer<float> food_w_;
   uint32_t n_food_ = 0;

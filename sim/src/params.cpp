@@ -175,6 +175,10 @@ rule::SpeciesParams blur_only(rule::SpeciesParams sp) {
 
 rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed, int scale) {
   validate(m);
+  if (m.turn_rule == TurnRule::Mcpm) {
+    throw Error(
+        "turn_rule = \"mcpm\" is a volume's rule (a size WxHxD): a plane's turn rules are simple, jones");
+  }
   // K as a float is exact, and so is a product by 1: K = 1 keeps the preset's bits.
   const auto k = static_cast<float>(scale);
   constexpr float kDegToRad = 0.017453292519943295f;
@@ -202,7 +206,11 @@ rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed
 }
 
 std::string_view to_string(TurnRule r) {
-  return r == TurnRule::Jones ? "jones" : "simple";
+  switch (r) {
+    case TurnRule::Jones: return "jones";
+    case TurnRule::Mcpm: return "mcpm";
+    default: return "simple";
+  }
 }
 std::string_view to_string(SpawnMode m) {
   switch (m) {
@@ -227,7 +235,8 @@ std::string_view to_string(CaveMode m) {
 TurnRule parse_turn_rule(std::string_view s) {
   if (s == "simple") return TurnRule::Simple;
   if (s == "jones") return TurnRule::Jones;
-  bad_choice("turn rule", s, "simple, jones");
+  if (s == "mcpm") return TurnRule::Mcpm;
+  bad_choice("turn rule", s, "simple, jones, mcpm");
 }
 SpawnMode parse_spawn_mode(std::string_view s) {
   if (s == "random") return SpawnMode::Random;

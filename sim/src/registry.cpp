@@ -125,6 +125,7 @@ struct P : Param {
   }
   P& unit(std::string_view u) { return Param::unit = u, *this; }
   P& choices(std::string_view c) { return Param::choices = c, *this; }
+  P& volume_choices(std::string_view c) { return Param::volume_choices = c, *this; }
   P& ui(double lo, double hi, bool log = false, std::string_view format = "%.3f") {
     ui_lo = lo, ui_hi = hi, ui_log = log, ui_format = format;
     return *this;
@@ -152,7 +153,7 @@ void rule_and_world(std::vector<P>& t) {
   t.push_back(P::of<&ModelParams::rotation_angle_deg>(S::Model, "rotation_angle_deg", T::Float, 0, 180,
       "RA: how far an agent turns in one step").unit("deg").ui(0, 180, false, "%.1f deg").explore(5, 100).species());
   t.push_back(P::of<&ModelParams::sensor_distance>(S::Model, "sensor_distance", T::Float, 0, 1000,
-      "SO: how far ahead the sensors look").unit("cells").ui(0, 64, false, "%.2f cells").explore(4, 30, true).species());
+      "SO: how far ahead the sensors look (mcpm: the mean of a Maxwell-Boltzmann draw)").unit("cells").ui(0, 64, false, "%.2f cells").explore(4, 30, true).species());
   t.push_back(P::of<&ModelParams::step_size>(S::Model, "step_size", T::Float, 0, 100,
       "SS: how far an agent moves in one step").unit("cells").ui(0, 16, false, "%.2f cells").explore(0.5, 2.5).species());
   t.push_back(P::of<&ModelParams::deposit>(S::Model, "deposit", T::Float, 0, 1e6,
@@ -162,10 +163,18 @@ void rule_and_world(std::vector<P>& t) {
   t.push_back(P::of<&ModelParams::diffuse>(S::Model, "diffuse", T::Float, 0, 1,
       "blend between the cell and its 3x3 mean each step (1 = full blur)").ui(0, 1, false, "%.3f").explore(0.05, 0.6).species());
   t.push_back(P::of<&ModelParams::turn_rule>(S::Model, "turn_rule", T::Choice, 0, 0,
-      "simple: turn toward a strictly larger side; jones: Jones 2010 (random turn when both sides beat the centre)")
-      .choices("simple, jones").explore(0, 1).species());
+      "simple: turn toward a strictly larger side; jones: Jones 2010 (random turn when both sides beat the centre); mcpm: a volume's Monte Carlo Physarum Machine (Elek et al. 2022)")
+      .choices("simple, jones").volume_choices("mcpm").explore(0, 1).species());
   t.push_back(P::of<&ModelParams::jitter>(S::Model, "jitter", T::Float, 0, rule::kTwoPi,
       "random wobble added to the heading each step").unit("rad").ui(0, 3.14159, false, "%.3f rad").explore(0, 0.4).species());
+  t.push_back(P::of<&ModelParams::ring>(S::Model, "ring", T::Int, 1, kMaxRing,
+      "volume, simple and jones: the sensors on the cone around the forward one").unit("sensors").ui(1, kMaxRing).species().when_set());
+  t.push_back(P::of<&ModelParams::sharpness>(S::Model, "sharpness", T::Float, 0, 100,
+      "volume, mcpm: S, the turn toward the sensed direction has probability r^S / (1 + r^S), r its reading over the forward one")
+      .ui(0, 10, false, "%.2f").species().when_set());
+  t.push_back(P::of<&ModelParams::trace_decay>(S::Model, "trace_decay", T::Float, 0, 1,
+      "volume, mcpm: fraction of the trace (what the agents visited, never sensed) that fades each step")
+      .ui(0, 1, true, "%.4f").species().when_set());
   // [spawn]: where the agents start; changing it needs new agents.
   t.push_back(P::of<&SpawnParams::mode>(S::Spawn, "mode", T::Choice, 0, 0,
       "random: everywhere, random headings; disc: a filled disc in the centre; ring: a thin ring, all facing the centre; point: all at the centre")

@@ -197,7 +197,9 @@ std::string range_text(const Param& p) {
     case Type::Size:
       return "each side " + shortest(static_cast<int64_t>(p.lo)) + " to " +
              shortest(static_cast<int64_t>(p.hi));
-    case Type::Choice: return std::string(p.choices);
+    case Type::Choice:
+      return std::string(p.choices) +
+             (p.volume_choices.empty() ? "" : " (a volume also: " + std::string(p.volume_choices) + ")");
     case Type::Text:
       return shortest(static_cast<int64_t>(p.lo)) + " to " + shortest(static_cast<int64_t>(p.hi)) + " bytes";
     case Type::Colour: return "\"#rrggbb\"";
@@ -221,9 +223,11 @@ void check(const Param& p, const Value& v, const std::string& name, size_t speci
     case Type::Bool: return;
     case Type::Choice: {
       const std::string& s = std::get<std::string>(v);
-      const auto all = split_choices(p.choices);
-      if (std::find(all.begin(), all.end(), s) == all.end())
-        throw Error(name + " '" + s + "' is not one of: " + std::string(p.choices));
+      const auto plane = split_choices(p.choices);
+      const auto volume = split_choices(p.volume_choices);
+      if (std::find(plane.begin(), plane.end(), s) == plane.end() &&
+          std::find(volume.begin(), volume.end(), s) == volume.end())
+        throw Error(name + " '" + s + "' is not one of: " + range_text(p));
       return;
     }
     case Type::Text: return check_text(p, std::get<std::string>(v), name);

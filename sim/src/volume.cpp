@@ -40,14 +40,17 @@ rule3::Params3 params3_of(const ModelParams& m, const VolumeConfig& c) {
   p.width = s.width;
   p.height = s.height;
   p.depth = s.depth;
-  p.ring = c.ring;
+  p.ring = m.ring;
+  p.rule = static_cast<int>(m.turn_rule == TurnRule::Mcpm    ? rule::kTurnMcpm
+                            : m.turn_rule == TurnRule::Jones ? rule::kTurnJones
+                                                             : rule::kTurnSimple);
   p.fwidth = static_cast<float>(s.width);
   p.fheight = static_cast<float>(s.height);
   p.fdepth = static_cast<float>(s.depth);
   p.inv_width = 1.0f / p.fwidth;
   p.inv_height = 1.0f / p.fheight;
   p.inv_depth = 1.0f / p.fdepth;
-  p.inv_ring = 1.0f / static_cast<float>(c.ring);
+  p.inv_ring = 1.0f / static_cast<float>(m.ring);
   p.sensor_distance = m.sensor_distance;
   p.cos_sa = angle_cos(m.sensor_angle_deg);
   p.sin_sa = angle_sin(m.sensor_angle_deg);
@@ -59,6 +62,8 @@ rule3::Params3 params3_of(const ModelParams& m, const VolumeConfig& c) {
   p.keep = 1.0f - m.decay;
   p.self_w = 1.0f - m.diffuse;
   p.neighbour_w = m.diffuse / 27.0f;
+  p.sharpness = m.sharpness;
+  p.trace_keep = 1.0f - m.trace_decay;
   return p;
 }
 
@@ -77,10 +82,6 @@ void check_volume_config(const VolumeConfig& c) {
     throw Error("agents = " + std::to_string(c.agents) + " is out of range: 1 to " +
                 std::to_string(kMaxAgents));
   }
-  if (c.ring < 1 || c.ring > kMaxRing) {
-    throw Error("ring = " + std::to_string(c.ring) + " is out of range: 1 to " + std::to_string(kMaxRing) +
-                " sensors on the cone");
-  }
   if (c.threads < 0 || c.threads > kMaxThreads) {
     throw Error("threads = " + std::to_string(c.threads) + " is out of range: allowed 0 (all) to " +
                 std::to_string(kMaxThreads));
@@ -94,7 +95,10 @@ rule3::Species3 make_species3(const VolumeConfig& c) {
   check_volume_config(c);
   const SpeciesSet set = resolve_species(c.species, c.model, SpawnMode::Random);
   // The shares' ends and the matrix as the plane derives them (its step constants are not used).
-  const rule::SpeciesParams plane = make_species_params(set, c.size, c.seed, c.agents);
+  // The plane refuses mcpm; a plane's constants of the same set without it give the same ends.
+  SpeciesSet plane_set = set;
+  for (Species& s : plane_set.list) s.model.turn_rule = TurnRule::Simple;
+  const rule::SpeciesParams plane = make_species_params(plane_set, c.size, c.seed, c.agents);
   const size_t n = set.list.size();
   rule3::Species3 sp{};
   sp.count = static_cast<int>(n);
@@ -118,7 +122,13 @@ rule3::Params3 make_params3(const VolumeConfig& c) {
 }
 
 Volume::Volume(const VolumeConfig& c)
-    : size_(c.size), agents_(c.agents), sp_(make_species3(c)), p_(sp_.p[0]), boundary_(c.boundary) {
+    : size_(c.size),
+      agents_(c.agents),
+      sp_(make_species3(c)),
+      p_(sp_.p[0]),
+      boundary_(c.boundary),
+      mcpm_(false) {
+  for (int s = 0; s < sp_.count; ++s) mcpm_ = mcpm_ || sp_.p[s].rule == rule::kTurnMcpm;
   const SpeciesSet set = resolve_species(c.species, c.model, SpawnMode::Random);
   for (size_t s = 0; s < set.list.size(); ++s) species_food_[s] = set.list[s].food_strength;
   for (int s = 0; s < rule3::kMaxSpecies; ++s) food_k_[s] = species_food_[s].value_or(food_strength_);
@@ -146,6 +156,11 @@ void Volume::set_field(const std::vector<float>& values) {
   for (size_t c = 0; c < channels; ++c)
     for (const uint32_t v : wall_list_) all[c * voxels + v] = 0.0f;
   upload_field(all);
+}
+
+void Volume::read_trace(std::vector<float>& out) {
+  if (!has_trace()) throw Error("this volume has no trace: only turn_rule = \"mcpm\" keeps one");
+  download_trace(out);
 }
 
 void Volume::set_agents(const Agents3& a) {

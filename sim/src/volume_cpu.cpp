@@ -30,6 +30,7 @@ class CpuVolume final : public Volume {
 
  protected:
   void upload_field(const std::vector<float>& values) override { field_ = values; }
+  void download_trace(std::vector<float>& out) override { out = trace_; }
   void upload_agents(const Agents3& a) override;
   void upload_food(const std::vector<uint32_t>& voxels, const std::vector<float>& weights) override {
     food_at_ = voxels;
@@ -39,11 +40,12 @@ class CpuVolume final : public Volume {
 
  private:
   void step_agents();
-  template <rule3::Walls3 K>
+  template <rule3::Walls3 K, bool Mcpm>
   void step_agents_with(uint32_t step);
-  template <int S, bool Plain, rule3::Walls3 K>
+  template <int S, bool Plain, rule3::Walls3 K, bool Mcpm>
   void step_agents_as(uint32_t step);
   void update_channel(int c);
+  void update_trace();
 
   int threads_;
   size_t voxels_;
@@ -52,6 +54,7 @@ class CpuVolume final : public Volume {
   std::vector<uint8_t> species_;             // and its species (S > 1)
   std::vector<uint32_t> counts_;             // (S, D, H, W)
   std::vector<float> field_;                 // (S, D, H, W)
+  std::vector<float> trace_;                 // (S, D, H, W) with an MCPM species, else empty
   std::vector<float> next_, rows_, planes_;  // one channel's G and sums
   std::vector<uint32_t> food_at_;            // point data: voxels, increasing, none a wall
   std::vector<float> food_w_;                // and their weights
@@ -65,12 +68,14 @@ CpuVolume::CpuVolume(const VolumeConfig& c)
     if (channels > 1) species_.resize(c.agents);
     counts_.assign(voxels_ * channels, 0U);
     field_.assign(voxels_ * channels, 0.0f);
+    if (has_trace()) trace_.assign(voxels_ * channels, 0.0f);
     for (auto* v : {&next_, &rows_, &planes_}) v->assign(voxels_, 0.0f);
     upload_agents(spawn_volume_agents(c, p_, threads_));
   } catch (const std::bad_alloc&) {
-    throw OutOfMemoryError("out of host memory: " + format_size(size_) + " voxels with " +
-                           format_count(c.agents) + " agents need about " +
-                           std::to_string((voxels_ * (12 + 8 * channels) + c.agents * 29) >> 20) + " MiB");
+    throw OutOfMemoryError(
+        "out of host memory: " + format_size(size_) + " voxels with " + format_count(c.agents) +
+        " agents need about " +
+        std::to_string((voxels_ * (12 + (has_trace() ? 12 : 8) * channels) + c.agents * 29) >> 20) + " MiB");
   }
 }
 
@@ -98,16 +103,27 @@ void CpuVolume::step(int n) {
     for (int c = 0; c < sp_.count; ++c) update_channel(c);
     for (int c = 0; c < sp_.count; ++c)
       for (const uint32_t v : wall_list_) field_[static_cast<size_t>(c) * voxels_ + v] = 0.0f;
+    if (has_trace()) update_trace();
     ++steps_;
   }
 }
 
 void CpuVolume::step_agents() {
   const auto step = static_cast<uint32_t>(steps_);
+  const bool m = has_trace();
   switch (walls_kind()) {
-    case rule3::Walls3::None: step_agents_with<rule3::Walls3::None>(step); break;
-    case rule3::Walls3::Wrapped: step_agents_with<rule3::Walls3::Wrapped>(step); break;
-    case rule3::Walls3::Closed: step_agents_with<rule3::Walls3::Closed>(step); break;
+    case rule3::Walls3::None:
+      m ? step_agents_with<rule3::Walls3::None, true>(step)
+        : step_agents_with<rule3::Walls3::None, false>(step);
+      break;
+    case rule3::Walls3::Wrapped:
+      m ? step_agents_with<rule3::Walls3::Wrapped, true>(step)
+        : step_agents_with<rule3::Walls3::Wrapped, false>(step);
+      break;
+    case rule3::Walls3::Closed:
+      m ? step_agents_with<rule3::Walls3::Closed, true>(step)
+        : step_agents_with<rule3::Walls3::Closed, false>(step);
+      break;
   }
   std::fill(counts_.begin(), counts_.end(), 0U);
   if (sp_.count == 1) {
@@ -118,17 +134,19 @@ void CpuVolume::step_agents() {
   }
 }
 
-template <rule3::Walls3 K>
+template <rule3::Walls3 K, bool Mcpm>
 void CpuVolume::step_agents_with(uint32_t step) {
   switch (sp_.count) {
-    case 1: sp_.plain ? step_agents_as<1, true, K>(step) : step_agents_as<1, false, K>(step); break;
-    case 2: step_agents_as<2, false, K>(step); break;
-    case 3: step_agents_as<3, false, K>(step); break;
-    default: step_agents_as<4, false, K>(step); break;
+    case 1:
+      sp_.plain ? step_agents_as<1, true, K, Mcpm>(step) : step_agents_as<1, false, K, Mcpm>(step);
+      break;
+    case 2: step_agents_as<2, false, K, Mcpm>(step); break;
+    case 3: step_agents_as<3, false, K, Mcpm>(step); break;
+    default: step_agents_as<4, false, K, Mcpm>(step); break;
   }
 }
 
-template <int S, bool Plain, rule3::Walls3 K>
+template <int S, bool Plain, rule3::Walls3 K, bool Mcpm>
 void CpuVolume::step_agents_as(uint32_t step) {
   const int64_t n = static_cast<int64_t>(x_.size());
   const float* field = field_.data();
@@ -142,8 +160,8 @@ void CpuVolume::step_agents_as(uint32_t step) {
       rule3::Agent3 a{x_[k], y_[k], z_[k], {hx_[k], hy_[k], hz_[k]}};
       int s = 0;
       cell_[k] =
-          rule3::step_species_agent3<S, Plain, K>(a, static_cast<uint32_t>(i), step, sp_, field, voxels_,
-                                                  walls, s, [](const float* f) { return *f; });
+          rule3::step_species_agent3<S, Plain, K, Mcpm>(a, static_cast<uint32_t>(i), step, sp_, field,
+                                                        voxels_, walls, s, [](const float* f) { return *f; });
       if constexpr (S > 1) species_[k] = static_cast<uint8_t>(s);
       x_[k] = a.x;
       y_[k] = a.y;
@@ -196,6 +214,23 @@ void CpuVolume::update_channel(int c) {
                                        planes_[at(x, y, rule::wrap_index(z + 1, d))]);
           field[at(x, y, z)] = rule3::field_update3(next_[at(x, y, z)], s27, p);
         }
+  }
+}
+
+// Each channel c: T_c' = trace keep_c (T_c + C_c deposit_c), from this step's counts.
+void CpuVolume::update_trace() {
+  for (int c = 0; c < sp_.count; ++c) {
+    const rule3::Params3& p = sp_.p[c];
+    float* trace = trace_.data() + static_cast<size_t>(c) * voxels_;
+    const uint32_t* counts = counts_.data() + static_cast<size_t>(c) * voxels_;
+    const auto n = static_cast<int64_t>(voxels_);
+#pragma omp parallel num_threads(threads_)
+    {
+      const IeeeSubnormals ieee;
+#pragma omp for schedule(static)
+      for (int64_t i = 0; i < n; ++i)
+        trace[i] = rule::mul(p.trace_keep, rule::deposited(trace[i], counts[i], p.deposit));
+    }
   }
 }
 

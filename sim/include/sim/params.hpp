@@ -28,8 +28,11 @@ class OutOfMemoryError : public Error {
   using Error::Error;
 };
 
-enum class TurnRule { Simple, Jones };
+// Mcpm is a volume's rule (docs/MODEL.md, "MCPM"); a plane refuses it.
+enum class TurnRule { Simple, Jones, Mcpm };
 enum class SpawnMode { Random, Disc, Ring, Point };
+
+inline constexpr int kMaxRing = 16;  // a volume's ring sensors (ModelParams::ring)
 
 struct ModelParams {
   float sensor_angle_deg = 45.0f;
@@ -41,6 +44,12 @@ struct ModelParams {
   float diffuse = 0.2f;
   TurnRule turn_rule = TurnRule::Simple;
   float jitter = 0.0f;  // radians
+  // The volume's own (docs/MODEL.md, "Volume"); a plane ignores them. ring: the sensors on the cone
+  // of the ring rules; sharpness: MCPM's exponent S; trace_decay: the fraction of MCPM's trace that
+  // fades each step.
+  int ring = 4;
+  float sharpness = 2.0f;
+  float trace_decay = 0.04f;
   friend bool operator==(const ModelParams&, const ModelParams&) = default;
 };
 

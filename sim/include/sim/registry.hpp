@@ -40,12 +40,15 @@ struct Param {
   Section section;
   std::string_view name;  // the key within its table: "decay"
   Type type;
-  double lo = 0, hi = 0;        // allowed range (Float, Int, Count, Size sides, Matrix entries, Text length)
-  std::string_view unit;        // "deg", "cells", "rad", "" (shown after values, in docs and the panel)
-  std::string_view doc;         // one line: what it does
-  std::string_view choices;     // Choice: "simple, jones"
-  double ui_lo = 0, ui_hi = 0;  // the range a slider offers (inside lo..hi); ui_hi <= ui_lo: none
-  bool ui_log = false;          // a logarithmic slider
+  double lo = 0, hi = 0;     // allowed range (Float, Int, Count, Size sides, Matrix entries, Text length)
+  std::string_view unit;     // "deg", "cells", "rad", "" (shown after values, in docs and the panel)
+  std::string_view doc;      // one line: what it does
+  std::string_view choices;  // Choice: "simple, jones"
+  // Choice: what a volume takes besides `choices` ("mcpm"); the plane's surfaces (panel, MIDI,
+  // Explore, the timeline) offer only `choices`, and a plane refuses these.
+  std::string_view volume_choices;
+  double ui_lo = 0, ui_hi = 0;            // the range a slider offers (inside lo..hi); ui_hi <= ui_lo: none
+  bool ui_log = false;                    // a logarithmic slider
   std::string_view ui_format = "%.3f";    // how a slider prints the value
   double explore_lo = 0, explore_hi = 0;  // Explore draws from here; explore_hi <= explore_lo: kept
   bool explore_log = false;               // drawn log-uniformly
@@ -107,7 +110,7 @@ std::string to_toml(const Param& param, const Value& v);
 // The value for a person: as --set takes it ("0.01", "inferno", "#3b5b7a", "1920x1080").
 std::string to_text(const Param& param, const Value& v);
 
-// A Choice parameter's choices, in order.
+// A Choice parameter's choices, in order (without its volume_choices).
 std::vector<std::string_view> choice_list(const Param& param);
 // A short type name for messages and docs: "float", "integer", "true or false", ...
 std::string_view type_name(Type t);

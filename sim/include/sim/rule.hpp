@@ -200,7 +200,12 @@ enum Stream : uint32_t {
   kStreamWallTurn = 6,  // the turn of an agent whose move a wall blocks (docs/MODEL.md, "Environment")
   kStreamRing = 7,      // a volume's sensor ring, turned at random each step (docs/MODEL.md, "Volume")
   kStreamSpawnD = 8,    // a volume agent's z and heading at spawn
-  kStreamSpawnE = 9
+  kStreamSpawnE = 9,
+  kStreamMcpmAzimuth = 10,    // a volume's MCPM agent: the azimuth of its sensing direction
+  kStreamMcpmTurn = 11,       // whether it turns toward that direction
+  kStreamMcpmDistanceA = 12,  // its sensing distance, a Maxwell-Boltzmann draw from three uniforms
+  kStreamMcpmDistanceB = 13,
+  kStreamMcpmDistanceC = 14
 };
 template <class U>
 PHYS_HD U mix_lanes(U h) {
@@ -233,7 +238,8 @@ PHYS_HD float unit(uint32_t h) {
 }
 
 // --- Everything a step needs, derived from the parameters once on the host (make_step_params).
-enum TurnRuleCode : int { kTurnSimple = 0, kTurnJones = 1 };
+// kTurnMcpm is a volume's rule only (rule3d.hpp); a plane refuses it.
+enum TurnRuleCode : int { kTurnSimple = 0, kTurnJones = 1, kTurnMcpm = 2 };
 // 16-byte aligned: the GPU loads it in five 16-byte loads instead of one load per field.
 struct alignas(16) StepParams {
   int width;

@@ -1,7 +1,7 @@
 // The volume model (docs/MODEL.md, "Volume"): agents in a W x H x D torus or closed box of voxels,
-// one to four species, Jones's rule with a ring of sensors (sim/rule3d.hpp), walls as a volume, on
-// the CPU's threads or CUDA. The field and the agents are the same bytes on both and at every thread
-// count.
+// one to four species, each with a ring of sensors (Jones's rule or the simple one) or MCPM's rule
+// and its trace (sim/rule3d.hpp), walls as a volume, on the CPU's threads or CUDA. The field and the agents
+// are the same bytes on both and at every thread count.
 #pragma once
 
 #include <cstdint>
@@ -17,20 +17,18 @@
 
 namespace physarum {
 
-inline constexpr int kMaxRing = 16;
-
 struct VolumeConfig {
   Size size{64, 64, 64};
   uint64_t agents = 100'000;
   uint32_t seed = 1;
   // The angles, distances, deposit, decay and diffuse as in two dimensions (the sensor angle is the
-  // cone's half-angle); turn_rule and jitter do not apply.
+  // cone's half-angle); turn_rule simple, jones or mcpm, with ring, sharpness and trace_decay;
+  // jitter does not apply.
   ModelParams model;
   // Several species (docs/MODEL.md, "Volume", "Several species"): each its own model, share and
   // food_strength; spawn must be random. Empty: one species made of `model`, W = [[1]].
   SpeciesSet species;
   Boundary boundary = Boundary::Wrap;  // Walls: the outer shell of voxels is wall, the box closed
-  int ring = 4;                        // K, the sensors on the cone: 1 to kMaxRing
   int threads = 0;                     // 0: default_threads()
 };
 
@@ -68,6 +66,10 @@ class Volume {
   virtual void step(int n) = 0;
   // (S, D, H, W), z slowest; (D, H, W) for one species.
   virtual void read_field(std::vector<float>& out) = 0;
+  // MCPM's trace, shaped as the field; only a volume with a species whose rule is mcpm has one
+  // (Error otherwise).
+  bool has_trace() const { return mcpm_; }
+  void read_trace(std::vector<float>& out);
   // Replaces the field: (D, H, W) values go into every channel, (S, D, H, W) values one plane a
   // channel; each finite, |v| <= 1e30. Wall voxels are set to 0. Throws Error and changes nothing
   // otherwise.
@@ -100,6 +102,7 @@ class Volume {
  protected:
   explicit Volume(const VolumeConfig& c);
   virtual void upload_field(const std::vector<float>& values) = 0;
+  virtual void download_trace(std::vector<float>& out) = 0;  // called only when has_trace()
   virtual void upload_agents(const Agents3& a) = 0;
   // The checked food without the wall voxels: its voxels and weights (E); food_k_[c] is k_c.
   virtual void upload_food(const std::vector<uint32_t>& voxels, const std::vector<float>& weights) = 0;
@@ -117,6 +120,7 @@ class Volume {
   rule3::Species3 sp_;
   rule3::Params3 p_;
   Boundary boundary_;
+  bool mcpm_;  // some species' rule is mcpm: the volume keeps a trace
   uint64_t steps_ = 0;
   float food_k_[rule3::kMaxSpecies] = {1.0f, 1.0f, 1.0f, 1.0f};
   std::vector<uint8_t> walls_;       // empty: none
