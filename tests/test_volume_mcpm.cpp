@@ -387,6 +387,38 @@ TEST(Volume, McpmIsAVolumesRuleAndItsValuesAreChecked) {
   }
 }
 
+// Live changes: sharpness, trace decay and the ring rules change from the next step; whether a species
+// is MCPM's (and so the trace) does not, and a refused change changes nothing.
+TEST(Volume, McpmLiveChangesKeepTheTrace) {
+  VolumeConfig c = mcpm({9, 7, 5}, 500);
+  const std::unique_ptr<Volume> v = create_volume(BackendKind::Cpu, c);
+  v->step(3);
+  c.model.sharpness = 6.0f;
+  c.model.trace_decay = 0.5f;
+  v->set_live(c, 1.0f);
+  EXPECT_EQ(v->params().sharpness, 6.0f);
+  EXPECT_EQ(v->params().trace_keep, 0.5f);
+  const std::vector<float> before = trace_of(*v);
+  c.model.turn_rule = TurnRule::Jones;
+  try {
+    v->set_live(c, 1.0f);
+    ADD_FAILURE() << "a volume dropped its trace";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("mcpm"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(v->params().rule, rule::kTurnMcpm);
+  EXPECT_EQ(trace_of(*v), before);
+  VolumeConfig j = mcpm({9, 7, 5}, 500);
+  j.model.turn_rule = TurnRule::Jones;
+  const std::unique_ptr<Volume> w = create_volume(BackendKind::Cpu, j);
+  j.model.turn_rule = TurnRule::Simple;
+  w->set_live(j, 1.0f);
+  EXPECT_EQ(w->params().rule, rule::kTurnSimple);
+  j.model.turn_rule = TurnRule::Mcpm;
+  EXPECT_THROW(w->set_live(j, 1.0f), Error);
+  EXPECT_FALSE(w->has_trace());
+}
+
 // MCPM on CUDA against the CPU, every step for 70 steps (two regroupings by voxel), odd sides, the
 // field, the trace and the agents; then food handed to both.
 TEST(CudaVolume, McpmEveryStepIsTheCpusBitForBit) {

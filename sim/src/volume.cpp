@@ -304,6 +304,9 @@ void Volume::set_live(const VolumeConfig& c, float food_strength) {
   for (int s = 0; s < next.count; ++s) {
     if (next.end[s] != sp_.end[s]) throw differs("the species' shares");
   }
+  bool mcpm = false;
+  for (int s = 0; s < next.count; ++s) mcpm = mcpm || next.p[s].rule == rule::kTurnMcpm;
+  if (mcpm != mcpm_) throw differs("whether a species' turn_rule is \"mcpm\" (the trace it keeps)");
   if (!std::isfinite(food_strength) || std::fabs(food_strength) > 1000.0f)
     throw Error("food strength " + std::to_string(food_strength) + " is out of range: -1000 to 1000");
   const SpeciesSet set = resolve_species(c.species, c.model, SpawnMode::Random);
