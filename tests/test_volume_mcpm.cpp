@@ -18,10 +18,14 @@
 #include "sim/rule.hpp"
 #include "sim/rule3d.hpp"
 #include "sim/volume.hpp"
+#include "volume_support.hpp"
 
 using namespace physarum;
 
 namespace {
+
+using test::field_of;
+using test::voxel;
 
 VolumeConfig mcpm(Size size, uint64_t agents, int threads = 1) {
   VolumeConfig c;
@@ -33,20 +37,10 @@ VolumeConfig mcpm(Size size, uint64_t agents, int threads = 1) {
   return c;
 }
 
-std::vector<float> field_of(Volume& v) {
-  std::vector<float> f;
-  v.read_field(f);
-  return f;
-}
-
 std::vector<float> trace_of(Volume& v) {
   std::vector<float> t;
   v.read_trace(t);
   return t;
-}
-
-size_t voxel(Size s, int x, int y, int z) {
-  return (static_cast<size_t>(z) * s.height + y) * s.width + x;
 }
 
 double unit_of(uint32_t seed, uint32_t id, uint32_t step, uint32_t stream) {
