@@ -59,8 +59,9 @@ TEST(CudaVolumeLive, ALiveChangeIsTheCpusBitForBit) {
     c.model.rotation_angle_deg = 70.0f;
     c.model.decay = 0.2f;
     c.model.diffuse = 0.6f;
-    c.ring = 6;
+    c.model.ring = 6;
     for (Species& s : c.species.list) {
+      s.model.ring = 6;
       s.model.deposit = 3.0f;
       s.model.sensor_distance = 6.5f;
     }
