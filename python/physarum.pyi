@@ -93,7 +93,10 @@ class Sim:
     def step(self, n: int = 1) -> None: ...
     @property
     def field(self) -> npt.NDArray[np.float32]:
-        """(H, W), or (S, H, W) with several species; a copy."""
+        """(H, W), or (S, H, W) with several species; a volume's (D, H, W) or (S, D, H, W); a copy."""
+    @property
+    def trace(self) -> npt.NDArray[np.float32]:
+        """A volume's MCPM trace, shaped as its field; a copy (ValueError when no species uses mcpm)."""
     @property
     def agents(self) -> dict[str, npt.NDArray[Any]]:
         """{'id': uint32, 'x', 'y', 'theta': float32}, sorted by id; a copy."""

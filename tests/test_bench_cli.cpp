@@ -128,6 +128,10 @@ TEST(Bench, AVolumeSizeTimesTheVolumeModel) {
   EXPECT_EQ(json_number(r.out, "depth"), 16);
   EXPECT_EQ(json_number(r.out, "agents"), 2000);
   EXPECT_GT(json_number(r.out, "ms_per_step"), 0) << r.out;
+  // The stages of a timed step: agents and field take time; the CPU volume has no regrouping.
+  EXPECT_GT(json_number(r.out, "agents_ms"), 0) << r.out;
+  EXPECT_GT(json_number(r.out, "field_ms"), 0) << r.out;
+  EXPECT_EQ(json_number(r.out, "sort_ms"), 0) << r.out;
   EXPECT_NE(r.err.find("24x20x16 voxels with 2K agents"), std::string::npos) << r.err;
   EXPECT_EQ(test::run_physarum({"bench", "--size", "24x20x0"}, dir).exit_code, 2);
   EXPECT_EQ(test::run_physarum({"bench", "--size", "24x20x16", "--frame"}, dir).exit_code, 2);

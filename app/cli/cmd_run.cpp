@@ -26,6 +26,7 @@ struct RunOptions {
   run::Recipe sim;
   int steps = 0;
   std::string out;
+  std::string trace;  // a volume's MCPM trace, written like --out
 };
 
 // What a run grew: its field, the field's shape as the .npy has it, and what the summary names.
@@ -63,9 +64,15 @@ Grown read_grown(run::Run& sim) {
 
 int run(const RunOptions& r) {
   // Refuse an output path that cannot work before spending time on the run.
-  OutputPaths().add("--out", r.out);
+  OutputPaths paths;
+  paths.add("--out", r.out);
+  if (!r.trace.empty()) paths.add("--trace", r.trace);
 
   run::Run sim(r.sim);
+  if (!r.trace.empty() && !(sim.is_volume() && sim.volume().has_trace())) {
+    throw run::UsageError("--trace " + r.trace +
+                          ": only a volume with a species whose turn_rule is mcpm keeps a trace");
+  }
   say_chosen(sim.chosen());
   if (!sim.food_note().empty()) std::fprintf(stderr, "physarum: food: %s\n", sim.food_note().c_str());
 
@@ -84,6 +91,11 @@ int run(const RunOptions& r) {
     sum += v;
   }
   write_npy_shape(r.out, g.field.data(), g.shape);
+  if (!r.trace.empty()) {
+    std::vector<float> trace;
+    sim.volume().read_trace(trace);
+    write_npy_shape(r.trace, trace.data(), g.shape);  // shaped as the field, a channel a species
+  }
 
   const double steps_per_s = seconds > 0 ? r.steps / seconds : 0;
   const double agent_steps_per_s = steps_per_s * static_cast<double>(g.agents);
@@ -113,6 +125,11 @@ CommandFn add_run_command(CLI::App& app) {
          "Output file: float32 NumPy array of shape (H, W), (S, H, W) for S species, (D, H, W) for a "
          "volume, (S, D, H, W) for a volume of S species")
       ->required()
+      ->type_name("FILE")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  cmd->add_option("--trace", opts->trace,
+                  "A volume's MCPM trace (what its mcpm species deposit, never sensed; docs/MODEL.md): "
+                  "float32 of the field's shape")
       ->type_name("FILE")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   return [opts] { return run(*opts); };

@@ -203,6 +203,9 @@ void bind_sim_state(py::class_<Sim>& cls) {
       .def_property_readonly(
           "field", &Sim::field,
           "A copy of the field: NumPy float32 (H, W), (S, H, W) with several species, (D, H, W) of a volume.")
+      .def_property_readonly("trace", &Sim::trace,
+                             "A volume's MCPM trace (what its mcpm species deposit, never sensed): a copy "
+                             "shaped as the field; ValueError when no species uses mcpm.")
       .def_property_readonly(
           "agents", &Sim::agents,
           "A copy of the agents sorted by id: {'id': uint32, 'x', 'y', 'theta': float32} "

@@ -109,6 +109,18 @@ py::array_t<float> Sim::field() {
   return to_array(std::move(v), {b.species_count(), s.height, s.width});
 }
 
+py::array_t<float> Sim::trace() {
+  if (!run_->is_volume() || !run_->volume().has_trace()) {
+    throw py::value_error("trace: only a volume with a species whose turn_rule is mcpm keeps a trace");
+  }
+  Volume& vol = run_->volume();
+  std::vector<float> v;
+  locked([&] { vol.read_trace(v); });
+  const Size s = vol.size();
+  if (vol.species_count() == 1) return to_array(std::move(v), {s.depth, s.height, s.width});
+  return to_array(std::move(v), {vol.species_count(), s.depth, s.height, s.width});
+}
+
 py::dict Sim::agents() {
   if (run_->is_volume()) {
     Agents3 a = locked([&] { return run_->volume().agents(); });

@@ -34,6 +34,8 @@ class Sim {
 
   void step(long long n);
   pybind11::array_t<float> field();
+  // A volume's MCPM trace, shaped as its field; ValueError without one.
+  pybind11::array_t<float> trace();
   pybind11::dict agents();
   void set(const std::vector<std::string>& assignments);
   void seed_image_file(const std::string& path, const std::string& fit);

@@ -79,3 +79,20 @@ def test_the_cuda_volume_reaches_torch_without_a_copy(physarum):
     cpu = physarum.Sim(size=(48, 40, 32), agents=200_000, backend="cpu", seed=5)
     cpu.step(40)
     assert np.array_equal(cpu.field, copy)
+
+
+def test_an_mcpm_volume_hands_out_its_trace_as_run_writes_it(physarum, program, scratch):
+    import subprocess
+
+    trace = scratch / "trace.npy"
+    subprocess.run([program, "run", "--size", "10x8x6", "--agents", "2000", "--seed", "4", "--steps", "5",
+                    "--backend", "cpu", "--set", "model.turn_rule=mcpm", "--out", str(scratch / "f.npy"),
+                    "--trace", str(trace)], check=True, capture_output=True)
+    sim = physarum.Sim(size=(10, 8, 6), agents=2000, seed=4, backend="cpu", model_turn_rule="mcpm")
+    sim.step(5)
+    t = sim.trace
+    assert t.shape == (6, 8, 10) and np.array_equal(t, np.load(trace))
+    # With the default trace decay the trace holds what the agents deposited, less its decay: > 0.
+    assert t.sum() > 0
+    with pytest.raises(ValueError, match="mcpm"):
+        physarum.Sim(size=(10, 8, 6), agents=100, backend="cpu").trace

@@ -241,6 +241,7 @@ class CudaVolume final : public Volume {
                              " MiB free");
     }
     stream_ = Stream::create();
+    for (auto& e : ev_) e = cuda::Event::create();
     for (int k = 0; k < 2; ++k) {
       for (auto* b : {&x_[k], &y_[k], &z_[k], &hx_[k], &hy_[k], &hz_[k]})
         *b = DeviceBuffer<float>(agents_, "the volume's agents");
@@ -270,10 +271,23 @@ class CudaVolume final : public Volume {
   BackendKind kind() const override { return BackendKind::Cuda; }
 
   void step(int n) override {
+    for (int i = 0; i < n; ++i) one_step(nullptr);
+  }
+
+  StageTimings timed_step() override {
+    StageTimings t;
+    one_step(&t);
+    return t;
+  }
+
+  // A step; with `t`, timed stage by stage between events (bench).
+  void one_step(StageTimings* t) {
     cudaStream_t s = stream_.get();
-    for (int i = 0; i < n; ++i) {
+    if (t != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(ev_[0].get(), s));
+    {
       PHYS_CUDA_CHECK(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), s));
       launch_agents();
+      if (t != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(ev_[1].get(), s));
       for (int c = 0; c < channels_; ++c) update_channel(c);
       if (has_trace()) {
         for (int c = 0; c < channels_; ++c) {
@@ -287,10 +301,29 @@ class CudaVolume final : public Volume {
                                                                channels_, voxels_);
       }
       PHYS_CUDA_CHECK_LAUNCH();
+      if (t != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(ev_[2].get(), s));
       ++steps_;
       if (sort_every_ > 0 && steps_ % static_cast<uint64_t>(sort_every_) == 0)
         sort();  // the step's counts are where the agents stand now
     }
+    if (t == nullptr) return;
+    t->agents_ms = elapsed(0, 1);
+    t->field_ms = elapsed(1, 2);
+    if (sort_every_ > 0) {  // once more on its own: the order of the agents changes no value
+      PHYS_CUDA_CHECK(cudaEventRecord(ev_[0].get(), s));
+      sort();
+      PHYS_CUDA_CHECK(cudaEventRecord(ev_[1].get(), s));
+      t->sort_ms = elapsed(0, 1) / sort_every_;
+    }
+    t->step_ms = t->agents_ms + t->field_ms + t->sort_ms;
+    t->samples = 1;
+  }
+
+  double elapsed(int from, int to) {
+    PHYS_CUDA_CHECK(cudaEventSynchronize(ev_[to].get()));
+    float ms = 0;
+    PHYS_CUDA_CHECK(cudaEventElapsedTime(&ms, ev_[from].get(), ev_[to].get()));
+    return ms;
   }
 
   void read_field(std::vector<float>& out) override {
@@ -479,6 +512,7 @@ class CudaVolume final : public Volume {
   uint32_t n_food_ = 0;
   int sort_every_ = cuda::env_int("PHYSARUM_CUDA_VOLUME_SORT_EVERY", default_sort_every(voxels_), 0, 1 << 20);
   bool fused_ = cuda::env_int("PHYSARUM_CUDA_VOLUME_FUSED", 1, 0, 1) != 0;
+  std::array<cuda::Event, 3> ev_;  // timed_step's
   DeviceBuffer<uint8_t> walls_d_;  // (D, H, W), none until the run has walls
   DeviceBuffer<uint32_t> wall_list_d_;
   uint32_t n_walls_ = 0;

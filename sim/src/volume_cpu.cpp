@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <new>
 #include <string>
 
@@ -24,6 +25,7 @@ class CpuVolume final : public Volume {
   std::string name() const override;
   BackendKind kind() const override { return BackendKind::Cpu; }
   void step(int n) override;
+  StageTimings timed_step() override;
   void read_field(std::vector<float>& out) override { out = field_; }
   Agents3 agents() override { return {x_, y_, z_, hx_, hy_, hz_}; }
   FieldStorage field_storage() override { return {field_.data(), false, 0, 1}; }
@@ -40,6 +42,7 @@ class CpuVolume final : public Volume {
 
  private:
   void step_agents();
+  void update_field();
   template <rule3::Walls3 K, bool Mcpm>
   void step_agents_with(uint32_t step);
   template <int S, bool Plain, rule3::Walls3 K, bool Mcpm>
@@ -95,17 +98,38 @@ std::string CpuVolume::name() const {
 void CpuVolume::step(int n) {
   for (int i = 0; i < n; ++i) {
     step_agents();
-    for (size_t k = 0; k < food_at_.size(); ++k)
-      for (int c = 0; c < sp_.count; ++c) {
-        float& f = field_[static_cast<size_t>(c) * voxels_ + food_at_[k]];
-        f = rule::emit(f, food_k_[c], food_w_[k]);
-      }
-    for (int c = 0; c < sp_.count; ++c) update_channel(c);
-    for (int c = 0; c < sp_.count; ++c)
-      for (const uint32_t v : wall_list_) field_[static_cast<size_t>(c) * voxels_ + v] = 0.0f;
-    if (has_trace()) update_trace();
-    ++steps_;
+    update_field();
   }
+}
+
+StageTimings CpuVolume::timed_step() {
+  const auto ms_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+  };
+  StageTimings t;
+  auto t0 = std::chrono::steady_clock::now();
+  step_agents();
+  t.agents_ms = ms_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  update_field();
+  t.field_ms = ms_since(t0);
+  t.step_ms = t.agents_ms + t.field_ms;
+  t.samples = 1;
+  return t;
+}
+
+// Food, the update of every channel, the walls and the trace; then the step is done.
+void CpuVolume::update_field() {
+  for (size_t k = 0; k < food_at_.size(); ++k)
+    for (int c = 0; c < sp_.count; ++c) {
+      float& f = field_[static_cast<size_t>(c) * voxels_ + food_at_[k]];
+      f = rule::emit(f, food_k_[c], food_w_[k]);
+    }
+  for (int c = 0; c < sp_.count; ++c) update_channel(c);
+  for (int c = 0; c < sp_.count; ++c)
+    for (const uint32_t v : wall_list_) field_[static_cast<size_t>(c) * voxels_ + v] = 0.0f;
+  if (has_trace()) update_trace();
+  ++steps_;
 }
 
 void CpuVolume::step_agents() {

@@ -64,6 +64,11 @@ class Volume {
   virtual BackendKind kind() const = 0;  // Cpu or Cuda (which queues its steps)
 
   virtual void step(int n) = 0;
+  // One step, timed stage by stage (`physarum bench`): the agents (clearing the counts, sensing,
+  // moving, counting), the field (food, the update of every channel, the trace, the walls) and the
+  // regrouping of the agents by voxel, timed once more on its own and divided by the steps between
+  // regroupings (it changes no value). step_ms is their sum; samples 1.
+  virtual StageTimings timed_step() = 0;
   // (S, D, H, W), z slowest; (D, H, W) for one species.
   virtual void read_field(std::vector<float>& out) = 0;
   // MCPM's trace, shaped as the field; only a volume with a species whose rule is mcpm has one
