@@ -303,18 +303,15 @@ class CudaVolume final : public Volume {
       PHYS_CUDA_CHECK_LAUNCH();
       if (t != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(ev_[2].get(), s));
       ++steps_;
-      if (sort_every_ > 0 && steps_ % static_cast<uint64_t>(sort_every_) == 0)
+      if (sort_every_ > 0 && steps_ % static_cast<uint64_t>(sort_every_) == 0) {
         sort();  // the step's counts are where the agents stand now
+        if (t != nullptr) PHYS_CUDA_CHECK(cudaEventRecord(ev_[3].get(), s));
+        if (t != nullptr) t->sort_ms = elapsed(2, 3);
+      }
     }
     if (t == nullptr) return;
     t->agents_ms = elapsed(0, 1);
     t->field_ms = elapsed(1, 2);
-    if (sort_every_ > 0) {  // once more on its own: the order of the agents changes no value
-      PHYS_CUDA_CHECK(cudaEventRecord(ev_[0].get(), s));
-      sort();
-      PHYS_CUDA_CHECK(cudaEventRecord(ev_[1].get(), s));
-      t->sort_ms = elapsed(0, 1) / sort_every_;
-    }
     t->step_ms = t->agents_ms + t->field_ms + t->sort_ms;
     t->samples = 1;
   }
@@ -512,7 +509,7 @@ class CudaVolume final : public Volume {
   uint32_t n_food_ = 0;
   int sort_every_ = cuda::env_int("PHYSARUM_CUDA_VOLUME_SORT_EVERY", default_sort_every(voxels_), 0, 1 << 20);
   bool fused_ = cuda::env_int("PHYSARUM_CUDA_VOLUME_FUSED", 1, 0, 1) != 0;
-  std::array<cuda::Event, 3> ev_;  // timed_step's
+  std::array<cuda::Event, 4> ev_;  // timed_step's
   DeviceBuffer<uint8_t> walls_d_;  // (D, H, W), none until the run has walls
   DeviceBuffer<uint32_t> wall_list_d_;
   uint32_t n_walls_ = 0;

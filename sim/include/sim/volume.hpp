@@ -66,8 +66,8 @@ class Volume {
   virtual void step(int n) = 0;
   // One step, timed stage by stage (`physarum bench`): the agents (clearing the counts, sensing,
   // moving, counting), the field (food, the update of every channel, the trace, the walls) and the
-  // regrouping of the agents by voxel, timed once more on its own and divided by the steps between
-  // regroupings (it changes no value). step_ms is their sum; samples 1.
+  // regrouping of the agents by voxel when this step ends with one (else 0). step_ms is their sum;
+  // samples 1. Averaged over the steps between regroupings, they are the steps' average.
   virtual StageTimings timed_step() = 0;
   // (S, D, H, W), z slowest; (D, H, W) for one species.
   virtual void read_field(std::vector<float>& out) = 0;
