@@ -42,6 +42,15 @@ TEST(RunVolume, ARecipeWithADepthGrowsTheVolumeMadeByHandBitForBit) {
   const Recipe r = volume_recipe();
   run::Run run(r);
   ASSERT_TRUE(run.is_volume());
+  // No preset named: a volume starts from the volume's preset, not the plane's defaults.
+  Recipe named = r;
+  named.preset = kVolumeDefaults;
+  EXPECT_EQ(run.preset(), resolve(named));
+  EXPECT_NE(run.preset().model, Preset().model);
+  Recipe by_set = r;
+  by_set.size.clear();
+  by_set.sets = {"run.size=9x7x5"};
+  EXPECT_EQ(resolve(by_set).model, resolve(named).model);
   EXPECT_EQ(run.volume().size(), (Size{9, 7, 5}));
   EXPECT_EQ(run.volume().agent_count(), 2000u);
   std::unique_ptr<Volume> v = by_hand(r);
@@ -128,7 +137,7 @@ TEST(RunVolume, PointsAreTheVolumesFoodFittedAsFitPointsFitsThem) {
   // By hand: the food at voxels (0,0,0), (8,6,4), (4,3,2) with weights 1, 2, 0.5.
   std::unique_ptr<Volume> v = by_hand(r);
   const auto at = [](int x, int y, int z) { return static_cast<uint64_t>((z * 7 + y) * 9 + x); };
-  v->set_food({{at(0, 0, 0), 1.0f}, {at(4, 3, 2), 0.5f}, {at(8, 6, 4), 2.0f}}, 1.0f);
+  v->set_food({{at(0, 0, 0), 1.0f}, {at(4, 3, 2), 0.5f}, {at(8, 6, 4), 2.0f}}, run.preset().environment.food_strength);
   run.step(3);
   v->step(3);
   std::vector<float> a, b;

@@ -104,6 +104,23 @@ std::string describe_choice(const RunParams& designed, const RunParams& run, boo
   return out;
 }
 
+// Whether the recipe's size (--size, else a run.size of `sets`) has a depth.
+bool names_a_volume(const Recipe& r) {
+  std::string size = r.size;
+  for (const std::string& s : r.sets) {
+    const size_t eq = s.find('=');
+    if (eq != std::string::npos && trim(std::string_view(s).substr(0, eq)) == "run.size" && r.size.empty()) {
+      size = std::string(trim(std::string_view(s).substr(eq + 1)));
+    }
+  }
+  if (!size.empty() && (size.front() == '"' || size.front() == '\'')) size = size.substr(1, size.size() - 2);
+  try {
+    return !size.empty() && parse_size(size).volume();
+  } catch (const Error&) {
+    return false;  // resolve() refuses it, naming it
+  }
+}
+
 }  // namespace
 
 Recipe with_base(Recipe r, const Preset& p) {
@@ -125,10 +142,11 @@ Recipe with_base(Recipe r, const Preset& p) {
 Preset resolve(const Recipe& r, std::string* chosen) {
   // A missing or malformed preset file is a runtime error (the Error propagates as is).
   Preset p;
+  const std::string preset = r.preset.empty() && !r.base && names_a_volume(r) ? kVolumeDefaults : r.preset;
   if (r.base) {
     p = *r.base;
-  } else if (!r.preset.empty()) {
-    const std::filesystem::path file = find_preset(r.preset);
+  } else if (!preset.empty()) {
+    const std::filesystem::path file = find_preset(preset);
     p = load_preset(file);
     locate_maps_beside(p, file);
   }
@@ -158,7 +176,7 @@ Preset resolve(const Recipe& r, std::string* chosen) {
   if (chosen != nullptr) {
     const bool same =
         p.run.size == designed.size && p.run.agents == designed.agents && p.run.scale == designed.scale;
-    *chosen = same ? std::string() : describe_choice(designed, p.run, r.base || !r.preset.empty());
+    *chosen = same ? std::string() : describe_choice(designed, p.run, r.base || !preset.empty());
   }
   return p;
 }

@@ -65,6 +65,10 @@ struct Recipe {
 // a scale K (--scale, or run.scale in `sets`) other than the preset's K0 multiplies the sides by
 // K / K0 and the agents by (K / K0)^2 (docs/MODEL.md, "Scale"). `chosen` (if given) receives what
 // was chosen for the user, "640x360 with 60K agents (...)", or "" when the preset's own run is kept.
+// A recipe naming no preset starts from the built-in defaults, made for a plane; one whose size has
+// a depth starts from kVolumeDefaults, a volume's preset (Jones in 3D, food outweighing a light
+// deposit, so point data is joined by tubes).
+inline constexpr const char* kVolumeDefaults = "web-3d";
 Preset resolve(const Recipe& r, std::string* chosen = nullptr);
 
 // A preset's map images are found beside the preset file it came from (a preset names "towns.png",
