@@ -181,12 +181,12 @@ bool parameter_widget(const registry::Param& p, void* table, Toasts& toasts) {
   }
 }
 
-// The rule's widgets for one set of model parameters, every model key of the registry; true when
-// one changed.
+// The rule's widgets for one set of model parameters, every model key of the registry a plane
+// reads (the window draws planes); true when one changed.
 bool model_sliders(ModelParams& m, Toasts& toasts) {
   bool changed = false;
   for (const registry::Param& p : registry::params()) {
-    if (p.section == registry::Section::Model) changed |= parameter_widget(p, &m, toasts);
+    if (p.section == registry::Section::Model && !p.volume_only) changed |= parameter_widget(p, &m, toasts);
   }
   return changed;
 }

@@ -126,6 +126,7 @@ struct P : Param {
   P& unit(std::string_view u) { return Param::unit = u, *this; }
   P& choices(std::string_view c) { return Param::choices = c, *this; }
   P& volume_choices(std::string_view c) { return Param::volume_choices = c, *this; }
+  P& volume_only() { return Param::volume_only = true, *this; }
   P& ui(double lo, double hi, bool log = false, std::string_view format = "%.3f") {
     ui_lo = lo, ui_hi = hi, ui_log = log, ui_format = format;
     return *this;
@@ -168,13 +169,13 @@ void rule_and_world(std::vector<P>& t) {
   t.push_back(P::of<&ModelParams::jitter>(S::Model, "jitter", T::Float, 0, rule::kTwoPi,
       "random wobble added to the heading each step").unit("rad").ui(0, 3.14159, false, "%.3f rad").explore(0, 0.4).species());
   t.push_back(P::of<&ModelParams::ring>(S::Model, "ring", T::Int, 1, kMaxRing,
-      "volume, simple and jones: the sensors on the cone around the forward one").unit("sensors").ui(1, kMaxRing).species().when_set());
+      "volume, simple and jones: the sensors on the cone around the forward one").unit("sensors").ui(1, kMaxRing).species().when_set().volume_only());
   t.push_back(P::of<&ModelParams::sharpness>(S::Model, "sharpness", T::Float, 0, 100,
       "volume, mcpm: S, the turn toward the sensed direction has probability r^S / (1 + r^S), r its reading over the forward one")
-      .ui(0, 10, false, "%.2f").species().when_set());
+      .ui(0, 10, false, "%.2f").species().when_set().volume_only());
   t.push_back(P::of<&ModelParams::trace_decay>(S::Model, "trace_decay", T::Float, 0, 1,
       "volume, mcpm: fraction of the trace (what the agents visited, never sensed) that fades each step")
-      .ui(0, 1, true, "%.4f").species().when_set());
+      .ui(0, 1, true, "%.4f").species().when_set().volume_only());
   // [spawn]: where the agents start; changing it needs new agents.
   t.push_back(P::of<&SpawnParams::mode>(S::Spawn, "mode", T::Choice, 0, 0,
       "random: everywhere, random headings; disc: a filled disc in the centre; ring: a thin ring, all facing the centre; point: all at the centre")

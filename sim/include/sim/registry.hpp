@@ -53,6 +53,7 @@ struct Param {
   double explore_lo = 0, explore_hi = 0;  // Explore draws from here; explore_hi <= explore_lo: kept
   bool explore_log = false;               // drawn log-uniformly
   bool per_species = false;               // a Model key that each [[species]] table also holds
+  bool volume_only = false;               // a volume's key alone: the plane's panel does not show it
   bool keyframable = true;                // false: it needs new agents or a new field
   bool optional = false;                  // may be absent (Value is monostate)
   bool written_when_default = true;       // false: a preset writes it only when it differs from the default
