@@ -47,6 +47,8 @@ TEST(RunVolume, ARecipeWithADepthGrowsTheVolumeMadeByHandBitForBit) {
   named.preset = kVolumeDefaults;
   EXPECT_EQ(run.preset(), resolve(named));
   EXPECT_NE(run.preset().model, Preset().model);
+  EXPECT_NE(run.chosen().find("a volume's defaults, preset web-3d, are 256x256x256"), std::string::npos)
+      << run.chosen();
   Recipe by_set = r;
   by_set.size.clear();
   by_set.sets = {"run.size=9x7x5"};

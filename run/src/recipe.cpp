@@ -90,12 +90,12 @@ void apply_scale(const Recipe& r, Preset& p, int preset_scale) {
 }
 
 // `preset`: whether a preset gave the designed run (else the built-in defaults did).
-std::string describe_choice(const RunParams& designed, const RunParams& run, bool preset) {
+// `made_by`: what `designed` comes from, "the preset is made at", "the defaults are".
+std::string describe_choice(const RunParams& designed, const RunParams& run, const std::string& made_by) {
   const auto both = [](const RunParams& x) {
     return format_size(x.size) + " with " + format_count(x.agents) + " agents";
   };
-  std::string out =
-      both(run) + (preset ? " (the preset is made at " : " (the defaults are ") + both(designed);
+  std::string out = both(run) + " (" + made_by + " " + both(designed);
   if (run.scale != designed.scale)
     out += ", detail " + std::to_string(run.scale) + " of its " + std::to_string(designed.scale);
   const double asked = density_of(RunParams{run.size, run.agents, run.seed, std::nullopt, 1});
@@ -176,7 +176,10 @@ Preset resolve(const Recipe& r, std::string* chosen) {
   if (chosen != nullptr) {
     const bool same =
         p.run.size == designed.size && p.run.agents == designed.agents && p.run.scale == designed.scale;
-    *chosen = same ? std::string() : describe_choice(designed, p.run, r.base || !preset.empty());
+    const std::string made_by = r.base || !r.preset.empty() ? "the preset is made at"
+                                : preset.empty()            ? "the defaults are"
+                                                 : "a volume's defaults, preset " + preset + ", are";
+    *chosen = same ? std::string() : describe_choice(designed, p.run, made_by);
   }
   return p;
 }

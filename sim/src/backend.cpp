@@ -209,7 +209,8 @@ std::string cuda_device() {
 void validate_config(const SimConfig& config) {
   if (config.size.volume()) {
     throw Error("size " + format_size(config.size) +
-                " is a volume: a plane's backend takes W x H (the volume model is sim/volume.hpp)");
+                " is a volume; this works on a plane (W x H): `physarum run`, `physarum bench` and Python "
+                "grow volumes");
   }
   validate(config.model);
   validate(config.spawn);
