@@ -139,7 +139,8 @@ TEST(RunVolume, PointsAreTheVolumesFoodFittedAsFitPointsFitsThem) {
   // By hand: the food at voxels (0,0,0), (8,6,4), (4,3,2) with weights 1, 2, 0.5.
   std::unique_ptr<Volume> v = by_hand(r);
   const auto at = [](int x, int y, int z) { return static_cast<uint64_t>((z * 7 + y) * 9 + x); };
-  v->set_food({{at(0, 0, 0), 1.0f}, {at(4, 3, 2), 0.5f}, {at(8, 6, 4), 2.0f}}, run.preset().environment.food_strength);
+  v->set_food({{at(0, 0, 0), 1.0f}, {at(4, 3, 2), 0.5f}, {at(8, 6, 4), 2.0f}},
+              run.preset().environment.food_strength);
   run.step(3);
   v->step(3);
   std::vector<float> a, b;

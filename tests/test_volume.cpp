@@ -28,13 +28,7 @@ using test::total;
 using test::voxel;
 
 VolumeConfig small(Size size, uint64_t agents, int threads = 1) {
-  VolumeConfig c;
-  c.size = size;
-  c.agents = agents;
-  c.seed = 7;
-  c.threads = threads;
-  c.model.turn_rule = TurnRule::Jones;
-  return c;
+  return test::small_config(size, agents, 7, threads, TurnRule::Jones);
 }
 
 }  // namespace

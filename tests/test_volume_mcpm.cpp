@@ -28,13 +28,7 @@ using test::field_of;
 using test::voxel;
 
 VolumeConfig mcpm(Size size, uint64_t agents, int threads = 1) {
-  VolumeConfig c;
-  c.size = size;
-  c.agents = agents;
-  c.seed = 11;
-  c.threads = threads;
-  c.model.turn_rule = TurnRule::Mcpm;
-  return c;
+  return test::small_config(size, agents, 11, threads, TurnRule::Mcpm);
 }
 
 std::vector<float> trace_of(Volume& v) {

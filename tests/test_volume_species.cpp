@@ -28,15 +28,11 @@ using test::field_of;
 using test::voxel;
 
 VolumeConfig small(Size size, uint64_t agents, int threads = 1) {
-  VolumeConfig c;
-  c.size = size;
-  c.agents = agents;
-  c.seed = 11;
-  c.threads = threads;
+  // The ring rule with its random turn.
+  VolumeConfig c = test::small_config(size, agents, 11, threads, TurnRule::Jones);
   c.model.sensor_distance = 3.5f;
   c.model.decay = 0.05f;
   c.model.diffuse = 0.3f;
-  c.model.turn_rule = TurnRule::Jones;  // the ring rule with its random turn
   return c;
 }
 

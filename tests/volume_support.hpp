@@ -9,6 +9,17 @@
 
 namespace physarum::test {
 
+// A small volume of one species with `rule` and the model's defaults otherwise.
+inline VolumeConfig small_config(Size size, uint64_t agents, uint32_t seed, int threads, TurnRule rule) {
+  VolumeConfig c;
+  c.size = size;
+  c.agents = agents;
+  c.seed = seed;
+  c.threads = threads;
+  c.model.turn_rule = rule;
+  return c;
+}
+
 inline std::unique_ptr<Volume> cpu(const VolumeConfig& c) {
   return create_volume(BackendKind::Cpu, c);
 }

@@ -34,7 +34,7 @@ int run_volume_bench(const VolumeBenchOptions& o) {
   } catch (const Error& e) {
     throw run::UsageError(e.what());
   }
-  const bool cuda = v->name().rfind("cuda", 0) == 0;
+  const bool cuda = v->kind() == BackendKind::Cuda;
   const int steps = o.steps > 0 ? o.steps : (cuda ? 200 : 5);
   std::fprintf(stderr, "physarum bench: %s, %s voxels with %s agents\n", v->name().c_str(),
                format_size(c.size).c_str(), format_count(c.agents).c_str());

@@ -106,16 +106,13 @@ std::string describe_choice(const RunParams& designed, const RunParams& run, con
 
 // Whether the recipe's size (--size, else a run.size of `sets`) has a depth.
 bool names_a_volume(const Recipe& r) {
-  std::string size = r.size;
-  for (const std::string& s : r.sets) {
-    const size_t eq = s.find('=');
-    if (eq != std::string::npos && trim(std::string_view(s).substr(0, eq)) == "run.size" && r.size.empty()) {
-      size = std::string(trim(std::string_view(s).substr(eq + 1)));
-    }
-  }
-  if (!size.empty() && (size.front() == '"' || size.front() == '\'')) size = size.substr(1, size.size() - 2);
   try {
-    return !size.empty() && parse_size(size).volume();
+    if (!r.size.empty()) return parse_size(r.size).volume();
+    Preset probe;
+    for (const std::string& s : r.sets) {
+      if (sets_key({s}, "run.size")) apply_override(probe, s);
+    }
+    return probe.run.size.volume();
   } catch (const Error&) {
     return false;  // resolve() refuses it, naming it
   }
