@@ -115,6 +115,67 @@ TEST(CudaBatch, EachWorldOfThreeSpeciesIsItsRunAloneAndALiveChangeReachesOnlyIts
 #endif
 }
 
+// 16-bit counts (one species, rows of a multiple of 4 cells, fewer than 65536 agents a world): sparse
+// worlds, whose agents zero their spent counts, and dense ones, whose field pass clears them, each as
+// the CPU grows it alone.
+TEST(CudaBatch, WorldsWithSixteenBitCountsGrowWhatTheCpuGrowsSparseOrDense) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+#if defined(PHYSARUM_HAS_CUDA)
+  for (const uint64_t agents : {uint64_t{2000}, uint64_t{30000}}) {  // 0.16 and 2.4 agents a cell
+    std::vector<SimConfig> worlds;
+    for (int b = 0; b < 4; ++b) {
+      SimConfig c = single_world(b);
+      c.size = Size{128, 100};
+      c.agents = agents;
+      worlds.push_back(c);
+    }
+    const std::unique_ptr<WorldBatch> batch = create_cuda_batch(worlds);
+    batch->step(1);
+    batch->step(69);  // across the sort at step 64: its scan reads the 16-bit counts
+    for (int b = 0; b < 4; ++b) {
+      const std::unique_ptr<Backend> alone = create_backend(BackendKind::Cpu, worlds[static_cast<size_t>(b)]);
+      alone->step(70);
+      expect_world_as_alone(*batch, b, *alone);
+    }
+  }
+#endif
+}
+
+// One world switches between 16- and 32-bit counts when walls come and go and when W stops or
+// starts being [[1]] (those kernels count in 32 bits), and keeps the CPU's bytes throughout.
+TEST(CudaBatch, ACountWidthChangeMidRunKeepsTheCpusBytes) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+#if defined(PHYSARUM_HAS_CUDA)
+  SimConfig c = single_world(1);
+  c.size = Size{96, 64};
+  c.agents = 5000;
+  std::unique_ptr<Backend> cpu = create_backend(BackendKind::Cpu, c);
+  std::unique_ptr<Backend> gpu = create_backend(BackendKind::Cuda, c);
+  Environment walled;
+  walled.walls.assign(static_cast<size_t>(96 * 64), 0);
+  for (int y = 10; y < 50; ++y) walled.walls[static_cast<size_t>(y * 96 + 40)] = 1;
+  const SpeciesSet plain = resolve_species(c.species, c.model, c.spawn.mode);
+  SpeciesSet repelled = plain;
+  repelled.interaction = {-0.5f};
+  const auto both = [&](const auto& change) {
+    for (Backend* b : {cpu.get(), gpu.get()}) {
+      change(*b);
+      b->step(37);
+    }
+    std::vector<float> fc, fg;
+    cpu->read_field(fc);
+    gpu->read_field(fg);
+    EXPECT_TRUE(test::same_bits(fc, fg, "field")) << "after step " << gpu->steps_done();
+    EXPECT_TRUE(test::same_bits(cpu->read_agents().x, gpu->read_agents().x, "agent x"));
+  };
+  both([](Backend&) {});                                       // 16-bit
+  both([&](Backend& b) { b.set_environment(walled); });        // walls: 32-bit
+  both([](Backend& b) { b.set_environment(Environment{}); });  // 16-bit again
+  both([&](Backend& b) { b.set_species(repelled); });          // W = [[-0.5]]: 32-bit
+  both([&](Backend& b) { b.set_species(plain); });             // 16-bit again
+#endif
+}
+
 TEST(Batch, WorldsOfAnotherSizeCountOrDetailOrWithWallsAreRefusedByName) {
   std::vector<SimConfig> w(3, single_world(0));
   EXPECT_EQ(batch_refusal(w), "");

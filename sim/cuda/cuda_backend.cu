@@ -17,7 +17,9 @@
 // PHYSARUM_CUDA_WORLD_AGENTS_PER_THREAD (agents each thread of the agent kernel steps, 0 = the
 // resident blocks shared among the worlds; default 4) and PHYSARUM_CUDA_AGENTS_ZERO_COUNTS (1: the
 // agents zero the step before's counts, 0: the field pass clears them; default 1 below half an agent
-// a cell). docs/PERFORMANCE.md has the measurements.
+// a cell) and PHYSARUM_CUDA_NARROW_COUNTS (0: 32-bit counts always; default 1: 16-bit counts where
+// they suffice, cuda::Worlds::narrow_counts). docs/PERFORMANCE.md has the measurements.
+#include <thrust/iterator/transform_iterator.h>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -37,6 +39,14 @@
 
 namespace physarum {
 namespace {
+
+// 16-bit counts (cuda::Worlds::narrow_counts) read as the 32-bit values the sort's scan adds up.
+struct Widen {
+  __host__ __device__ uint32_t operator()(uint16_t c) const { return c; }
+};
+thrust::transform_iterator<Widen, const uint16_t*, uint32_t> widened(const uint32_t* counts) {
+  return thrust::make_transform_iterator(reinterpret_cast<const uint16_t*>(counts), Widen{});
+}
 
 using cuda::AgentArrays;
 using cuda::DeviceBuffer;
@@ -210,6 +220,7 @@ class CudaBackend final : public Backend {
       p.end = Event::create();
     }
     upload_environment();
+    narrow_ = narrow_counts_fit();  // the walls are known now; both count buffers are still zero
     upload_agents(agents);
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
@@ -229,6 +240,21 @@ class CudaBackend final : public Backend {
     // agent pass 0.116 -> 0.127 ms.)
     const double per_cell = static_cast<double>(agents_) / static_cast<double>(cells_);
     agents_zero_counts_ = env_int("PHYSARUM_CUDA_AGENTS_ZERO_COUNTS", per_cell < 0.5 ? 1 : 0, 0, 1) != 0;
+    // 16-bit counts halve the count bytes each pass moves. (256 worlds of 256x256/20K on an H200:
+    // docs/PERFORMANCE.md.)
+    allow_narrow_ = env_int("PHYSARUM_CUDA_NARROW_COUNTS", 1, 0, 1) != 0 && channels_ == 1 && scale_ == 1 &&
+                    agents_ < 65536 && size_.width % 4 == 0;
+  }
+  // Whether the kernels the run takes now can keep 16-bit counts (the weighted and walled kernels
+  // cannot): fixed by the size, agents and species count, and by the live W and walls.
+  bool narrow_counts_fit() const { return allow_narrow_ && !weighted_ && walls_mode_ == cuda::kWallsNone; }
+  // After a live change of W or the walls, between steps (the caller has synchronised): a change of
+  // width leaves both count buffers zero, as after agents written from the host.
+  void refresh_count_width() {
+    if (narrow_counts_fit() == narrow_) return;
+    narrow_ = !narrow_;
+    for (auto& c : counts_) PHYS_CUDA_CHECK(cudaMemsetAsync(c.get(), 0, c.bytes(), stream_.get()));
+    counts_valid_ = false;
   }
 
   // Refuses, with numbers, a run the device's free memory cannot hold; returns the scan's scratch
@@ -239,6 +265,11 @@ class CudaBackend final : public Backend {
     PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const uint32_t*>(nullptr),
                                                   static_cast<uint32_t*>(nullptr),
                                                   static_cast<int>(all_cells())));
+    size_t narrow_bytes = 0;
+    PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, narrow_bytes, widened(nullptr),
+                                                  static_cast<uint32_t*>(nullptr),
+                                                  static_cast<int>(all_cells())));
+    scan_bytes = std::max(scan_bytes, narrow_bytes);
     // Fields and counts hold stride_ channels per cell; the sort's per-cell counts come on top with species.
     const uint64_t need =
         2 * all_cells() * stride_ * sizeof(float) + 2 * all_cells() * stride_ * sizeof(uint32_t) +
@@ -324,6 +355,7 @@ class CudaBackend final : public Backend {
       drop_graphs();
       weighted_ = weighted;
       reads_id_ = reads_id;
+      refresh_count_width();
     }
     world_params_[k] = p;
     world_species_[k] = next;
@@ -482,6 +514,7 @@ class CudaBackend final : public Backend {
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     drop_graphs();  // they name the old lists and the old agent kernel
     upload_environment();
+    refresh_count_width();
     enqueue_clear_walls(stream_.get(), current_field());
     if (walls_added) {
       AgentState a = read_agents();
@@ -591,7 +624,8 @@ class CudaBackend final : public Backend {
   // Every world's cells and agents (one world: cells_ and agents_).
   size_t all_cells() const { return cells_ * static_cast<size_t>(worlds_); }
   uint64_t all_agents() const { return agents_ * static_cast<uint64_t>(worlds_); }
-  cuda::Worlds worlds_arg() const { return {worlds_, cells_ * stride_, world_agents_per_thread_}; }
+  cuda::Worlds worlds_arg() const { return {worlds_, cells_ * stride_, world_agents_per_thread_, narrow_}; }
+
   std::string worlds_text() const { return worlds_ > 1 ? std::to_string(worlds_) + " worlds of " : ""; }
 
   // World w's device field as it is stored: stride_ floats per cell.
@@ -635,11 +669,17 @@ class CudaBackend final : public Backend {
     uint32_t* counts = cell_counts(step);
     if (channels_ > 1) {
       PHYS_CUDA_CHECK(cudaMemsetAsync(counts, 0, all_cells() * sizeof(uint32_t), s));
-      cuda::launch_histogram(s, agents(cur_), all_agents(), counts, size_.width, size_.height, agents_);
+      cuda::launch_histogram(s, agents(cur_), all_agents(), counts, size_.width, size_.height, agents_,
+                             false);
     }
     size_t bytes = scan_temp_.bytes();
-    PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.get(), bytes, counts, offsets_.get(),
-                                                  static_cast<int>(all_cells()), s));
+    if (narrow_) {
+      PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.get(), bytes, widened(counts), offsets_.get(),
+                                                    static_cast<int>(all_cells()), s));
+    } else {
+      PHYS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp_.get(), bytes, counts, offsets_.get(),
+                                                    static_cast<int>(all_cells()), s));
+    }
     cuda::launch_scatter_by_cell(s, agents(cur_), agents(1 - cur_), all_agents(), offsets_.get(), size_.width,
                                  size_.height, agents_);
     cur_ = 1 - cur_;
@@ -648,9 +688,9 @@ class CudaBackend final : public Backend {
   void enqueue_counts_if_stale(uint64_t step) {
     if (counts_valid_ || channels_ > 1) return;  // several species: the sort counts for itself
     uint32_t* counts = counts_[(step + 1) & 1U].get();
-    PHYS_CUDA_CHECK(cudaMemsetAsync(counts, 0, all_cells() * sizeof(uint32_t), stream_.get()));
+    PHYS_CUDA_CHECK(cudaMemsetAsync(counts, 0, counts_[0].bytes(), stream_.get()));
     cuda::launch_histogram(stream_.get(), agents(cur_), all_agents(), counts, size_.width, size_.height,
-                           agents_);
+                           agents_, narrow_);
     counts_valid_ = true;
   }
 
@@ -804,6 +844,8 @@ class CudaBackend final : public Backend {
   int strip_rows_ = 16;
   int world_agents_per_thread_ = 4;
   bool agents_zero_counts_ = false;  // the agents zero the step before's counts, not the field pass
+  bool allow_narrow_ = false;        // 16-bit counts allowed by the knob, size, agents and species count
+  bool narrow_ = false;              // the count buffers hold 16-bit counts now (cuda::Worlds)
 
   Stream stream_;
   std::array<DeviceBuffer<float>, 2> field_;

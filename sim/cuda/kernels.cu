@@ -32,12 +32,34 @@ __device__ __forceinline__ uint32_t aggregated_add(uint32_t* base, int cell) {
   return first + static_cast<uint32_t>(__popc(below));
 }
 
+// Adds n to a cell's count. Narrow counts are 16 bits a cell, two cells to a 32-bit word (the even
+// cell in the low half, little-endian), added with a 32-bit atomic on the word: a world of fewer than
+// 65536 agents never carries out of a half.
+template <bool Narrow>
+__device__ __forceinline__ void count_add(uint32_t* base, int cell, uint32_t n) {
+  if constexpr (Narrow) {
+    atomicAdd(base + (cell >> 1), n << ((cell & 1) * 16));
+  } else {
+    atomicAdd(base + cell, n);
+  }
+}
+// Sets a cell's count to 0 (a plain store: the 16-bit store of a narrow count leaves its neighbour).
+template <bool Narrow>
+__device__ __forceinline__ void count_zero(uint32_t* base, int cell) {
+  if constexpr (Narrow) {
+    reinterpret_cast<uint16_t*>(base)[cell] = 0;
+  } else {
+    base[cell] = 0U;
+  }
+}
+
 // The same combining where nobody needs the returned slot (an agent's deposit): the lowest lane
 // of each group of equal cells adds the group's size, and nothing comes back.
+template <bool Narrow>
 __device__ __forceinline__ void aggregated_count(uint32_t* base, int cell) {
   const unsigned peers = __match_any_sync(__activemask(), cell);
   if (static_cast<int>(threadIdx.x & 31U) == __ffs(static_cast<int>(peers)) - 1) {
-    atomicAdd(base + cell, static_cast<uint32_t>(__popc(peers)));
+    count_add<Narrow>(base, cell, static_cast<uint32_t>(__popc(peers)));
   }
 }
 // A step's parameters in five 16-byte loads (StepParams is 16-byte aligned) rather than one load
@@ -99,12 +121,14 @@ __device__ __forceinline__ AgentLoad<WithId> load_agent(const AgentArrays& a, ui
 // a host write of the agents zeroes them instead), so it zeroes its count there: once every agent
 // has, the buffer is zero again for the step after this one, written back only where agents are
 // rather than cleared cell by cell in the field pass.
-template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls>
+// Narrow: 16-bit counts (count_add); only the single-species path without walls has them.
+template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls, bool Narrow>
 __device__ __forceinline__ void step_one(const AgentArrays& a, uint32_t i, AgentLoad<Weighted || ReadsId> in,
                                          const float* __restrict__ field, uint32_t* __restrict__ counts,
                                          uint32_t* __restrict__ spent, const rule::SpeciesParams* species,
                                          const rule::StepParams& p0, uint32_t step,
                                          const uint8_t* __restrict__ walls) {
+  static_assert(!Narrow || !Weighted, "narrow counts only on the single-species path");
   const uint32_t id = in.id;
   rule::Agent ag = in.ag;
   int slot = 0;
@@ -114,7 +138,7 @@ __device__ __forceinline__ void step_one(const AgentArrays& a, uint32_t i, Agent
       p.turn_rule = rule::kTurnSimple;
       p.jitter = 0.0f;
     }
-    if (spent != nullptr) spent[rule::cell_at(ag.x, ag.y, p.width, p.height)] = 0U;
+    if (spent != nullptr) count_zero<Narrow>(spent, rule::cell_at(ag.x, ag.y, p.width, p.height));
     slot = rule::step_agent(ag, id, step, p, [field](int c) { return __ldg(field + c); });
   } else {
     constexpr int kStride = channel_stride(S);
@@ -147,16 +171,16 @@ __device__ __forceinline__ void step_one(const AgentArrays& a, uint32_t i, Agent
   __stcs(a.y + i, ag.y);
   __stcs(a.theta + i, ag.theta);
   if constexpr (Aggregate) {
-    aggregated_count(counts, slot);
+    aggregated_count<Narrow>(counts, slot);
   } else {
-    atomicAdd(counts + slot, 1U);
+    count_add<Narrow>(counts, slot, 1U);
   }
 }
 
 // As many blocks as fit on the GPU at once, each thread striding over the agents, with the next
 // agent's loads issued before the current agent is stepped: the loads from DRAM, which the
 // profile showed every warp waiting on, overlap the arithmetic of the agent before.
-template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls>
+template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls, bool Narrow>
 __global__ void __launch_bounds__(kAgentBlock)
     agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
                   uint32_t* __restrict__ spent, const rule::SpeciesParams* __restrict__ species,
@@ -170,8 +194,10 @@ __global__ void __launch_bounds__(kAgentBlock)
     const size_t first = world * n;
     a = {a.x + first, a.y + first, a.theta + first, a.id + first};
     field += world * world_floats;
-    counts += world * world_floats;
-    if (spent != nullptr) spent += world * world_floats;
+    // Narrow counts take half a word a cell (world_floats is then a multiple of 4, so this stays aligned).
+    const size_t count_words = Narrow ? world * world_floats / 2 : world * world_floats;
+    counts += count_words;
+    if (spent != nullptr) spent += count_words;
     species += world;
   }
   // Several species: a warp's agents belong to different species (they are grouped by cell, not
@@ -201,8 +227,8 @@ __global__ void __launch_bounds__(kAgentBlock)
     const uint32_t next = i + stride;
     AgentLoad<kWithId> ahead{};
     if (next < count) ahead = load_agent<kWithId>(a, next);
-    step_one<S, Weighted, Aggregate, ReadsId, Walls>(a, i, cur, field, counts, spent, species, p0, step,
-                                                     walls);
+    step_one<S, Weighted, Aggregate, ReadsId, Walls, Narrow>(a, i, cur, field, counts, spent, species, p0,
+                                                             step, walls);
     if (next >= count) break;
     i = next;
     cur = ahead;
@@ -259,7 +285,19 @@ __device__ __forceinline__ float deposited_channel(float f, uint32_t n, const fl
   return c < S ? rule::deposited(f, n, deposit[c]) : 0.0f;  // S = 3: the padding channel stays 0
 }
 
-template <int S, int Rows, bool Aligned>
+// One cell's counts (narrow: one 16-bit count, K = 1).
+template <int K, bool Narrow>
+__device__ __forceinline__ CountLanes<K> load_counts(const uint32_t* counts, size_t cell) {
+  if constexpr (Narrow) {
+    return CountLanes<K>{{static_cast<uint32_t>(reinterpret_cast<const uint16_t*>(counts)[cell])}};
+  } else {
+    return reinterpret_cast<const CountLanes<K>*>(counts)[cell];
+  }
+}
+
+// Narrow: 16-bit counts (count_add), only with one species and aligned rows: a thread's four counts
+// are one 8-byte load.
+template <int S, int Rows, bool Aligned, bool Narrow>
 __global__ void __launch_bounds__(32 * kStripWarps)
     field_kernel_strip(const float* __restrict__ fin, float* __restrict__ fout,
                        const uint32_t* __restrict__ counts, uint32_t* __restrict__ clear,
@@ -267,12 +305,13 @@ __global__ void __launch_bounds__(32 * kStripWarps)
                        size_t world_floats) {
   constexpr int K = channel_stride(S);
   constexpr int P = 4 / K;
+  static_assert(!Narrow || (K == 1 && Aligned), "narrow counts: one species, aligned rows");
   if (blockIdx.z != 0) {  // another world than the first: its slice of every buffer, its parameters
     const size_t offset = blockIdx.z * world_floats;
     fin += offset;
     fout += offset;
-    counts += offset;
-    if (clear != nullptr) clear += offset;
+    counts += Narrow ? offset / 2 : offset;
+    if (clear != nullptr) clear += Narrow ? offset / 2 : offset;
     species += blockIdx.z;
     step_ptr = nullptr;  // the first world's blocks advance the step
   }
@@ -294,7 +333,6 @@ __global__ void __launch_bounds__(32 * kStripWarps)
   const size_t left_col = static_cast<size_t>(col == 0 ? w - 1 : col - 1);
   const size_t right_col = static_cast<size_t>(col + cells >= w ? (col + cells) % w : col + P);
   const auto* fin_k = reinterpret_cast<const Lanes<K>*>(fin);
-  const auto* counts_k = reinterpret_cast<const CountLanes<K>*>(counts);
 
   rule::StepParams prm[S];  // only the deposit and field-update weights stay in registers
   float deposit[S];
@@ -310,7 +348,12 @@ __global__ void __launch_bounds__(32 * kStripWarps)
       if (active) {
         const size_t q = (row + static_cast<size_t>(col)) * K / 4;
         r.f = __ldg(reinterpret_cast<const float4*>(fin) + q);
-        r.n = __ldg(reinterpret_cast<const uint4*>(counts) + q);
+        if constexpr (Narrow) {
+          const uint2 n = __ldg(reinterpret_cast<const uint2*>(counts) + q);
+          r.n = make_uint4(n.x & 0xffffU, n.x >> 16, n.y & 0xffffU, n.y >> 16);
+        } else {
+          r.n = __ldg(reinterpret_cast<const uint4*>(counts) + q);
+        }
       }
     } else {  // cell by cell: the row need not start on 16 bytes
       float f[4] = {};
@@ -319,7 +362,7 @@ __global__ void __launch_bounds__(32 * kStripWarps)
         if (p >= cells) break;  // also every cell of an inactive thread (cells <= 0)
         const size_t cell = row + static_cast<size_t>(col + p);
         const Lanes<K> fc = fin_k[cell];
-        const CountLanes<K> nc = counts_k[cell];
+        const CountLanes<K> nc = load_counts<K, Narrow>(counts, cell);
         for (int c = 0; c < K; ++c) {
           f[p * K + c] = fc.v[c];
           n[p * K + c] = nc.v[c];
@@ -331,7 +374,7 @@ __global__ void __launch_bounds__(32 * kStripWarps)
     if (load_left || load_right) {
       const size_t side = row + (load_left ? left_col : right_col);
       r.side_f = fin_k[side];
-      r.side_n = counts_k[side];
+      r.side_n = load_counts<K, Narrow>(counts, side);
     }
     return r;
   };
@@ -354,7 +397,7 @@ __global__ void __launch_bounds__(32 * kStripWarps)
     if (load_left && load_right) {  // lane 0 is also the row's last: a narrow field
       const size_t cell = static_cast<size_t>(wrap_any(y, h)) * static_cast<size_t>(w) + right_col;
       const Lanes<K> f = fin_k[cell];
-      const CountLanes<K> n = counts_k[cell];
+      const CountLanes<K> n = load_counts<K, Narrow>(counts, cell);
       for (int c = 0; c < K; ++c) right[c] = deposited_channel<S>(f.v[c], n.v[c], deposit, c);
     }
     for (int p = 0; p < P; ++p) {
@@ -391,7 +434,13 @@ __global__ void __launch_bounds__(32 * kStripWarps)
       if constexpr (Aligned) {
         const size_t q = cell0 * K / 4;
         reinterpret_cast<float4*>(fout)[q] = make_float4(out.v[0], out.v[1], out.v[2], out.v[3]);
-        if (clear != nullptr) reinterpret_cast<uint4*>(clear)[q] = make_uint4(0U, 0U, 0U, 0U);
+        if (clear != nullptr) {
+          if constexpr (Narrow) {
+            reinterpret_cast<uint2*>(clear)[q] = make_uint2(0U, 0U);
+          } else {
+            reinterpret_cast<uint4*>(clear)[q] = make_uint4(0U, 0U, 0U, 0U);
+          }
+        }
       } else {
         for (int p = 0; p < P; ++p) {
           if (p >= cells) break;
@@ -410,7 +459,7 @@ __global__ void __launch_bounds__(32 * kStripWarps)
     *step_ptr += 1U;
 }
 
-template <int S, int Rows, bool Aligned>
+template <int S, int Rows, bool Aligned, bool Narrow>
 void launch_strip(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
                   uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width, int height,
                   Worlds worlds) {
@@ -418,26 +467,26 @@ void launch_strip(cudaStream_t stream, const float* field_in, float* field_out, 
   const dim3 grid(static_cast<unsigned>((width + cells_per_warp - 1) / cells_per_warp),
                   static_cast<unsigned>((height + Rows * kStripWarps - 1) / (Rows * kStripWarps)),
                   static_cast<unsigned>(worlds.count));
-  field_kernel_strip<S, Rows, Aligned><<<grid, dim3(32, kStripWarps), 0, stream>>>(
+  field_kernel_strip<S, Rows, Aligned, Narrow><<<grid, dim3(32, kStripWarps), 0, stream>>>(
       field_in, field_out, counts, clear, species, step, worlds.floats);
 }
 
-template <int S, bool Aligned>
+template <int S, bool Aligned, bool Narrow = false>
 void launch_strip_rows(cudaStream_t stream, const float* field_in, float* field_out, const uint32_t* counts,
                        uint32_t* clear, const rule::SpeciesParams* species, uint32_t* step, int width,
                        int height, int rows, Worlds worlds) {
   switch (rows) {
     case 8:
-      launch_strip<S, 8, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                                  worlds);
+      launch_strip<S, 8, Aligned, Narrow>(stream, field_in, field_out, counts, clear, species, step, width,
+                                          height, worlds);
       break;
     case 32:
-      launch_strip<S, 32, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                                   worlds);
+      launch_strip<S, 32, Aligned, Narrow>(stream, field_in, field_out, counts, clear, species, step, width,
+                                           height, worlds);
       break;
     default:
-      launch_strip<S, 16, Aligned>(stream, field_in, field_out, counts, clear, species, step, width, height,
-                                   worlds);
+      launch_strip<S, 16, Aligned, Narrow>(stream, field_in, field_out, counts, clear, species, step, width,
+                                           height, worlds);
       break;
   }
 }
@@ -463,11 +512,12 @@ __device__ __forceinline__ uint32_t batch_cell(float x, float y, int width, int 
          static_cast<uint32_t>(cell_index(x, y, width, height));
 }
 
+template <bool Narrow>
 __global__ void histogram_kernel(AgentArrays a, uint64_t n, uint32_t* __restrict__ counts, int width,
                                  int height, uint64_t per_world) {
   const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kAgentBlock + threadIdx.x;
   if (i >= n) return;
-  atomicAdd(counts + batch_cell(a.x[i], a.y[i], width, height, i, per_world), 1U);
+  count_add<Narrow>(counts, static_cast<int>(batch_cell(a.x[i], a.y[i], width, height, i, per_world)), 1U);
 }
 
 __global__ void scatter_kernel(AgentArrays from, AgentArrays to, uint64_t n, uint32_t* __restrict__ offsets,
@@ -584,9 +634,9 @@ struct AgentLaunch {
 // together: their sensors then read a world's field while it sits in L2, as one large world's do.
 // (The resident blocks shared among all the worlds, a few a world, moved 40% more bytes from DRAM
 // per agent: every world's small window of agents crept through its field at once.)
-template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls>
+template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls, bool Narrow = false>
 void launch_agents_kernel(cudaStream_t stream, const AgentLaunch& l) {
-  const auto kernel = agents_kernel<S, Weighted, Aggregate, ReadsId, Walls>;
+  const auto kernel = agents_kernel<S, Weighted, Aggregate, ReadsId, Walls, Narrow>;
   static const unsigned resident = resident_blocks(kernel);
   const auto worlds = static_cast<unsigned>(l.worlds.count);
   unsigned blocks = std::min(resident, blocks_for(l.n, kAgentBlock));
@@ -600,12 +650,21 @@ void launch_agents_kernel(cudaStream_t stream, const AgentLaunch& l) {
                                                            l.step, l.walls, l.worlds.floats);
 }
 
-template <int S, bool Weighted, bool ReadsId, int Walls = kWallsNone>
+template <int S, bool Weighted, bool ReadsId, int Walls = kWallsNone, bool Narrow = false>
 void agents_for(cudaStream_t stream, const AgentLaunch& l, bool aggregate) {
   if (aggregate) {
-    launch_agents_kernel<S, Weighted, true, ReadsId, Walls>(stream, l);
+    launch_agents_kernel<S, Weighted, true, ReadsId, Walls, Narrow>(stream, l);
   } else {
-    launch_agents_kernel<S, Weighted, false, ReadsId, Walls>(stream, l);
+    launch_agents_kernel<S, Weighted, false, ReadsId, Walls, Narrow>(stream, l);
+  }
+}
+// One species on the single-species path, with the counts' width.
+template <bool ReadsId>
+void agents_single(cudaStream_t stream, const AgentLaunch& l, bool aggregate) {
+  if (l.worlds.narrow_counts) {
+    agents_for<1, false, ReadsId, kWallsNone, true>(stream, l, aggregate);
+  } else {
+    agents_for<1, false, ReadsId>(stream, l, aggregate);
   }
 }
 
@@ -641,9 +700,9 @@ void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* 
       if (weighted) {
         agents_for<1, true, true>(stream, l, aggregate);
       } else if (reads_id) {
-        agents_for<1, false, true>(stream, l, aggregate);
+        agents_single<true>(stream, l, aggregate);
       } else {
-        agents_for<1, false, false>(stream, l, aggregate);
+        agents_single<false>(stream, l, aggregate);
       }
       break;
     case 2: agents_for<2, true, true>(stream, l, aggregate); break;
@@ -660,7 +719,10 @@ void launch_field(cudaStream_t stream, const float* field_in, float* field_out, 
   const bool aligned = (width * channel_stride(channels)) % 4 == 0;
   switch (channels) {
     case 1:
-      if (aligned) {
+      if (worlds.narrow_counts) {
+        launch_strip_rows<1, true, true>(stream, field_in, field_out, counts, clear, species, step, width,
+                                         height, strip_rows, worlds);
+      } else if (aligned) {
         launch_strip_rows<1, true>(stream, field_in, field_out, counts, clear, species, step, width, height,
                                    strip_rows, worlds);
       } else {
@@ -701,10 +763,14 @@ void launch_block_mean(cudaStream_t stream, const float* field, float* sense, in
 }
 
 void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width, int height,
-                      uint64_t per_world) {
+                      uint64_t per_world, bool narrow) {
   if (n == 0) return;
-  histogram_kernel<<<blocks_for(n, kAgentBlock), kAgentBlock, 0, stream>>>(a, n, counts, width, height,
-                                                                           per_world);
+  const unsigned blocks = blocks_for(n, kAgentBlock);
+  if (narrow) {
+    histogram_kernel<true><<<blocks, kAgentBlock, 0, stream>>>(a, n, counts, width, height, per_world);
+  } else {
+    histogram_kernel<false><<<blocks, kAgentBlock, 0, stream>>>(a, n, counts, width, height, per_world);
+  }
   PHYS_CUDA_CHECK_LAUNCH();
 }
 

@@ -46,6 +46,10 @@ struct Worlds {
   // Several worlds: the agents each thread of the agent kernel steps (blocks enough for that); 0:
   // the GPU's resident blocks shared among the worlds.
   int agents_per_thread = 4;
+  // The count buffers hold 16 bits a cell, two cells to a 32-bit word, even cell in the low half
+  // (`counts`, `spent` and `clear` still point at words). Only for one species without walls, rows
+  // of a multiple of 4 cells and fewer than 65536 agents a world (no count can reach 2^16).
+  bool narrow_counts = false;
 };
 void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                    uint32_t* spent, const rule::SpeciesParams* species, const uint32_t* step, bool aggregate,
@@ -67,9 +71,9 @@ void launch_block_mean(cudaStream_t stream, const float* field, float* sense, in
 
 // counts[cell of agent] += 1 for every agent (used when no step has counted the current positions).
 // n agents in all, `per_world` of them a world (agent i is in world i / per_world, and its cell is
-// world * width * height + its cell in the world).
+// world * width * height + its cell in the world); `narrow`: 16-bit counts (Worlds::narrow_counts).
 void launch_histogram(cudaStream_t stream, AgentArrays a, uint64_t n, uint32_t* counts, int width, int height,
-                      uint64_t per_world);
+                      uint64_t per_world, bool narrow);
 
 // Moves agent i to slot offsets[cell]++ (offsets: exclusive prefix sum of the per-cell counts, cells
 // as the histogram numbers them), so agents end up grouped by world, then by cell in row-major order.
