@@ -11,6 +11,7 @@
 #include "run/run.hpp"
 #include "sim/backend.hpp"
 #include "sim/batch.hpp"
+#include "test_support.hpp"
 
 using namespace physarum;
 
@@ -115,29 +116,33 @@ TEST(CudaBatch, EachWorldOfThreeSpeciesIsItsRunAloneAndALiveChangeReachesOnlyIts
 #endif
 }
 
-// 16-bit counts (one species, rows of a multiple of 4 cells, fewer than 65536 agents a world): sparse
-// worlds, whose agents zero their spent counts, and dense ones, whose field pass clears them, each as
-// the CPU grows it alone.
+// 16-bit counts (one species, rows of a multiple of 4 cells, fewer than 65536 agents a world), sparse
+// and dense, their spent counts zeroed by the field pass (the default) or by the agents: each world
+// as the CPU grows it alone.
 TEST(CudaBatch, WorldsWithSixteenBitCountsGrowWhatTheCpuGrowsSparseOrDense) {
   SKIP_WITHOUT_CUDA_DEVICE();
 #if defined(PHYSARUM_HAS_CUDA)
-  for (const uint64_t agents : {uint64_t{2000}, uint64_t{30000}}) {  // 0.16 and 2.4 agents a cell
-    std::vector<SimConfig> worlds;
-    for (int b = 0; b < 4; ++b) {
-      SimConfig c = single_world(b);
-      c.size = Size{128, 100};
-      c.agents = agents;
-      worlds.push_back(c);
+  for (const char* zero : {"0", "1"})
+    for (const uint64_t agents : {uint64_t{2000}, uint64_t{30000}}) {  // 0.16 and 2.4 agents a cell
+      const test::ScopedEnv who("PHYSARUM_CUDA_AGENTS_ZERO_COUNTS", zero);
+      std::vector<SimConfig> worlds;
+      for (int b = 0; b < 4; ++b) {
+        SimConfig c = single_world(b);
+        c.size = Size{128, 100};
+        c.agents = agents;
+        worlds.push_back(c);
+      }
+      const std::unique_ptr<WorldBatch> batch = create_cuda_batch(worlds);
+      EXPECT_NE(batch->name().find("16-bit counts"), std::string::npos) << batch->name();
+      batch->step(1);
+      batch->step(69);  // across the sort at step 64: its scan reads the 16-bit counts
+      for (int b = 0; b < 4; ++b) {
+        const std::unique_ptr<Backend> alone =
+            create_backend(BackendKind::Cpu, worlds[static_cast<size_t>(b)]);
+        alone->step(70);
+        expect_world_as_alone(*batch, b, *alone);
+      }
     }
-    const std::unique_ptr<WorldBatch> batch = create_cuda_batch(worlds);
-    batch->step(1);
-    batch->step(69);  // across the sort at step 64: its scan reads the 16-bit counts
-    for (int b = 0; b < 4; ++b) {
-      const std::unique_ptr<Backend> alone = create_backend(BackendKind::Cpu, worlds[static_cast<size_t>(b)]);
-      alone->step(70);
-      expect_world_as_alone(*batch, b, *alone);
-    }
-  }
 #endif
 }
 

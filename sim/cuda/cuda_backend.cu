@@ -13,12 +13,12 @@
 // Tuning knobs for benchmarking (environment, read at creation): PHYSARUM_CUDA_SORT_EVERY (steps
 // between reorderings, even, 0 = never; default 64), PHYSARUM_CUDA_AGGREGATE (0 = one atomic per
 // agent instead of one per warp and cell; default 1), PHYSARUM_CUDA_STRIP_ROWS (rows each warp of
-// the field pass walks: 8, 16 or 32; default 16) and, for batches of worlds,
+// the field pass walks: 8, 16 or 32; default 16, 32 for several worlds) and, for batches of worlds,
 // PHYSARUM_CUDA_WORLD_AGENTS_PER_THREAD (agents each thread of the agent kernel steps, 0 = the
 // resident blocks shared among the worlds; default 4) and PHYSARUM_CUDA_AGENTS_ZERO_COUNTS (1: the
 // agents zero the step before's counts, 0: the field pass clears them; default 1 below half an agent
-// a cell) and PHYSARUM_CUDA_NARROW_COUNTS (0: 32-bit counts always; default 1: 16-bit counts where
-// they suffice, cuda::Worlds::narrow_counts). docs/PERFORMANCE.md has the measurements.
+// a cell with 32-bit counts) and PHYSARUM_CUDA_NARROW_COUNTS (0: 32-bit counts always; default 1: 16-bit
+// counts where they suffice, cuda::Worlds::narrow_counts). docs/PERFORMANCE.md has the measurements.
 #include <thrust/iterator/transform_iterator.h>
 #include <cub/device/device_scan.cuh>
 
@@ -221,6 +221,7 @@ class CudaBackend final : public Backend {
     }
     upload_environment();
     narrow_ = narrow_counts_fit();  // the walls are known now; both count buffers are still zero
+    choose_count_clearing();
     upload_agents(agents);
     PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
@@ -231,19 +232,26 @@ class CudaBackend final : public Backend {
     if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
     chunk_ = sort_every_ > 0 ? sort_every_ : 16;
     aggregate_ = env_int("PHYSARUM_CUDA_AGGREGATE", 1, 0, 1) != 0;
-    strip_rows_ = env_int("PHYSARUM_CUDA_STRIP_ROWS", 16, 8, 32);
+    // Several worlds: longer strips (fewer halo rows) over their many small fields (256 worlds of
+    // 256x256 on an H200: 41.2 against 40.4 G agent-steps/s).
+    strip_rows_ = env_int("PHYSARUM_CUDA_STRIP_ROWS", worlds_ > 1 ? 32 : 16, 8, 32);
     world_agents_per_thread_ = env_int("PHYSARUM_CUDA_WORLD_AGENTS_PER_THREAD", 4, 0, 1024);
-    // Sparse agents (fewer than one a cell in two) zero their own spent counts: that writes back the
-    // count lines under agents only, where clearing in the field pass writes every cell's; denser
-    // agents leave it to the field pass, whose stores stream. (256x256 worlds of 20K agents on an
-    // H200: the field pass 0.079 -> 0.063 ms a step of 256 worlds; 3840x2160 with 10M agents: the
-    // agent pass 0.116 -> 0.127 ms.)
-    const double per_cell = static_cast<double>(agents_) / static_cast<double>(cells_);
-    agents_zero_counts_ = env_int("PHYSARUM_CUDA_AGENTS_ZERO_COUNTS", per_cell < 0.5 ? 1 : 0, 0, 1) != 0;
+    zero_knob_ = env_int("PHYSARUM_CUDA_AGENTS_ZERO_COUNTS", -1, -1, 1);
     // 16-bit counts halve the count bytes each pass moves. (256 worlds of 256x256/20K on an H200:
     // docs/PERFORMANCE.md.)
     allow_narrow_ = env_int("PHYSARUM_CUDA_NARROW_COUNTS", 1, 0, 1) != 0 && channels_ == 1 && scale_ == 1 &&
                     agents_ < 65536 && size_.width % 4 == 0;
+  }
+  // Who zeroes the spent counts, for the count width in force. Sparse agents (fewer than one a cell
+  // in two) with 32-bit counts zero their own: that writes back the count lines under agents only,
+  // where clearing in the field pass writes every cell's 4 bytes; denser agents, and 16-bit counts
+  // (2 bytes a cell, streamed), leave it to the field pass. (256x256 worlds of 20K agents on an H200,
+  // 32-bit: the field pass 0.079 -> 0.063 ms a step of 256 worlds; 16-bit: 40.1 against 36.1 G
+  // agent-steps/s with the field pass clearing; 3840x2160 with 10M agents: the agent pass 0.116 ->
+  // 0.127 ms when the agents zero.)
+  void choose_count_clearing() {
+    const double per_cell = static_cast<double>(agents_) / static_cast<double>(cells_);
+    agents_zero_counts_ = zero_knob_ >= 0 ? zero_knob_ == 1 : !narrow_ && per_cell < 0.5;
   }
   // Whether the kernels the run takes now can keep 16-bit counts (the weighted and walled kernels
   // cannot): fixed by the size, agents and species count, and by the live W and walls.
@@ -253,6 +261,7 @@ class CudaBackend final : public Backend {
   void refresh_count_width() {
     if (narrow_counts_fit() == narrow_) return;
     narrow_ = !narrow_;
+    choose_count_clearing();
     for (auto& c : counts_) PHYS_CUDA_CHECK(cudaMemsetAsync(c.get(), 0, c.bytes(), stream_.get()));
     counts_valid_ = false;
   }
@@ -291,6 +300,7 @@ class CudaBackend final : public Backend {
   }
 
   std::string name() const override { return "cuda (" + device_ + ")"; }
+  bool narrow_counts() const { return narrow_; }
   BackendKind kind() const override { return BackendKind::Cuda; }
 
   // Every run of steps goes through a graph: whole sort-to-sort chunks as one, shorter runs (a
@@ -844,6 +854,7 @@ class CudaBackend final : public Backend {
   int strip_rows_ = 16;
   int world_agents_per_thread_ = 4;
   bool agents_zero_counts_ = false;  // the agents zero the step before's counts, not the field pass
+  int zero_knob_ = -1;               // PHYSARUM_CUDA_AGENTS_ZERO_COUNTS: -1 (unset), 0 or 1
   bool allow_narrow_ = false;        // 16-bit counts allowed by the knob, size, agents and species count
   bool narrow_ = false;              // the count buffers hold 16-bit counts now (cuda::Worlds)
 
@@ -892,7 +903,8 @@ class CudaWorldBatch final : public WorldBatch {
       : WorldBatch(static_cast<int>(worlds.size()), worlds.front().size, worlds.front().agents),
         backend_(worlds, std::move(agents)) {}
   std::string name() const override {
-    return backend_.name() + ", " + std::to_string(worlds()) + " worlds a launch";
+    return backend_.name() + ", " + std::to_string(worlds()) + " worlds a launch" +
+           (backend_.narrow_counts() ? ", 16-bit counts" : "");
   }
   uint64_t steps_done() const override { return backend_.steps_done(); }
   void step(int n) override { backend_.step(n); }

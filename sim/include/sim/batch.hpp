@@ -19,7 +19,7 @@ class WorldBatch {
   WorldBatch(const WorldBatch&) = delete;
   WorldBatch& operator=(const WorldBatch&) = delete;
 
-  virtual std::string name() const = 0;  // "cuda (NVIDIA H200), 256 worlds a launch"
+  virtual std::string name() const = 0;  // "cuda (NVIDIA H200), 256 worlds a launch, 16-bit counts"
   int worlds() const { return worlds_; }
   Size size() const { return size_; }
   uint64_t agents_per_world() const { return agents_; }
