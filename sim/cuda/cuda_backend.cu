@@ -13,8 +13,8 @@
 // Tuning knobs for benchmarking (environment, read at creation): PHYSARUM_CUDA_SORT_EVERY (steps
 // between reorderings, even, 0 = never; default 64), PHYSARUM_CUDA_AGGREGATE (0 = one atomic per
 // agent instead of one per warp and cell; default 1), PHYSARUM_CUDA_STRIP_ROWS (rows each warp of
-// the field pass walks: 8, 16 or 32; default 16, 32 for several worlds) and, for batches of worlds,
-// PHYSARUM_CUDA_WORLD_AGENTS_PER_THREAD (agents each thread of the agent kernel steps, 0 = the
+// the field pass walks: 8, 16 or 32; default 16, 32 for worlds of 2^24 cells in all) and, for batches of
+// worlds, PHYSARUM_CUDA_WORLD_AGENTS_PER_THREAD (agents each thread of the agent kernel steps, 0 = the
 // resident blocks shared among the worlds; default 4) and PHYSARUM_CUDA_AGENTS_ZERO_COUNTS (1: the
 // agents zero the step before's counts, 0: the field pass clears them; default 1 below half an agent
 // a cell with 32-bit counts) and PHYSARUM_CUDA_NARROW_COUNTS (0: 32-bit counts always; default 1: 16-bit
@@ -232,9 +232,11 @@ class CudaBackend final : public Backend {
     if (sort_every_ % 2 != 0) ++sort_every_;  // chunks must keep the field's buffer parity
     chunk_ = sort_every_ > 0 ? sort_every_ : 16;
     aggregate_ = env_int("PHYSARUM_CUDA_AGGREGATE", 1, 0, 1) != 0;
-    // Several worlds: longer strips (fewer halo rows) over their many small fields (256 worlds of
-    // 256x256 on an H200: 41.2 against 40.4 G agent-steps/s).
-    strip_rows_ = env_int("PHYSARUM_CUDA_STRIP_ROWS", worlds_ > 1 ? 32 : 16, 8, 32);
+    // Many worlds: longer strips (fewer halo rows) over their many small fields, where there are
+    // blocks enough for that (256 worlds of 256x256 on an H200: 41.2 against 40.4 G agent-steps/s;
+    // 64 of them, a quarter of the cells: 28.1 against 34.8).
+    const bool many = worlds_ > 1 && all_cells() >= (size_t{1} << 24);
+    strip_rows_ = env_int("PHYSARUM_CUDA_STRIP_ROWS", many ? 32 : 16, 8, 32);
     world_agents_per_thread_ = env_int("PHYSARUM_CUDA_WORLD_AGENTS_PER_THREAD", 4, 0, 1024);
     zero_knob_ = env_int("PHYSARUM_CUDA_AGENTS_ZERO_COUNTS", -1, -1, 1);
     // 16-bit counts halve the count bytes each pass moves. (256 worlds of 256x256/20K on an H200:
