@@ -14,14 +14,17 @@ centre at (x + 0.5, y + 0.5, z + 0.5).
 
 Ridges: the network's centre lines. The volume is blurred once (each voxel the mean of its 3 x 3 x 3
 neighbours, wrapping as the volume does) so that one voxel's noise makes no ridge; a voxel is a
-ridge voxel when its blurred value is at least `--level` times the mean of the blurred volume's
-voxels above its mean (the network's typical brightness; with no voxel above the mean there is no
-network and no ridge) and it is a local maximum along at least two of the three axes: at least both
-neighbours along the axis and above one of them (a crest between two voxels keeps both). A tube is a
+ridge voxel when its blurred value is above `--level` times the volume's mean (what every voxel
+would hold were the agents' visits spread evenly: agents per voxel set it, not the volume's size)
+and it is a local maximum along at least two of
+the three axes: at least both neighbours along the axis and above one of them (a crest between two
+voxels keeps both). A tube is a
 maximum across it along the two axes nearest its cross-section, so its centre line is kept, and its
 flanks, a maximum at most along the axis nearest the tube's own (and not at all where the tube runs
 along an axis: equal neighbours are no maximum), are not; a sheet is a maximum along at most one
-axis, a flat background along none.
+axis, a flat background along none. Last, ridge pieces (26-connected) of fewer than `--min-voxels`
+voxels are dropped: a lone bright point, such as a single catalogue point far from the web, is no
+filament.
 
   recall    the share of the true filaments' length within R voxels (--radius, default 3) of a ridge
             voxel, the filaments sampled every 0.25 voxel;
@@ -80,19 +83,40 @@ def blurred(volume):
     return out
 
 
-def ridges(volume, level):
+def ridges(volume, level, min_voxels):
     """The ridge voxels' indices (z, y, x), an (n, 3) array (see the module's text)."""
     smooth = blurred(volume)
-    mean = smooth.mean()
-    above = smooth[smooth > mean]
-    if above.size == 0:
-        return np.zeros((0, 3), dtype=np.int64)
-    strong = smooth >= level * above.mean()
+    strong = smooth > level * smooth.mean()
     maxima = np.zeros(smooth.shape, dtype=np.int8)
     for axis in range(3):
         before, after = np.roll(smooth, 1, axis), np.roll(smooth, -1, axis)
         maxima += (smooth >= before) & (smooth >= after) & ((smooth > before) | (smooth > after))
-    return np.argwhere(strong & (maxima >= 2))
+    return without_specks(np.argwhere(strong & (maxima >= 2)), min_voxels)
+
+
+def without_specks(voxels, min_voxels):
+    """The voxels whose 26-connected component (not across the volume's faces) holds at least
+    min_voxels of them: a lone bright point is no filament."""
+    index = {tuple(v): i for i, v in enumerate(voxels.tolist())}
+    steps = [(dz, dy, dx) for dz in (-1, 0, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dz, dy, dx) != (0, 0, 0)]
+    keep = np.zeros(len(voxels), dtype=bool)
+    seen = np.zeros(len(voxels), dtype=bool)
+    for start in range(len(voxels)):
+        if seen[start]:
+            continue
+        seen[start] = True
+        component, frontier = [start], [start]
+        while frontier:
+            z, y, x = voxels[frontier.pop()]
+            for dz, dy, dx in steps:
+                j = index.get((z + dz, y + dy, x + dx))
+                if j is not None and not seen[j]:
+                    seen[j] = True
+                    component.append(j)
+                    frontier.append(j)
+        if len(component) >= min_voxels:
+            keep[component] = True
+    return voxels[keep]
 
 
 def samples(segments):
@@ -143,11 +167,12 @@ def precision(ridge_voxels, segments, radius):
     return close / len(centres)
 
 
-def measure(volume, segments, radius, level):
-    found = ridges(volume, level)
+def measure(volume, segments, radius, level, min_voxels):
+    found = ridges(volume, level, min_voxels)
     rec, length = recall(found, volume.shape, segments, radius)
     return {"recall": rec, "precision": precision(found, segments, radius), "ridge_voxels": int(len(found)),
-            "filament_length_voxels": length, "radius_voxels": radius, "level": level}
+            "filament_length_voxels": length, "radius_voxels": radius, "level": level,
+            "min_voxels": min_voxels}
 
 
 def main(argv):
@@ -157,21 +182,25 @@ def main(argv):
     parser.add_argument("--box", default="0:100,0:100,0:100",
                         help="the truth's units that fill the volume, xmin:xmax,ymin:ymax,zmin:zmax")
     parser.add_argument("--radius", type=float, default=3.0, help="R in voxels (default 3)")
-    parser.add_argument("--level", type=float, default=2.0,
-                        help="ridge threshold over the mean of the voxels above the mean (default 2)")
+    parser.add_argument("--level", type=float, default=3.0,
+                        help="ridges are above this times the mean voxel (default 3)")
+    parser.add_argument("--min-voxels", type=int, default=8,
+                        help="drop ridge pieces of fewer voxels, 26-connected (default 8)")
     parser.add_argument("--json", help="also write the numbers to this JSON file")
     args = parser.parse_args(argv)
     if not args.radius > 0:
         parser.error(f"--radius {args.radius}: a length above 0 voxels")
     if not args.level >= 0:
         parser.error(f"--level {args.level}: 0 or more")
+    if args.min_voxels < 1:
+        parser.error(f"--min-voxels {args.min_voxels}: at least 1")
     try:
         box = parse_box(args.box)
         volume = load_volume(args.volume)
         segments = load_truth(args.truth, box, volume.shape)
     except (OSError, ValueError) as e:
         parser.error(str(e))
-    result = measure(volume, segments, args.radius, args.level)
+    result = measure(volume, segments, args.radius, args.level, args.min_voxels)
     print(f"recall {result['recall']:.3f} precision {result['precision']:.3f} ({result['ridge_voxels']} ridge "
           f"voxels, {result['filament_length_voxels']:.0f} voxels of filament, R {args.radius:g})")
     if args.json:

@@ -2,12 +2,12 @@
 """scripts/web-recall.py on volumes whose answer is known by hand.
 
 A Gaussian tube (sigma 1 voxel) laid exactly on a true filament: every sample of the filament has a
-ridge voxel on the tube's axis within R, and every ridge voxel lies on the axis: recall 1,
-precision 1. The same tube on half the filament: recall 1/2 plus at most the R (and the half voxel
-of the blur) that the tube's end reaches beyond its half. A tube parallel to the filament 10 voxels
-away, R 3: recall 0 and precision 0. An empty volume and a uniform one have no ridge: recall 0. A
-diagonal tube is found as an axis-aligned one is. Bad arguments are refused, naming the value, and
-write nothing.
+ridge voxel on the tube's axis within R, and every ridge voxel (the axis, and a few more where
+the blur rounds its ends) is within R of it: recall 1, precision 1. The same tube on half the
+filament: recall 1/2 plus the R and the voxel of the blur that reach beyond its end. A tube parallel
+to the filament 10 voxels away, R 3: recall 0 and precision 0. An empty volume and a uniform one have no ridge: recall 0. A
+diagonal tube is found as an axis-aligned one is. The level cuts at the crest worked out by hand;
+small pieces of ridge go. Bad arguments are refused, naming the value, and write nothing.
 
 Usage: web_recall_test.py SOURCE_DIR PYTHON   (exit 0: all pass, 1: a failure, 77: no numpy)
 """
@@ -64,11 +64,12 @@ def main():
         if not ok:
             failures.append(name)
 
-    def measure(volume, segments_path, radius=3.0):
+    def measure(volume, segments_path, radius=3.0, level=3.0):
         np.save(os.path.join(work, "v.npy"), volume)
         out = os.path.join(work, "r.json")
         r = subprocess.run([python, os.path.join(source, "scripts", "web-recall.py"), os.path.join(work, "v.npy"),
-                            segments_path, "--radius", str(radius), "--json", out], capture_output=True, text=True)
+                            segments_path, "--radius", str(radius), "--level", str(level), "--json", out],
+                           capture_output=True, text=True)
         if r.returncode != 0:
             raise AssertionError(f"web-recall.py exited {r.returncode}: {r.stderr}")
         with open(out) as f:
@@ -84,12 +85,31 @@ def main():
     check("tube on the filament", r["recall"] == 1.0 and r["precision"] == 1.0 and r["ridge_voxels"] >= 24, str(r))
     check("filament length", abs(r["filament_length_voxels"] - 24.0) < 1e-9, str(r["filament_length_voxels"]))
 
+    # Half the tube: x from 4 to 16. The blur carries it one voxel on, so the last ridge voxel is x = 16
+    # (centre 16.5), and R 3 reaches the samples up to x = 19.5: of the 96 samples at 4.125 + 0.25 k,
+    # k = 0 .. 61, 62 of them.
     r = measure(tube(axis_a, (16.0, 16.5, 16.5)), full)
-    reach = (3.0 + 0.5) / 24.0
-    check("tube on half the filament", 0.5 <= r["recall"] <= 0.5 + reach and r["precision"] == 1.0, str(r))
+    check("tube on half the filament", abs(r["recall"] - 62 / 96) < 1e-12 and r["precision"] == 1.0, str(r))
 
     r = measure(tube((4.0, 26.5, 16.5), (28.0, 26.5, 16.5)), full)
     check("tube 10 voxels away", r["recall"] == 0.0 and r["precision"] == 0.0 and r["ridge_voxels"] > 0, str(r))
+
+    # On a background of 1, a tube of 3 whose blurred crest is 1 + 3 (0.607 + 1 + 0.607)^2 / 9 = 2.63
+    # times a volume mean of 1 + 3 x (the tube's sum) / N^3: a ridge just below that level, none above.
+    lifted = 1 + 3 * tube(axis_a, axis_b).astype(np.float64)
+    crest = (1 + 3 * (2 * np.exp(-0.5) + 1) ** 2 / 9) / lifted.mean()
+    low, high = measure(lifted, full, level=crest - 0.01), measure(lifted, full, level=crest + 0.01)
+    check("level", low["recall"] == 1.0 and low["precision"] == 1.0 and high["ridge_voxels"] == 0,
+          f"crest {crest:.3f} x the mean: {low} {high}")
+
+    # Pieces of ridge: 26-connected (a corner touch joins), not across the volume's faces; those
+    # of fewer than min_voxels go.
+    pieces = np.array([[5, 5, 5], [6, 6, 6], [7, 7, 7],  # three joined corner to corner
+                       [20, 20, 20], [20, 20, 21], [20, 21, 21], [21, 21, 21],  # four, face and edge
+                       [0, 10, 10], [N - 1, 10, 10]])  # two lone voxels on opposite faces
+    kept = {tuple(v) for v in wr.without_specks(pieces, 3).tolist()}
+    check("pieces of ridge", kept == {tuple(v) for v in pieces[:7].tolist()}
+          and len(wr.without_specks(pieces, 4)) == 4 and len(wr.without_specks(pieces, 1)) == 9, str(sorted(kept)))
 
     diagonal_a, diagonal_b = (6.5, 6.5, 6.5), (25.5, 25.5, 25.5)
     diagonal = os.path.join(work, "diagonal.csv")
@@ -115,7 +135,7 @@ def main():
           and abs(wr.precision(vox, seg, 1.0) - 1 / 3) < 1e-12, "distances 3.54, 3.57, 0.71")
 
     for args, named in ((["--radius", "0"], "--radius 0"), (["--level", "-1"], "--level -1"),
-                        (["--box", "0:100,0:100"], "--box 0:100,0:100")):
+                        (["--box", "0:100,0:100"], "--box 0:100,0:100"), (["--min-voxels", "0"], "--min-voxels 0")):
         out = os.path.join(work, "refused.json")
         r = subprocess.run([python, os.path.join(source, "scripts", "web-recall.py"), os.path.join(work, "v.npy"),
                             full, "--json", out] + args, capture_output=True, text=True)
