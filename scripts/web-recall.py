@@ -189,9 +189,9 @@ def main(argv):
     parser.add_argument("--json", help="also write the numbers to this JSON file")
     args = parser.parse_args(argv)
     if not args.radius > 0:
-        parser.error(f"--radius {args.radius}: a length above 0 voxels")
+        parser.error(f"--radius {args.radius:g}: a length above 0 voxels")
     if not args.level >= 0:
-        parser.error(f"--level {args.level}: 0 or more")
+        parser.error(f"--level {args.level:g}: 0 or more")
     if args.min_voxels < 1:
         parser.error(f"--min-voxels {args.min_voxels}: at least 1")
     try:
