@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# scripts/make-points.py writes the shipped examples/galaxies.csv byte for byte from its recorded
-# arguments, and the same arguments twice give the same bytes; another seed gives another catalogue.
+# scripts/make-points.py writes the shipped examples/galaxies.csv and assets/points/cosmic-web.csv
+# (with its truth) byte for byte from their recorded arguments, and the same arguments twice give
+# the same bytes; another seed gives another catalogue.
 # --truth writes the filaments the points lie along; bad shares are refused.
 # 77: skipped, saying why (no numpy).
 set -euo pipefail
@@ -11,6 +12,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$python" "$src/scripts/make-points.py" --seed 3 --points 20000 --out "$work/a.csv"
 cmp "$work/a.csv" "$src/examples/galaxies.csv" || { echo "FAIL: the script no longer writes examples/galaxies.csv"; exit 1; }
+"$python" "$src/scripts/make-points.py" --seed 7 --points 4000 --nodes 24 --cluster-share 0.15 --field-share 0.15 \
+  --out "$work/web.csv" --truth "$work/web-truth.csv"
+cmp "$work/web.csv" "$src/assets/points/cosmic-web.csv" || { echo "FAIL: the script no longer writes cosmic-web.csv"; exit 1; }
+cmp "$work/web-truth.csv" "$src/assets/points/cosmic-web-truth.csv" || { echo "FAIL: nor its truth"; exit 1; }
 "$python" "$src/scripts/make-points.py" --seed 4 --points 500 --out "$work/b.csv"
 [ "$(wc -l <"$work/b.csv")" -eq 501 ] || { echo "FAIL: 500 points and a header expected"; exit 1; }
 head -1 "$work/b.csv" | grep -qx 'x,y,z,weight' || { echo "FAIL: no header"; exit 1; }
