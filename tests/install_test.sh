@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # An installed physarum works on its own: install the build into a temporary prefix, move that
 # prefix elsewhere, hide the source and build trees where the kernel lets us (a private mount
-# namespace with empty tmpfs over them), then list presets, render a frame and read the man page
-# from the moved copy. A copy of the bare executable with no data beside it must say where it looked.
+# namespace with empty tmpfs over them), then list presets, render a frame, grow a preset on its
+# point catalogue and read the man page from the moved copy. A copy of the bare executable with no
+# data beside it must say where it looked.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -15,7 +16,8 @@ cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" || { cat "$t
 mv "$tmp/prefix" "$tmp/moved"
 root=$tmp/moved
 for f in bin/physarum share/physarum/shaders/field_colour.comp share/physarum/palettes/viridis.palette \
-         share/physarum/presets/coral.toml share/physarum/images/maze.png share/applications/physarum.desktop \
+         share/physarum/presets/coral.toml share/physarum/images/maze.png share/physarum/points/cosmic-web.csv \
+         share/applications/physarum.desktop \
          share/icons/hicolor/scalable/apps/physarum.svg share/doc/physarum/README.md share/doc/physarum/LICENSE; do
   [ -f "$root/$f" ] || fail "$f was not installed"
 done
@@ -31,6 +33,8 @@ grep -q "^shipped ($root/share/physarum/presets)" presets.txt
 grep -q "^  coral " presets.txt
 "$root/bin/physarum" render --preset coral --backend cpu --size 96x64 --agents 3000 --steps 5 --out frame.png --quiet
 head -c 8 frame.png | od -An -tx1 | grep -q "89 50 4e 47 0d 0a 1a 0a"
+"$root/bin/physarum" run --preset cosmic-web --size 16x16x16 --steps 2 --out web.npy 2>web.err
+grep -q "4000 points of $root/share/physarum/points/cosmic-web.csv" web.err
 mkdir -p lonely/bin && cp "$root/bin/physarum" lonely/bin/
 if lonely/bin/physarum render --size 32x32 --agents 10 --steps 1 --out lonely.png --quiet 2>lonely.err; then exit 3; fi
 grep -q "looked in" lonely.err

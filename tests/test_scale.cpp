@@ -76,6 +76,12 @@ TEST(Density, AgentsAndDensityThatDisagreeAreRefusedNamingBoth) {
   EXPECT_THROW(validate(p.run), Error);
   p.run.agents = 10100;  // within 1%
   EXPECT_NO_THROW(validate(p.run));
+  // A volume's cells are its voxels: 0.5 a voxel of 64^3 is 131072 agents (131K once rounded).
+  p.run.size = {64, 64, 64};
+  p.run.agents = 131072;
+  EXPECT_NO_THROW(validate(p.run));
+  p.run.agents = 140000;
+  EXPECT_THROW(validate(p.run), Error);
 }
 
 // --- Scale: the rule -----------------------------------------------------------------------------

@@ -55,8 +55,7 @@ void validate(const RunParams& r) {
   validate_table(registry::Section::Run, r, "run.");
   if (!r.density) return;
   // Both given: they must say the same, within 1% (a count written by hand, "1M", rounds).
-  const double exact = static_cast<double>(*r.density) * static_cast<double>(r.size.width) *
-                       static_cast<double>(r.size.height);
+  const double exact = static_cast<double>(*r.density) * static_cast<double>(cells_of(r.size));
   const uint64_t given = agents_for_density(*r.density, r.size);
   if (r.agents != given && std::fabs(static_cast<double>(r.agents) - exact) > 0.01 * exact) {
     char density[32];
