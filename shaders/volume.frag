@@ -35,11 +35,13 @@ uniform int u_slice_axis;       // -1 none, 0 x, 1 y, 2 z
 uniform float u_slice_at;       // voxels
 uniform int u_show_food, u_show_walls;
 uniform vec3 u_food_colour, u_walls_colour;
-uniform float u_food_tint;
 
 out vec4 o_colour;
 
-const float kWallFog = 0.12;  // a wall voxel's opacity: faint, so the network shows through
+// Opacity a voxel of wall (of food at E >= 1) adds per voxel crossed: faint, so the network shows
+// through a closed box's shell and between a catalogue's points.
+const float kWallFog = 0.12;
+const float kFoodFog = 0.2;
 
 vec4 channels_at(vec3 p) {
   vec3 uv = p / u_size;
@@ -122,7 +124,7 @@ void environment_fog(inout vec4 fog, vec3 p) {
   }
   if (u_show_food != 0) {
     float e = texture(u_food, uv).r;
-    if (e > 0.0) composite(fog, u_food_colour, u_food_tint * min(e, 1.0));
+    if (e > 0.0) composite(fog, u_food_colour, 1.0 - pow(1.0 - kFoodFog * min(e, 1.0), u_step));
   }
 }
 

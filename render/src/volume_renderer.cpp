@@ -301,7 +301,6 @@ void VolumeRenderer::set_environment_uniforms(const DisplayParams& d) {
   set_uniform(p, "u_walls_colour", c[0], c[1], c[2]);
   colour_components(d.food_colour, c);
   set_uniform(p, "u_food_colour", c[0], c[1], c[2]);
-  set_uniform(p, "u_food_tint", kFoodTint);
 }
 
 void VolumeRenderer::set_uniforms(const DisplayParams& d, const Area& area, int fb_h) {
