@@ -13,6 +13,8 @@ layout(binding = 4) uniform sampler2D u_lut;     // 256 x 1 RGBA8 palette
 layout(binding = 5) uniform sampler3D u_food;    // R32F, E
 layout(binding = 6) uniform sampler3D u_walls;   // R8, 1 = wall
 
+#include "value_colour.glsl"
+
 uniform float u_fb_h;
 uniform vec4 u_area;  // x, y, w, h in pixels, y down
 uniform vec3 u_eye, u_forward, u_right, u_up;
@@ -20,11 +22,7 @@ uniform float u_tan_half_fov;
 uniform vec3 u_size;            // W, H, D
 uniform vec3 u_box_lo, u_box_hi;  // the clip box, voxels
 uniform int u_mode;             // 0 emission, 1 mip, 2 iso
-uniform int u_channels;
-uniform int u_cave_channel;
-uniform int u_cave;             // 0 off, 1 levels (thresholds of the range), 2 binary (one threshold)
-uniform int u_blend;            // 0 additive, 1 ink
-uniform vec3 u_colours[4];
+uniform int u_cave;             // 0 off, 1 levels: the range's thresholds (binary: its one, unsmoothed)
 uniform int u_transparent;
 uniform vec3 u_background;
 uniform float u_density;        // emission: opacity per voxel of full intensity
@@ -62,40 +60,9 @@ vec4 voxel_at(vec3 p) {
   return f;
 }
 
-vec4 lut_at(float t) {
-  float f = clamp(t, 0.0, 1.0) * 255.0;
-  int k = clamp(int(floor(f)), 0, 254);
-  float w = clamp(f - float(k), 0.0, 1.0);
-  return texelFetch(u_lut, ivec2(k, 0), 0) * (1.0 - w) + texelFetch(u_lut, ivec2(k + 1, 0), 0) * w;
-}
-
 // The colour of channel values f as the plane draws a cell (palette, cave levels, or the species'
 // colours blended), with its mapped intensity as alpha.
-vec4 colour_of(vec4 f) {
-  if (u_channels > 1 && u_cave == 0) {
-    vec3 rgb = vec3(u_blend != 0 ? 1.0 : 0.0);
-    float alpha = 0.0;
-    for (int ch = 0; ch < min(u_channels, 4); ++ch) {
-      float i = intensity(f[ch], channel_lo[ch], channel_inv_span[ch]);
-      float t = inverted(i);
-      alpha = max(alpha, i);
-      rgb = u_blend != 0 ? rgb * mix(vec3(1.0), u_colours[ch], t) : rgb + t * u_colours[ch];
-    }
-    return vec4(clamp(rgb, 0.0, 1.0), alpha);
-  }
-  float v = cave_value(f, u_channels, u_cave_channel);
-  if (u_cave == 0) {
-    float i = intensity(v, lo, inv_span);
-    return vec4(lut_at(inverted(i)).rgb, i);
-  }
-  int count = clamp(threshold_count, 0, thresholds.length());
-  int levels = count + 1;
-  int level = 0;
-  for (int k = 0; k < count; ++k) level += v >= thresholds[k] ? 1 : 0;
-  float alpha = levels > 1 ? float(level) / float(levels - 1) : 0.0;
-  if (u_invert != 0) level = levels - 1 - level;
-  return vec4(texelFetch(u_lut, ivec2(levels > 1 ? level * 255 / (levels - 1) : 0, 0), 0).rgb, alpha);
-}
+vec4 colour_of(vec4 f) { return value_colour(f, u_cave == 0 ? 0 : 1); }
 
 // The mapped intensity alone (the largest channel's with several), for mip and iso.
 float intensity_of(vec4 f) { return colour_of(f).a; }
@@ -165,7 +132,7 @@ vec4 march(vec3 o, vec3 d, float t0, float t1, inout vec4 fog, out bool hit_surf
       vec3 n = length(g) > 0.0 ? -normalize(g) : -d;
       float light = 0.25 + 0.75 * abs(dot(n, d));
       vec4 c = colour_of(channels_at(s));
-      acc = vec4(lut_at(inverted(u_iso)).rgb * light, 1.0);
+      acc = vec4(palette_at(inverted(u_iso)).rgb * light, 1.0);
       if (u_channels > 1 && u_cave == 0) acc = vec4(c.rgb * light, 1.0);
       hit_surface = true;
       break;
