@@ -12,6 +12,7 @@ layout(binding = 0) uniform sampler3D u_vol[4];  // R32F, one a species (unused 
 layout(binding = 4) uniform sampler2D u_lut;     // 256 x 1 RGBA8 palette
 layout(binding = 5) uniform sampler3D u_food;    // R32F, E
 layout(binding = 6) uniform sampler3D u_walls;   // R8, 1 = wall
+layout(binding = 7) uniform sampler3D u_bricks;  // RGBA32F: each 8^3 brick's maxima (volume_bricks.comp)
 
 #include "value_colour.glsl"
 
@@ -33,6 +34,7 @@ uniform int u_slice_axis;       // -1 none, 0 x, 1 y, 2 z
 uniform float u_slice_at;       // voxels
 uniform int u_show_food, u_show_walls;
 uniform vec3 u_food_colour, u_walls_colour;
+uniform int u_skip;             // 1: skip the bricks that cannot add to the picture
 
 out vec4 o_colour;
 
@@ -102,6 +104,21 @@ vec3 gradient_at(vec3 p) {
               intensity_of(channels_at(p + h.yyx)) - intensity_of(channels_at(p - h.yyx)));
 }
 
+// How many steps from the sample at t the ray stays in the brick around p when nothing in the brick
+// can change the picture (its maxima add no emission, beat no mip maximum, reach no iso level);
+// 0 when the brick must be sampled. The samples skipped are exactly those that would add nothing.
+float steps_to_skip(vec3 o, vec3 d, float t, vec3 p, float best_i) {
+  const float kBrick = 8.0;
+  vec3 b = min(floor(p / kBrick), vec3(textureSize(u_bricks, 0) - 1));
+  float most = intensity_of(texelFetch(u_bricks, ivec3(b), 0));
+  bool nothing = u_mode == 0 ? most <= 0.0 : u_mode == 1 ? most <= best_i : most < u_iso;
+  if (!nothing) return 0.0;
+  vec3 ta = (b * kBrick - o) / d, tb = ((b + 1.0) * kBrick - o) / d;
+  vec3 far = max(ta, tb);
+  float t_exit = min(min(far.x, far.y), far.z);
+  return max(ceil((t_exit - t) / u_step), 1.0);
+}
+
 // The mode's picture along the ray from t0 to t1 (premultiplied), with the environment's fog.
 vec4 march(vec3 o, vec3 d, float t0, float t1, inout vec4 fog, out bool hit_surface) {
   hit_surface = false;
@@ -111,6 +128,12 @@ vec4 march(vec3 o, vec3 d, float t0, float t1, inout vec4 fog, out bool hit_surf
   float prev_t = t0;
   for (float t = t0 + 0.5 * u_step; t < t1; t += u_step) {
     vec3 p = o + t * d;
+    float skip = u_skip != 0 ? steps_to_skip(o, d, t, p, best_i) : 0.0;
+    if (skip > 0.0) {  // to the last sample in the brick; the loop steps out of it
+      t += (skip - 1.0) * u_step;
+      prev_t = t;
+      continue;
+    }
     environment_fog(fog, p);
     vec4 f = u_mode == 1 ? voxel_at(p) : channels_at(p);
     if (u_mode == 0) {

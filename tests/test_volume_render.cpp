@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -314,6 +315,43 @@ TEST(VolumeRender, SliceOfAVolumeIsItsPlane) {
   EXPECT_EQ(plane, (Size{2, 4}));
   EXPECT_EQ(x, (std::vector<float>{0, 3, 6, 9, 12, 15, 18, 21}));
   EXPECT_THROW((void)render::extract_slice(v, s, 2, SliceAxis::Off, 0.5f, plane), Error);
+}
+
+TEST(VolumeRender, EmptySpaceSkippingChangesNoPixel) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  // Sparse: a few bright blobs in an empty volume, most bricks empty; and the sphere.
+  const int n = 40;
+  std::vector<float> sparse(static_cast<size_t>(n) * n * n, 0.0f);
+  uint32_t state = 12345;
+  for (int k = 0; k < 30; ++k) {
+    state = state * 1664525u + 1013904223u;
+    sparse[state % sparse.size()] = static_cast<float>(1 + k % 7);
+  }
+  const std::vector<float> sphere = sphere_field(n, 12.0f);
+  render::VolumeRenderer r;
+  r.set_palette(render::greyscale_palette());
+  for (const std::vector<float>* v : std::array<const std::vector<float>*, 2>{&sparse, &sphere}) {
+    r.upload_host_volume(v->data(), {n, n, n});
+    for (const VolumeMode mode : {VolumeMode::Emission, VolumeMode::Mip, VolumeMode::Iso}) {
+      DisplayParams d = camera(35, 25, 1.3f);
+      d.volume_mode = mode;
+      d.iso_level = 0.4f;
+      d.volume_density = 4.0f;
+      r.set_empty_space_skipping(false);
+      const Pixels plain = draw(r, d, 80, 60);
+      r.set_empty_space_skipping(true);
+      const Pixels skipped = draw(r, d, 80, 60);
+      int off = 0;
+      for (size_t i = 0; i < plain.rgba.size(); ++i)
+        off = std::max(off, std::abs(int(plain.rgba[i]) - int(skipped.rgba[i])));
+      EXPECT_LE(off, 1) << "mode " << static_cast<int>(mode) << (v == &sparse ? ", sparse" : ", sphere");
+      int lit = 0;
+      for (size_t i = 0; i < plain.rgba.size(); i += 4) lit += plain.rgba[i] > 40 ? 1 : 0;
+      EXPECT_GT(lit, 0) << "something to compare";
+    }
+  }
 }
 
 // The field of a grown volume reaches the texture: uploaded from the CPU backend, or copied on the
