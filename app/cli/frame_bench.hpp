@@ -27,8 +27,8 @@ struct FrameBenchOptions {
   bool json = false;
 };
 
-// A volume's frames (--size WxHxD): its agents (default 100M), the ray marcher's draw at 1920 x
-// 1080, one case per steps-per-frame (volume_frame_bench.cpp).
+// A volume's frames (--size WxHxD): its agents (default: 100M in 512^3, as many a voxel), the ray
+// marcher's draw at 1920 x 1080, one case per steps-per-frame (volume_frame_bench.cpp).
 int run_volume_frame_bench(const FrameBenchOptions& o, Size size);
 
 // Runs every case (a volume's when --size has a depth); returns the exit code (kExitRuntime when none could

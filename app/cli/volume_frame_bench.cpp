@@ -3,6 +3,7 @@
 // interop, or a copy through the host), and the ray marcher's draw at 1920 x 1080 offscreen.
 #include <glad/gl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -24,6 +25,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr Size kPicture{1920, 1080};
+// The window's target, 100M agents in 512^3, at any size without --agents.
+constexpr double kTargetDensity = 100e6 / (512.0 * 512.0 * 512.0);
 
 struct VolumeFrameRow {
   double frame_ms = 0, sim_ms = 0, publish_ms = 0, draw_ms = 0;
@@ -44,7 +47,8 @@ VolumeFrameRow time_volume_frames(Volume& v, render::VolumeRenderer& r, const Di
     publish += ms_between(t1, t2);
     draw += r.draw_ms();
   };
-  for (int i = 0; i < 4; ++i) one_frame();  // registration, shader warm-up, the first timer results
+  // Registration, shader warm-up, the first timer results.
+  for (int i = 0; i < std::min(frames, 4); ++i) one_frame();
   glFinish();
   sim = publish = draw = 0;
   const auto start = Clock::now();
@@ -90,7 +94,7 @@ int run_volume_frame_bench(const FrameBenchOptions& o, Size size) {
   c.size = size;
   c.seed = o.seed;
   c.threads = o.threads;
-  c.agents = o.agents.empty() ? 100'000'000 : parse_count(o.agents);
+  c.agents = o.agents.empty() ? agents_for_density(kTargetDensity, size) : parse_count(o.agents);
   const BackendKind kind = parse_backend_kind(o.backend);
   std::unique_ptr<Volume> v;
   try {
