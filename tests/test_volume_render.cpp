@@ -379,6 +379,30 @@ TEST(VolumeRender, UploadedTextureHoldsTheField) {
   expect_texture_holds_the_field(BackendKind::Cpu, false);
 }
 
+TEST(VolumeRender, TheSourceTraceShowsAnMcpmRunsTrace) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  VolumeConfig c;
+  c.size = {16, 12, 8};
+  c.agents = 3000;
+  c.model.turn_rule = TurnRule::Mcpm;
+  auto v = create_volume(BackendKind::Cpu, c);
+  v->step(4);
+  std::vector<float> field, trace;
+  v->read_field(field);
+  v->read_trace(trace);
+  ASSERT_NE(field, trace);
+  render::VolumeRenderer r;
+  DisplayParams d;
+  d.volume_source = VolumeSource::Trace;
+  r.update_volume(*v, d);
+  EXPECT_EQ(r.read_texture(0), trace);
+  d.volume_source = VolumeSource::Field;
+  r.update_volume(*v, d);
+  EXPECT_EQ(r.read_texture(0), field);
+}
+
 TEST(VolumeRender, InteropTextureHoldsTheFieldOnCuda) {
   if (!cuda_built() || cuda_device().empty()) GTEST_SKIP() << "no CUDA device (or a build without CUDA)";
   std::string why;
