@@ -354,6 +354,29 @@ TEST(VolumeRender, EmptySpaceSkippingChangesNoPixel) {
   }
 }
 
+TEST(VolumeRender, TheGpuRangeOfAnInteropFrameDrawsAsTheHostRange) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  const int n = 24;
+  std::vector<float> v = sphere_field(n, 7.0f);
+  for (size_t i = 0; i < v.size(); i += 7) v[i] += 0.25f * static_cast<float>(i % 5);  // some texture
+  render::VolumeRenderer r;
+  r.set_palette(render::greyscale_palette());
+  for (const VolumeMode mode : {VolumeMode::Emission, VolumeMode::Mip}) {
+    DisplayParams d = camera(20, 30, 1.4f);
+    d.volume_mode = mode;
+    r.upload_host_volume(v.data(), {n, n, n});
+    const Pixels host = draw(r, d, 64, 48);
+    r.forget_host_volume();
+    const Pixels gpu = draw(r, d, 64, 48);
+    int off = 0;
+    for (size_t i = 0; i < host.rgba.size(); ++i)
+      off = std::max(off, std::abs(int(host.rgba[i]) - int(gpu.rgba[i])));
+    EXPECT_LE(off, 1) << "mode " << static_cast<int>(mode);
+  }
+}
+
 // The field of a grown volume reaches the texture: uploaded from the CPU backend, or copied on the
 // device through interop from CUDA's (the GPU machine).
 void expect_texture_holds_the_field(BackendKind kind, bool want_interop) {

@@ -63,6 +63,9 @@ class VolumeRenderer {
   const DisplayRange& range() const { return range_; }
   // The volume as last read to the host ((S, D, H, W)); empty while interop feeds the textures.
   const std::vector<float>& host_volume() const { return host_; }
+  // The next draws compute the range on the GPU, as after an interop frame, though the host has the
+  // volume (tests).
+  void forget_host_volume() { host_current_ = false; }
   // Channel c of the 3D texture read back (W*H*D floats, x fastest): what the shaders sample.
   std::vector<float> read_texture(int c) const;
   // Duration of the latest draw whose GL timer query has completed (ms; 0 before the first).
