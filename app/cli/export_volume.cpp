@@ -85,8 +85,7 @@ void write_glb(const fs::path& out, const VolumeInputs& in) {
 
 // Upper bounds from the options and the volume's size alone (as a plane's, cli/export_writers.cpp).
 uint64_t voxels_of(const VolumeShape& s) {
-  return static_cast<uint64_t>(s.size.width) * static_cast<uint64_t>(s.size.height) *
-         static_cast<uint64_t>(s.size.depth);
+  return cells_of(s.size);
 }
 std::string volume_text(const VolumeShape& s) {
   return "the " + format_size(s.size) + " volume";
@@ -112,9 +111,10 @@ OutputEstimate estimate_vdb(const ExportOptions&, const VolumeShape& s) {
 }
 
 // Marching tetrahedra puts at most one vertex on each of the 7 edges leaving a grid point of the
-// padded volume, and at most 2 triangles in each of a cube's 6 tetrahedra. Held at once: the padded
-// signed field, the mask, its labels and search (about 30 bytes a voxel), 60 bytes a vertex and 84
-// a triangle (the mesh, the simplifier's copy and the topology checks' sorted edges and links).
+// padded volume, and at most 2 triangles in each of a cube's 6 tetrahedra. Making the mesh holds, once
+// for every mesh output: the padded signed field, the mask, its labels and search (about 30 bytes a
+// voxel), 60 bytes a vertex (positions, normals and their sums) and 96 a triangle (the indices, the
+// simplifier's copy and the topology checks' sorted edges and links).
 struct MeshBound {
   uint64_t vertices, triangles, held;
 };
@@ -122,28 +122,29 @@ MeshBound mesh_bound(const VolumeShape& s) {
   const uint64_t pw = static_cast<uint64_t>(s.size.width) + 2, ph = static_cast<uint64_t>(s.size.height) + 2,
                  pd = static_cast<uint64_t>(s.size.depth) + 2;
   const uint64_t v = 7 * pw * ph * pd, t = 12 * (pw - 1) * (ph - 1) * (pd - 1);
-  return {v, t, 30 * pw * ph * pd + 60 * v + 84 * t};
+  return {v, t, 30 * pw * ph * pd + 60 * v + 96 * t};
 }
 std::string mesh_text(const VolumeShape& s) {
   return "the iso-surface of " + volume_text(s) + " before --triangles";
 }
+// Each file is built whole in memory before it is written.
 OutputEstimate estimate_ply(const ExportOptions&, const VolumeShape& s) {
   const MeshBound b = mesh_bound(s);
   const uint64_t file = 24 * b.vertices + 13 * b.triangles + 4096;
-  return {{file, b.held + file}, mesh_text(s)};
+  return {{file, file}, mesh_text(s)};
 }
 // A vertex is two lines of three shortest floats (at most 15 characters each); a face three pairs
 // of indices of at most 10 digits.
 OutputEstimate estimate_obj(const ExportOptions&, const VolumeShape& s) {
   const MeshBound b = mesh_bound(s);
   const uint64_t file = 2 * 52 * b.vertices + 72 * b.triangles + 4096;
-  return {{file, b.held + file}, mesh_text(s)};
+  return {{file, file}, mesh_text(s)};
 }
-// tinygltf copies the buffer into its stream once.
+// tinygltf holds the buffer, its stream and the string made of it.
 OutputEstimate estimate_glb(const ExportOptions&, const VolumeShape& s) {
   const MeshBound b = mesh_bound(s);
   const uint64_t file = 24 * b.vertices + 12 * b.triangles + 8192;
-  return {{file, b.held + 3 * file}, mesh_text(s)};
+  return {{file, 3 * file}, mesh_text(s)};
 }
 
 constexpr VolumeWriter kVolumeWriters[] = {
@@ -291,10 +292,9 @@ void plan_volume(const ExportOptions& o, const CLI::App& cmd, const Preset& pres
   }
   if (o.channel >= 0) shape.planes = 1;
   OutputBudget budget;
-  const uint64_t voxels = static_cast<uint64_t>(shape.size.width) * static_cast<uint64_t>(shape.size.height) *
-                          static_cast<uint64_t>(shape.size.depth);
-  budget.add("the volume and its sum", "the " + format_size(shape.size) + " volume",
-             {0, 4 * voxels * static_cast<uint64_t>(shape.planes + 2)});
+  budget.add("the volume and its sum", volume_text(shape),
+             {0, 4 * voxels_of(shape) * static_cast<uint64_t>(shape.planes + 2)});
+  if (plan.needs_mesh) budget.add("the mesh", mesh_text(shape), {0, mesh_bound(shape).held});
   for (const ExportOutput& out : plan.outputs) {
     OutputEstimate e = out.volume_writer->estimate(o, shape);
     budget.add("--out " + out.path.string(), std::move(e.because), e.cost);

@@ -289,11 +289,13 @@ MeshTopology topology_of(const std::vector<uint32_t>& idx, size_t vertices) {
     ok = std::binary_search(edges.begin(), edges.end(),
                             key(static_cast<uint32_t>(edges[e]), static_cast<uint32_t>(edges[e] >> 32)));
   }
+  const auto edge_count = static_cast<int64_t>(edges.size() / 2);
+  edges = {};  // before the links take their room
   r.manifold = ok && single_fans(idx);
   std::vector<uint8_t> used(vertices, 0);
   for (uint32_t v : idx) used[v] = 1;
   const auto v = static_cast<int64_t>(std::count(used.begin(), used.end(), 1));
-  r.euler = v - static_cast<int64_t>(edges.size() / 2) + static_cast<int64_t>(idx.size() / 3);
+  r.euler = v - edge_count + static_cast<int64_t>(idx.size() / 3);
   r.shells = shell_count(idx, vertices);
   return r;
 }
@@ -376,14 +378,15 @@ DecimateReport decimate(Mesh& m, size_t target) {
   for (r.tries = 1; r.tries <= kDecimateTries; ++r.tries) {
     const size_t n = meshopt_simplify(out.data(), m.indices.data(), m.indices.size(), m.positions.data(),
                                       m.vertex_count(), 3 * sizeof(float), 3 * goal, 1.0f, 0, nullptr);
-    std::vector<uint32_t> kept(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
-    const MeshTopology t = topology_of(kept, m.vertex_count());
+    out.resize(n);
+    const MeshTopology t = topology_of(out, m.vertex_count());
     if (t.manifold == before.manifold && t.euler == before.euler && t.shells == before.shells) {
-      m.indices = std::move(kept);
+      m.indices = std::move(out);
       r.gave_up = false;
       break;
     }
     goal += (r.before - goal) / 2;
+    out.resize(m.indices.size());
   }
   r.tries = std::min(r.tries, kDecimateTries);
   drop_unused(m);
