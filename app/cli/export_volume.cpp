@@ -419,8 +419,11 @@ void print_volume_summary(const ExportPlan& plan, const VolumeInputs& in) {
         ": level %.6g, inside %.2f%%, regions %d -> %d, corridors %d; mesh %zu vertices, %zu triangles",
         static_cast<double>(in.level), 100 * in.inside_share, in.regions_before, in.regions_after,
         in.corridors, in.mesh.vertex_count(), in.mesh.triangle_count());
-    if (d.tries > 0 && !d.gave_up)
-      std::printf(" (simplified from %zu, %d tr%s)", d.before, d.tries, d.tries > 1 ? "ies" : "y");
+    if (d.tries > 0 && !d.gave_up) {
+      std::printf(
+          " (simplified from %zu in %d tr%s%s)", d.before, d.tries, d.tries > 1 ? "ies" : "y",
+          d.after > static_cast<size_t>(in.options.triangles) ? "; fewer triangles broke the surface" : "");
+    }
     if (d.gave_up) std::printf(" (not simplified: %d tries broke the surface)", d.tries);
     std::printf(", %s, Euler characteristic %lld, %lld shell%s",
                 in.topology.manifold ? "closed manifold" : "NOT manifold",

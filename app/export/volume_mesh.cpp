@@ -102,7 +102,12 @@ double edge_root(const SignedField& f, int i, int j, int k, int kind) {
   }
   const double s0 = value[0], s1 = value[static_cast<size_t>(n - 1)];
   const int m = std::popcount(static_cast<unsigned>(kind));
-  if (m == 1) return s0 / (s0 - s1);
+  // Where an end lies on the level, or within rounding of it, the vertices of all the edges leaving
+  // it would fall on one point: distinct vertices in one place, which the simplifier takes for one
+  // (and then tears the surface). A vertex stays at least 1/1024 of its edge from either end.
+  constexpr double kApart = 1.0 / 1024;
+  const auto apart = [&](double t) { return std::clamp(t, kApart, 1 - kApart); };
+  if (m == 1) return apart(s0 / (s0 - s1));
   const auto at = [&](double t) {
     std::array<double, 4> tp{1, t, t * t, t * t * t},
         up{1, 1 - t, (1 - t) * (1 - t), (1 - t) * (1 - t) * (1 - t)};
@@ -118,7 +123,7 @@ double edge_root(const SignedField& f, int i, int j, int k, int kind) {
     const double mid = 0.5 * (lo + hi);
     ((at(mid) >= 0) == inside0 ? lo : hi) = mid;
   }
-  return 0.5 * (lo + hi);
+  return apart(0.5 * (lo + hi));
 }
 
 // Marching tetrahedra over one layer of cubes at a time. A vertex is known by its edge: the grid
@@ -300,6 +305,45 @@ MeshTopology topology_of(const std::vector<uint32_t>& idx, size_t vertices) {
   return r;
 }
 
+// meshoptimizer collapses an edge whose ends share more than two neighbours, where a thin tube or a
+// small handle closes, into a fin: two triangles on the same three vertices facing opposite ways,
+// whose edges then lie in four triangles. A fin encloses nothing: dropping both triangles gives the
+// surface back its two triangles an edge without changing what it bounds.
+void drop_fins(std::vector<uint32_t>& idx) {
+  struct Face {
+    std::array<uint32_t, 3> rotated;  // smallest vertex first, orientation kept
+    std::array<uint32_t, 3> sorted;
+    size_t at;
+  };
+  std::vector<Face> faces;
+  faces.reserve(idx.size() / 3);
+  for (size_t t = 0; t + 2 < idx.size(); t += 3) {
+    std::array<uint32_t, 3> r{idx[t], idx[t + 1], idx[t + 2]};
+    std::rotate(r.begin(), std::min_element(r.begin(), r.end()), r.end());
+    std::array<uint32_t, 3> k = r;
+    std::sort(k.begin(), k.end());
+    faces.push_back({r, k, t});
+  }
+  std::sort(faces.begin(), faces.end(), [](const Face& a, const Face& b) {
+    return a.sorted != b.sorted ? a.sorted < b.sorted : a.at < b.at;
+  });
+  std::vector<uint8_t> drop(idx.size() / 3, 0);
+  for (size_t f = 0; f + 1 < faces.size(); ++f) {
+    const bool pair = faces[f].sorted == faces[f + 1].sorted &&
+                      (f + 2 == faces.size() || faces[f + 2].sorted != faces[f].sorted) &&
+                      (f == 0 || faces[f - 1].sorted != faces[f].sorted);
+    if (pair && faces[f].rotated[1] != faces[f + 1].rotated[1])
+      drop[faces[f].at / 3] = drop[faces[f + 1].at / 3] = 1;
+  }
+  size_t kept = 0;
+  for (size_t t = 0; t < drop.size(); ++t) {
+    if (drop[t]) continue;
+    for (size_t c = 0; c < 3; ++c) idx[3 * kept + c] = idx[3 * t + c];
+    ++kept;
+  }
+  idx.resize(3 * kept);
+}
+
 // Keeps the vertices the indices use, in their order.
 void drop_unused(Mesh& m) {
   std::vector<uint32_t> remap(m.vertex_count(), kNone);
@@ -371,24 +415,27 @@ DecimateReport decimate(Mesh& m, size_t target) {
     set_normals(m);
     return r;
   }
-  const MeshTopology before = mesh_topology(m);
-  std::vector<uint32_t> out(m.indices.size());
-  size_t goal = target;
-  r.gave_up = true;
+  // The smallest goal tried that kept the surface manifold wins: a goal that breaks it moves the next
+  // one halfway back towards the smallest one that kept it (the mesh itself, at first).
+  std::vector<uint32_t> out(m.indices.size()), best;
+  size_t good = r.before, goal = target;
   for (r.tries = 1; r.tries <= kDecimateTries; ++r.tries) {
     const size_t n = meshopt_simplify(out.data(), m.indices.data(), m.indices.size(), m.positions.data(),
                                       m.vertex_count(), 3 * sizeof(float), 3 * goal, 1.0f, 0, nullptr);
     out.resize(n);
-    const MeshTopology t = topology_of(out, m.vertex_count());
-    if (t.manifold == before.manifold && t.euler == before.euler && t.shells == before.shells) {
-      m.indices = std::move(out);
-      r.gave_up = false;
-      break;
+    drop_fins(out);
+    if (topology_of(out, m.vertex_count()).manifold) {
+      good = goal;
+      best.swap(out);
+      if (good == target) break;
     }
-    goal += (r.before - goal) / 2;
+    if (good - target < r.before / 100 + 1) break;  // within 1% of the mesh: as close as it gets
+    goal = target + (good - target) / 2;
     out.resize(m.indices.size());
   }
   r.tries = std::min(r.tries, kDecimateTries);
+  r.gave_up = best.empty();
+  if (!best.empty()) m.indices = std::move(best);
   drop_unused(m);
   set_normals(m);
   r.after = m.triangle_count();

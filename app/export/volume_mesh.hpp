@@ -66,16 +66,18 @@ struct DecimateReport {
   size_t before = 0;  // triangles
   size_t after = 0;
   int tries = 0;         // simplifications tried
-  bool gave_up = false;  // no try kept the surface's shape: the mesh is as it was
+  bool gave_up = false;  // no try stayed manifold: the mesh is as it was
 };
-inline constexpr int kDecimateTries = 4;
+inline constexpr int kDecimateTries = 8;
 
 // Simplifies to at most `target` triangles (meshopt_simplify, which keeps the vertices it keeps where
-// they were). meshoptimizer does not promise a manifold result: each try is checked, and one that
-// breaks the surface (not manifold, or another Euler characteristic or number of shells) is tried
-// again with fewer collapses (halfway back to the mesh's count), kDecimateTries times in all, before the mesh
-// is kept as it was. Unused vertices are dropped, the rest keep their order; normals are recomputed. A target
-// of 0 or at least the mesh's count leaves it as it is.
+// they were). meshoptimizer does not promise a manifold result: where a thin tube or a small handle
+// closes it leaves fins (two triangles on three vertices, facing opposite ways), which are dropped,
+// and each try is checked. A try that is still not manifold moves the goal halfway back towards the
+// smallest goal that was (the mesh's own count at first), kDecimateTries times at most; the smallest
+// manifold result is kept, else the mesh as it was. Self-intersections are not looked for. Unused
+// vertices are dropped, the rest keep their order; normals are recomputed. A target of 0 or at
+// least the mesh's count leaves it as it is.
 DecimateReport decimate(Mesh& m, size_t target);
 
 }  // namespace physarum::app::exporter
