@@ -247,7 +247,8 @@ void add_output_options(CLI::App& cmd, ExportOptions& o) {
          "--out", o.outs,
          "Output file, repeatable; format by extension. A plane: .png cave mask, .r16 raw height, .tmj Tiled "
          "map (+ FILE_tiles.png), .csv grid, .svg contours, .npy the field as `physarum run` writes it (not "
-         "resampled). A volume: .npy the field, .png a stack of 16-bit greyscale slices (FILE_0000.png, "
+         "resampled). A volume: .npy the field, .png a stack of 16-bit (--bits) greyscale slices "
+         "(FILE_0000.png, "
          "FILE_0001.png, ... one a z, or name the digits with ###: what Fiji's Import > Image Sequence and "
          "3D Slicer read), .vdb OpenVDB fog volumes (one grid a species, \"density\" for one), .ply, .obj "
          "or .glb the iso-surface mesh (closed, welded, smooth normals; x, y, z = width, height, depth in "
@@ -280,7 +281,8 @@ void add_cave_options(CLI::App& cmd, ExportOptions& o) {
       ->type_name("V")
       ->check(finite_number());
   cmd.add_option("--floor-fraction", o.floor_fraction,
-                 "Share of the map that is floor before clean-up (0.45)")
+                 "Share of the map that is floor before clean-up (0.45); a volume: of the voxels inside its "
+                 "mesh (0.1)")
       ->check(finite_number())
       ->type_name("F")
       ->check(CLI::Range(0.01, 0.99));

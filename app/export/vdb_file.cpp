@@ -1,31 +1,57 @@
 #include "export/vdb_file.hpp"
 
+#include <dlfcn.h>
 #include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
-#include <sstream>
 
+#include "export/vdb_abi.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/data_dir.hpp"
 #include "sim/params.hpp"
 
-#if PHYSARUM_HAS_OPENVDB
-#include <openvdb/io/File.h>
-#include <openvdb/openvdb.h>
-#endif
-
 namespace physarum::app::exporter {
+namespace {
 
-std::string vdb_missing_message() {
-  return "this build has no OpenVDB support (it was configured with -DPHYSARUM_OPENVDB=OFF): install "
-         "libopenvdb-dev (scripts/install-deps) and configure with -DPHYSARUM_OPENVDB=ON, or export .npy, a "
-         ".png stack or a mesh instead";
+// The module, loaded once, or why it could not be.
+struct Module {
+  PhysarumVdbWriteFn write = nullptr;
+  PhysarumVdbReadFn read = nullptr;
+  std::string missing;
+};
+
+Module load() {
+  Module m;
+#if PHYSARUM_HAS_OPENVDB
+  // Beside the program as installed (and as built: the build tree has the same layout).
+  const std::filesystem::path file = executable_path().parent_path() / PHYSARUM_VDB_MODULE;
+  void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = ::dlerror();
+    m.missing = "the OpenVDB module '" + file.string() + "' could not be loaded (" + (why ? why : "?") +
+                "): reinstall physarum, or build it with libopenvdb-dev installed";
+    return m;
+  }
+  m.write = reinterpret_cast<PhysarumVdbWriteFn>(::dlsym(handle, "physarum_vdb_write"));
+  m.read = reinterpret_cast<PhysarumVdbReadFn>(::dlsym(handle, "physarum_vdb_read"));
+  if (m.write == nullptr || m.read == nullptr)
+    m.missing = "the OpenVDB module '" + file.string() + "' is not this program's";
+#else
+  m.missing =
+      "this build has no OpenVDB support (it was configured with -DPHYSARUM_OPENVDB=OFF): install "
+      "libopenvdb-dev (scripts/install-deps) and configure with -DPHYSARUM_OPENVDB=ON, or export .npy, a "
+      ".png stack or a mesh instead";
+#endif
+  return m;
 }
 
-#if PHYSARUM_HAS_OPENVDB
-
-namespace {
+const Module& module() {
+  static const Module m = load();
+  return m;
+}
 
 // An archive's header: magic (8 bytes), file format version (4), library version (8), "has grid
 // offsets" (1), then a random UUID as 36 characters. A random id would make every file differ, so it
@@ -55,116 +81,75 @@ void stable_uuid(std::string& bytes) {
   bytes.replace(kUuidAt, kUuidLength, id);
 }
 
-openvdb::FloatGrid::Ptr make_grid(int width, int height, int depth, const VdbChannel& c,
-                                  const VdbOptions& o) {
-  openvdb::FloatGrid::Ptr grid = openvdb::FloatGrid::create(0.0f);
-  openvdb::FloatGrid::Accessor acc = grid->getAccessor();
-  size_t v = 0;
-  for (int z = 0; z < depth; ++z) {
-    for (int y = 0; y < height; ++y) {
-      for (int x = 0; x < width; ++x, ++v) {
-        if (std::abs(c.values[v]) > o.cutoff) acc.setValue(openvdb::Coord(x, y, z), c.values[v]);
-      }
-    }
-  }
-  grid->setName(c.name);
-  grid->setGridClass(openvdb::GRID_FOG_VOLUME);
-  grid->setTransform(openvdb::math::Transform::createLinearTransform(o.voxel_size));
-  grid->setCreator("physarum");
-  return grid;
-}
-
 std::string read_bytes(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) throw Error("cannot read back '" + file.string() + "'");
+  if (in.bad()) throw Error("cannot read back '" + file.string() + "'");
   return bytes;
 }
 
 }  // namespace
 
 bool vdb_available() {
-  return true;
+  return module().write != nullptr;
+}
+
+std::string vdb_missing_message() {
+  return module().missing.empty() ? std::string() : module().missing;
 }
 
 void write_vdb(const std::filesystem::path& file, int width, int height, int depth,
                const std::vector<VdbChannel>& channels, const VdbOptions& o) {
-  openvdb::initialize();
-  openvdb::GridPtrVec grids;
-  for (const VdbChannel& c : channels) grids.push_back(make_grid(width, height, depth, c, o));
-  openvdb::MetaMap meta;
-  meta.insertMeta("creator", openvdb::StringMetadata("physarum"));
-  meta.insertMeta("recipe", openvdb::StringMetadata(o.recipe));
-  // OpenVDB writes a file by name; written beside the target first, its id made stable, then moved
-  // into place whole.
-  const std::filesystem::path scratch =
-      file.parent_path() / ("." + file.filename().string() + ".vdb-" + std::to_string(::getpid()));
+  if (!vdb_available()) throw Error("cannot write '" + file.string() + "': " + vdb_missing_message());
+  std::vector<PhysarumVdbChannel> c;
+  for (const VdbChannel& ch : channels) c.push_back({ch.name.c_str(), ch.values});
+  // OpenVDB writes a file by name: beside the target first, its id made stable, then moved into
+  // place whole.
+  // Built piecewise: GCC 12 warns falsely (-Wrestrict) about "." + std::string.
+  std::string name(1, '.');
+  name += file.filename().string();
+  name += ".vdb-";
+  name += std::to_string(::getpid());
+  const std::filesystem::path scratch = file.parent_path() / name;
+  char error[512] = {};
+  const int failed = module().write(scratch.c_str(), width, height, depth, static_cast<int>(c.size()),
+                                    c.data(), o.voxel_size, o.cutoff, o.recipe.c_str(), error, sizeof error);
   std::string bytes;
-  try {
-    openvdb::io::File out(scratch.string());
-    out.write(grids, meta);
-    out.close();
-    bytes = read_bytes(scratch);
-  } catch (const openvdb::Exception& e) {
-    std::error_code ignored;
-    std::filesystem::remove(scratch, ignored);
-    throw Error("cannot write '" + file.string() + "': " + e.what());
-  }
+  if (!failed) bytes = read_bytes(scratch);
   std::error_code ignored;
   std::filesystem::remove(scratch, ignored);
+  if (failed) throw Error("cannot write '" + file.string() + "': " + error);
   stable_uuid(bytes);
   write_file_atomically(file, bytes);
 }
 
 VdbFileRead read_vdb(const std::filesystem::path& file) {
-  openvdb::initialize();
+  if (!vdb_available()) throw Error("cannot read '" + file.string() + "': " + vdb_missing_message());
   VdbFileRead r;
-  try {
-    openvdb::io::File in(file.string());
-    in.open();
-    const openvdb::MetaMap::Ptr meta = in.getMetadata();
-    for (auto it = meta->beginMeta(); it != meta->endMeta(); ++it)
-      r.metadata.emplace_back(it->first, it->second->str());
-    const openvdb::GridPtrVecPtr grids = in.getGrids();
-    for (const openvdb::GridBase::Ptr& base : *grids) {
-      const openvdb::FloatGrid::Ptr g = openvdb::gridPtrCast<openvdb::FloatGrid>(base);
-      if (!g) throw Error("'" + file.string() + "': grid '" + base->getName() + "' is not a FloatGrid");
-      VdbGridRead out;
-      out.name = g->getName();
-      out.grid_class = openvdb::GridBase::gridClassToString(g->getGridClass());
-      const openvdb::Vec3d vs = g->voxelSize();
-      out.voxel_size = {vs[0], vs[1], vs[2]};
-      out.background = g->background();
-      out.creator = g->getCreator();
-      for (auto it = g->cbeginValueOn(); it; ++it) {
-        const openvdb::Coord c = it.getCoord();
-        out.active.push_back({{c.x(), c.y(), c.z()}, *it});
-      }
-      std::sort(out.active.begin(), out.active.end());
-      r.grids.push_back(std::move(out));
-    }
-    in.close();
-  } catch (const openvdb::Exception& e) {
-    throw Error("cannot read '" + file.string() + "': " + e.what());
+  PhysarumVdbReader reader;
+  reader.context = &r;
+  reader.metadata = [](void* ctx, const char* name, const char* value) {
+    static_cast<VdbFileRead*>(ctx)->metadata.emplace_back(name, value);
+  };
+  reader.grid = [](void* ctx, const char* name, const char* grid_class, const double* voxel_size,
+                   float background, const char* creator) {
+    VdbGridRead g;
+    g.name = name;
+    g.grid_class = grid_class;
+    g.voxel_size = {voxel_size[0], voxel_size[1], voxel_size[2]};
+    g.background = background;
+    g.creator = creator;
+    static_cast<VdbFileRead*>(ctx)->grids.push_back(std::move(g));
+  };
+  reader.voxel = [](void* ctx, int x, int y, int z, float value) {
+    static_cast<VdbFileRead*>(ctx)->grids.back().active.push_back({{x, y, z}, value});
+  };
+  char error[512] = {};
+  if (module().read(file.c_str(), &reader, error, sizeof error) != 0) {
+    throw Error("cannot read '" + file.string() + "': " + error);
   }
+  for (VdbGridRead& g : r.grids) std::sort(g.active.begin(), g.active.end());
   return r;
 }
-
-#else
-
-bool vdb_available() {
-  return false;
-}
-
-void write_vdb(const std::filesystem::path& file, int, int, int, const std::vector<VdbChannel>&,
-               const VdbOptions&) {
-  throw Error("cannot write '" + file.string() + "': " + vdb_missing_message());
-}
-
-VdbFileRead read_vdb(const std::filesystem::path& file) {
-  throw Error("cannot read '" + file.string() + "': " + vdb_missing_message());
-}
-
-#endif
 
 }  // namespace physarum::app::exporter

@@ -1,7 +1,7 @@
-// OpenVDB files of a volume: one FloatGrid a channel, the only place the program includes OpenVDB's
-// headers (they are large and slow to compile). The library is optional (the CMake option
-// PHYSARUM_OPENVDB): without it vdb_available() is false and the functions throw Error saying how to
-// build with it.
+// OpenVDB files of a volume: one FloatGrid a channel. OpenVDB itself lives in a module loaded only
+// when a .vdb is written or read (export/vdb_abi.hpp says why); the library is optional (the CMake
+// option PHYSARUM_OPENVDB): without it, or without the module beside the program,
+// vdb_available() is false and the functions throw Error saying how to get it.
 #pragma once
 
 #include <array>
@@ -15,7 +15,8 @@
 namespace physarum::app::exporter {
 
 bool vdb_available();
-// Why a .vdb cannot be written by this build, and how to get one that can.
+// Why a .vdb cannot be written (this build has no OpenVDB, or its module cannot be loaded) and how
+// to get one that can; empty when it can.
 std::string vdb_missing_message();
 
 struct VdbChannel {
