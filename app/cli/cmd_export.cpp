@@ -8,12 +8,14 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/export_plan.hpp"
+#include "cli/export_volume.hpp"
 #include "cli/export_writers.hpp"
 #include "cli/output_budget.hpp"
 #include "cli/render_report.hpp"
@@ -173,30 +175,51 @@ void print_summary(const ExportPlan& plan, const ExportInputs& in) {
   std::fflush(stdout);
 }
 
-int run(const ExportOptions& o, const CLI::App& cmd) {
-  const ExportPlan plan = make_export_plan(o, cmd);  // everything that can be refused, before the run
-  FieldPlanes field = o.field.empty() ? grow_field(o.sim, o.steps) : read_field(o);
-  if (!o.graph.empty() && !o.field.empty()) preset_maps(o, field);
-  if (o.channel >= 0) field = one_channel(std::move(field), o.channel);
-  ExportInputs in{.options = o, .plan = plan, .field = std::move(field), .recipe = recipe_of(cmd)};
-  derive(o, plan, in);
+// Writes each output in turn and then `more` (the graph). After Ctrl-C or SIGTERM, once some are
+// written (each whole or untouched: written atomically), says which and returns the exit status.
+template <class Write, class More>
+std::optional<int> write_outputs(const ExportPlan& plan, Write&& write, More&& more) {
   size_t written = 0;
   try {
     for (const ExportOutput& out : plan.outputs) {
       throw_if_stopped();
-      out.writer->write(out.path, in);
+      write(out);
       ++written;
     }
-    if (!o.graph.empty() && !write_export_graph(o, in)) throw_if_stopped();
+    more();
     throw_if_stopped();
   } catch (const Stopped&) {
     if (written == 0) throw;
-    // Each file is whole or untouched (written atomically); say which ones are new.
     std::string kept;
     for (size_t k = 0; k < written; ++k) kept += (k ? ", " : "") + printable(plan.outputs[k].path.string());
     return report_stopped("export",
                           ("wrote " + kept + " before it; the other outputs were not written").c_str());
   }
+  return std::nullopt;
+}
+
+int run(const ExportOptions& o, const CLI::App& cmd) {
+  const ExportPlan plan = make_export_plan(o, cmd);  // everything that can be refused, before the run
+  if (plan.volume) {
+    const VolumeInputs in = prepare_volume(o, plan, recipe_of(cmd));
+    if (auto stopped = write_outputs(
+            plan, [&](const ExportOutput& out) { out.volume_writer->write(out.path, in); }, [] {})) {
+      return *stopped;
+    }
+    print_volume_summary(plan, in);
+    return kExitOk;
+  }
+  FieldPlanes field = o.field.empty() ? grow_field(o.sim, o.steps) : read_field(o);
+  if (!o.graph.empty() && !o.field.empty()) preset_maps(o, field);
+  if (o.channel >= 0) field = one_channel(std::move(field), o.channel);
+  ExportInputs in{.options = o, .plan = plan, .field = std::move(field), .recipe = recipe_of(cmd)};
+  derive(o, plan, in);
+  const auto stopped = write_outputs(
+      plan, [&](const ExportOutput& out) { out.writer->write(out.path, in); },
+      [&] {
+        if (!o.graph.empty() && !write_export_graph(o, in)) throw_if_stopped();
+      });
+  if (stopped) return *stopped;
   if (!o.report.empty()) write_file_atomically(o.report, ex::report_json(in.report));
   print_summary(plan, in);
   return kExitOk;
@@ -209,7 +232,9 @@ void add_field_options(CLI::App& cmd, ExportOptions& o) {
       ->type_name("N")
       ->transform(decimal_integer())
       ->check(CLI::Range(1, std::numeric_limits<int>::max()));
-  cmd.add_option("--field", o.field, "Read the field from this float32 .npy, (H, W) or (S, H, W)")
+  cmd.add_option("--field", o.field,
+                 "Read the field from this float32 .npy: a plane's (H, W) or (S, H, W), a volume's (D, H, W) "
+                 "(D > 4, or any D with a volume's output) or (S, D, H, W)")
       ->type_name("FILE.npy");
   cmd.add_option("--channel", o.channel, "With several species: export this one (default: their sum)")
       ->type_name("C")
@@ -220,18 +245,31 @@ void add_field_options(CLI::App& cmd, ExportOptions& o) {
 void add_output_options(CLI::App& cmd, ExportOptions& o) {
   cmd.add_option(
          "--out", o.outs,
-         "Output file, repeatable; format by extension: .png cave mask, .r16 raw height, .tmj Tiled map "
-         "(+ FILE_tiles.png), .csv grid, .svg contours, .npy the field as `physarum run` writes it "
-         "(not resampled)")
+         "Output file, repeatable; format by extension. A plane: .png cave mask, .r16 raw height, .tmj Tiled "
+         "map (+ FILE_tiles.png), .csv grid, .svg contours, .npy the field as `physarum run` writes it (not "
+         "resampled). A volume: .npy the field, .png a stack of 16-bit (--bits) greyscale slices "
+         "(FILE_0000.png, "
+         "FILE_0001.png, ... one a z, or name the digits with ###: what Fiji's Import > Image Sequence and "
+         "3D Slicer read), .vdb OpenVDB fog volumes (one grid a species, \"density\" for one), .ply, .obj "
+         "or .glb the iso-surface mesh (closed, welded, smooth normals; x, y, z = width, height, depth in "
+         "voxels times --voxel-size)")
       ->required()
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   std::vector<std::string> names;
   for (const FormatWriter& w : format_writers()) names.emplace_back(w.name);
-  cmd.add_option("--format", o.format, "Format of every --out instead of the extension (height: 16-bit PNG)")
+  std::string type = format_writer_names("|");
+  for (const VolumeWriter& w : volume_writers()) {
+    if (std::ranges::find(names, w.name) != names.end()) continue;
+    names.emplace_back(w.name);
+    type += "|" + std::string(w.name);
+  }
+  cmd.add_option("--format", o.format,
+                 "Format of every --out instead of the extension (height: 16-bit PNG; slices: a volume's PNG "
+                 "stack)")
       ->check(CLI::IsMember(names))
-      ->type_name(format_writer_names("|"));
+      ->type_name(type);
   cmd.add_option("--resolution", o.resolution, "Output grid: WxH or a scale of the field, Nx (bicubic)")
       ->type_name("WxH|Nx")
       ->capture_default_str();
@@ -243,7 +281,8 @@ void add_cave_options(CLI::App& cmd, ExportOptions& o) {
       ->type_name("V")
       ->check(finite_number());
   cmd.add_option("--floor-fraction", o.floor_fraction,
-                 "Share of the map that is floor before clean-up (0.45)")
+                 "Share of the map that is floor before clean-up (0.45); a volume: of the voxels inside its "
+                 "mesh (0.1)")
       ->check(finite_number())
       ->type_name("F")
       ->check(CLI::Range(0.01, 0.99));
@@ -251,14 +290,17 @@ void add_cave_options(CLI::App& cmd, ExportOptions& o) {
       ->transform(decimal_integer())
       ->check(CLI::Range(0, 16))
       ->capture_default_str();
-  cmd.add_option("--min-island", o.min_island, "Floor and rock islands smaller than K cells are removed")
+  cmd.add_option("--min-island", o.min_island,
+                 "Floor and rock islands smaller than K cells are removed (a volume: inside blobs and "
+                 "enclosed voids of fewer than K voxels)")
       ->type_name("K")
       ->transform(decimal_integer())
       ->check(CLI::Range(0, 1 << 24))
       ->capture_default_str();
   cmd.add_option(
          "--connect", o.connect,
-         "none | largest (keep the largest floor region) | corridors (join regions by shortest corridors)")
+         "none | largest (keep the largest floor region) | corridors (join regions by shortest corridors); a "
+         "volume's inside likewise, by face-connected voxels, corridors --min-width voxels square")
       ->check(CLI::IsMember({"none", "largest", "corridors"}))
       ->capture_default_str();
   cmd.add_option("--min-width", o.min_width, "Minimum passage width in cells (widens narrower passages)")
@@ -270,6 +312,40 @@ void add_cave_options(CLI::App& cmd, ExportOptions& o) {
                  "Write the network as a graph, measured as render --report measures it (towns from the "
                  "run's food map): GraphML (.graphml) or node-link JSON (.json)")
       ->type_name("FILE");
+}
+
+void add_volume_options(CLI::App& cmd, ExportOptions& o) {
+  cmd.add_option("--iso", o.iso,
+                 "A volume's mesh: the surface where the field is V, voxels >= V inside (default: the level "
+                 "with --floor-fraction of the voxels inside, 0.1 for a volume); --min-island and --connect "
+                 "clean the inside as they clean a cave's floor, in 3-D")
+      ->type_name("V")
+      ->check(finite_number());
+  cmd.add_option(
+         "--triangles", o.triangles,
+         "A volume's mesh: simplify to at most N triangles (meshoptimizer), kept closed and manifold: "
+         "a simplification that would break the surface is tried with fewer collapses, or left out; "
+         "0 keeps every triangle")
+      ->type_name("N")
+      ->transform(decimal_integer())
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 32))
+      ->capture_default_str();
+  cmd.add_option("--voxel-size", o.voxel_size, "A volume's mesh and .vdb: world units a voxel")
+      ->type_name("S")
+      ->check(finite_number())
+      ->check(CLI::Range(1e-6, 1e6))
+      ->capture_default_str();
+  cmd.add_option("--bits", o.bits,
+                 "A volume's PNG slices: 8 or 16 bits a sample, the volume's minimum to its maximum")
+      ->check(CLI::IsMember({8, 16}))
+      ->capture_default_str();
+  cmd.add_option("--vdb-cutoff", o.vdb_cutoff,
+                 "A volume's .vdb: voxels at most this share of the largest value stay inactive (read as 0), "
+                 "which keeps the file sparse; 0 keeps every non-zero voxel")
+      ->type_name("F")
+      ->check(finite_number())
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
 }
 
 void add_tiled_options(CLI::App& cmd, ExportOptions& o) {
@@ -327,17 +403,20 @@ CommandFn add_export_command(CLI::App& app) {
   auto o = std::make_shared<ExportOptions>();
   CLI::App* cmd = app.add_subcommand("export",
                                      "Grow a field (or read a .npy) and write cave masks, height maps, Tiled "
-                                     "maps, CSV, SVG contours or the field itself");
+                                     "maps, CSV, SVG contours or the field itself; a volume as slices, "
+                                     "OpenVDB or an iso-surface mesh");
   add_field_options(*cmd, *o);
   add_output_options(*cmd, *o);
   add_cave_options(*cmd, *o);
   add_tiled_options(*cmd, *o);
   add_svg_options(*cmd, *o);
+  add_volume_options(*cmd, *o);
   for (const char* name :
-       {"--steps",          "--field",     "--channel",    "--format",  "--resolution",   "--threshold",
-        "--floor-fraction", "--smooth",    "--min-island", "--connect", "--min-width",    "--report",
-        "--graph",          "--tile-size", "--bands",      "--levels",  "--paper",        "--margin",
-        "--contours",       "--tolerance", "--min-length", "--stroke",  "--output-budget"}) {
+       {"--steps",          "--field",      "--channel",    "--format",    "--resolution",    "--threshold",
+        "--floor-fraction", "--smooth",     "--min-island", "--connect",   "--min-width",     "--report",
+        "--graph",          "--tile-size",  "--bands",      "--levels",    "--paper",         "--margin",
+        "--contours",       "--tolerance",  "--min-length", "--stroke",    "--output-budget", "--iso",
+        "--triangles",      "--voxel-size", "--bits",       "--vdb-cutoff"}) {
     cmd->get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
   return [o, cmd] { return run(*o, *cmd); };

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "cli/commands.hpp"
+#include "cli/export_volume.hpp"
 #include "cli/export_writers.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/render_report.hpp"
@@ -155,6 +156,20 @@ int band_count(const ExportOptions& o, const DisplayParams& display) {
 ExportPlan make_export_plan(const ExportOptions& o, const CLI::App& cmd) {
   check_option_pairs(o, cmd);
   ExportPlan plan;
+  const Preset preset = run::resolve(o.sim);
+  plan.display = preset.display;
+  if (exports_volume(o, preset)) {
+    plan_volume(o, cmd, preset, plan);
+    return plan;
+  }
+  for (const char* name : {"--iso", "--triangles", "--voxel-size", "--bits", "--vdb-cutoff"}) {
+    if (cmd.count(name) > 0) {
+      throw UsageError(
+          std::string(name) +
+          " shapes a volume's export; this field is a plane (a volume has a 3-D --size, a volume "
+          "preset, or is read from a (D, H, W) or (S, D, H, W) .npy)");
+    }
+  }
   plan.outputs = checked_outputs(o);
   plan.needs_cave = needs_cave(o, plan.outputs);
   try {
@@ -162,8 +177,6 @@ ExportPlan make_export_plan(const ExportOptions& o, const CLI::App& cmd) {
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
-  const Preset preset = run::resolve(o.sim);
-  plan.display = preset.display;
   if (o.field.empty()) check_against_run(o, preset);
   check_output_budget(o, plan, preset, cmd);
   return plan;

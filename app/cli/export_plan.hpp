@@ -18,6 +18,7 @@ class App;
 namespace physarum::app {
 
 struct FormatWriter;
+struct VolumeWriter;
 
 struct ExportOptions {
   run::Recipe sim;
@@ -47,11 +48,18 @@ struct ExportOptions {
   double stroke_mm = 0.3;
   bool skeleton = false;  // SVG: add the network as a single-line drawing
   std::string output_budget;
+  // A volume's outputs (cli/export_volume.hpp).
+  std::optional<float> iso;   // the mesh's level; none: --floor-fraction's share of voxels inside
+  int64_t triangles = 0;      // decimate the mesh to at most this many; 0 keeps it whole
+  double voxel_size = 1;      // world units a voxel, for the mesh and the .vdb
+  int bits = 16;              // a PNG stack's bits a sample
+  double vdb_cutoff = 0.001;  // .vdb: voxels at most this share of the largest |value| stay inactive
 };
 
 struct ExportOutput {
   std::filesystem::path path;
-  const FormatWriter* writer = nullptr;
+  const FormatWriter* writer = nullptr;         // a plane's
+  const VolumeWriter* volume_writer = nullptr;  // a volume's
 };
 
 struct ExportPlan {
@@ -61,6 +69,8 @@ struct ExportPlan {
   // The cave clean-up costs more than everything else together on big grids: only when an output
   // or the report needs it.
   bool needs_cave = false;
+  bool volume = false;      // the field grown or read is a volume: volume_writer for each output
+  bool needs_mesh = false;  // a volume output is a mesh
 };
 
 // Refuses what cannot work (UsageError naming the option and value) before anything is grown or

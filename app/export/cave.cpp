@@ -13,17 +13,21 @@ size_t index(const Mask& m, int x, int y) {
   return static_cast<size_t>(y) * static_cast<size_t>(m.width) + x;
 }
 
-// Calls f(j) for the in-grid 4-neighbours of cell i (left, right, up, down), stopping early when f
-// returns true; returns whether it stopped.
+// Calls f(j) for the in-grid face neighbours of cell i (left, right, up, down, then the planes
+// before and after in a volume), stopping early when f returns true; returns whether it stopped.
 template <class F>
 bool each_neighbour(const Mask& m, size_t i, F&& f) {
+  const size_t plane = static_cast<size_t>(m.width) * static_cast<size_t>(m.height);
   const int x = static_cast<int>(i % static_cast<size_t>(m.width));
-  const int y = static_cast<int>(i / static_cast<size_t>(m.width));
-  const int nx[4] = {x - 1, x + 1, x, x};
-  const int ny[4] = {y, y, y - 1, y + 1};
-  for (int k = 0; k < 4; ++k) {
-    if (nx[k] < 0 || ny[k] < 0 || nx[k] >= m.width || ny[k] >= m.height) continue;
-    if (f(index(m, nx[k], ny[k]))) return true;
+  const int y = static_cast<int>(i % plane / static_cast<size_t>(m.width));
+  const int z = static_cast<int>(i / plane);
+  const int nx[6] = {x - 1, x + 1, x, x, x, x};
+  const int ny[6] = {y, y, y - 1, y + 1, y, y};
+  const int nz[6] = {z, z, z, z, z - 1, z + 1};
+  for (int k = 0; k < 6; ++k) {
+    if (nx[k] < 0 || ny[k] < 0 || nz[k] < 0 || nx[k] >= m.width || ny[k] >= m.height || nz[k] >= m.depth)
+      continue;
+    if (f(static_cast<size_t>(nz[k]) * plane + index(m, nx[k], ny[k]))) return true;
   }
   return false;
 }
@@ -177,17 +181,25 @@ void absorb(const Mask& m, std::vector<size_t>& seeds, std::vector<uint8_t>& joi
   }
 }
 
-// Carves the corridor from `from` back along the search's parents to the joined part, as w x w boxes;
-// returns every carved cell, to be absorbed with the region the corridor reached.
+// Carves the corridor from `from` back along the search's parents to the joined part, as w x w boxes
+// (w x w x w in a volume); returns every carved cell, to be absorbed with the region the corridor
+// reached.
 void carve(Mask& m, int64_t from, const std::vector<int64_t>& parent, const std::vector<uint8_t>& joined,
            int w, std::vector<size_t>& carved) {
+  const size_t plane = static_cast<size_t>(m.width) * static_cast<size_t>(m.height);
+  const int wz = m.depth > 1 ? w : 1;
   for (int64_t i = from; i >= 0 && !joined[static_cast<size_t>(i)]; i = parent[static_cast<size_t>(i)]) {
-    const int x0 = static_cast<int>(static_cast<size_t>(i) % static_cast<size_t>(m.width)) - (w - 1) / 2;
-    const int y0 = static_cast<int>(static_cast<size_t>(i) / static_cast<size_t>(m.width)) - (w - 1) / 2;
-    for (int y = std::max(y0, 0); y < std::min(y0 + w, m.height); ++y) {
-      for (int x = std::max(x0, 0); x < std::min(x0 + w, m.width); ++x) {
-        m.cells[index(m, x, y)] = 1;
-        carved.push_back(index(m, x, y));
+    const size_t at = static_cast<size_t>(i);
+    const int x0 = static_cast<int>(at % static_cast<size_t>(m.width)) - (w - 1) / 2;
+    const int y0 = static_cast<int>(at % plane / static_cast<size_t>(m.width)) - (w - 1) / 2;
+    const int z0 = static_cast<int>(at / plane) - (wz - 1) / 2;
+    for (int z = std::max(z0, 0); z < std::min(z0 + wz, m.depth); ++z) {
+      for (int y = std::max(y0, 0); y < std::min(y0 + w, m.height); ++y) {
+        for (int x = std::max(x0, 0); x < std::min(x0 + w, m.width); ++x) {
+          const size_t c = static_cast<size_t>(z) * plane + index(m, x, y);
+          m.cells[c] = 1;
+          carved.push_back(c);
+        }
       }
     }
   }

@@ -13,11 +13,14 @@
 
 namespace physarum::app::exporter {
 
-// 1 = floor, 0 = rock; row-major like Grid.
+// 1 = floor, 0 = rock; row-major like Grid. A depth above 1 stacks `depth` such planes (z slowest),
+// a volume's inside: the region functions (labelling, islands, the largest region, corridors) then
+// work with the 6 face neighbours of a voxel; smoothing and passage widths are the plane's alone.
 struct Mask {
   int width = 0;
   int height = 0;
   std::vector<uint8_t> cells;
+  int depth = 1;
 
   uint8_t at(int x, int y) const { return cells[static_cast<size_t>(y) * static_cast<size_t>(width) + x]; }
 };
@@ -48,13 +51,15 @@ struct CaveReport {
 Mask threshold_mask(const Grid& g, float threshold);
 void majority_smooth(Mask& m, int passes);
 
-// Labels 4-connected regions of cells equal to `value`; returns the count and fills `labels`
+// Labels 4-connected (6 in a volume) regions of cells equal to `value`; returns the count and fills `labels`
 // (-1 for other cells) and the size of each region.
 int label_regions(const Mask& m, uint8_t value, std::vector<int>& labels, std::vector<int64_t>& sizes);
 
 void remove_islands(Mask& m, uint8_t value, int min_cells);
 void keep_largest_floor(Mask& m);
-int join_with_corridors(Mask& m, int width);  // returns the number of corridors carved
+// Corridors are width x width squares (cubes in a volume) along the shortest paths through rock;
+// returns the number of corridors carved.
+int join_with_corridors(Mask& m, int width);
 void widen_passages(Mask& m, int width);
 int narrowest_passage(const Mask& m, int limit);  // 0 when there is no floor
 

@@ -89,8 +89,11 @@ float sample_bilinear(const Grid& g, double x, double y) {
 }
 
 float quantile(const Grid& g, double fraction) {
-  if (g.values.empty()) return 0.0f;
-  std::vector<float> v = g.values;
+  return quantile(g.values, fraction);
+}
+
+float quantile(std::vector<float> v, double fraction) {
+  if (v.empty()) return 0.0f;
   const double f = std::clamp(fraction, 0.0, 1.0);
   const size_t k = std::min(v.size() - 1, static_cast<size_t>(f * static_cast<double>(v.size() - 1) + 0.5));
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());

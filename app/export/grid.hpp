@@ -28,5 +28,7 @@ float sample_bilinear(const Grid& g, double x, double y);
 
 // The value below which `fraction` of the cells lie (0 -> the minimum, 1 -> the maximum).
 float quantile(const Grid& g, double fraction);
+// The same over any values (a volume's voxels); takes a copy to partially sort.
+float quantile(std::vector<float> values, double fraction);
 
 }  // namespace physarum::app::exporter

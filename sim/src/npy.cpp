@@ -353,6 +353,35 @@ void widen(const char* in, size_t values, bool float64, double* out) {
   }
 }
 
+// The shape of a volume's float32 field in C order: (D, H, W) or (S, D, H, W).
+NpyVolume parse_volume_shape(const std::string& header, const NotNpy& bad) {
+  const NpyDict dict = parse_dict(header, bad);
+  if (dict.descr != "<f4") throw bad("dtype '" + dict.descr + "', expected '<f4'");
+  if (dict.fortran) throw bad("Fortran order");
+  const std::vector<int64_t>& shape = dict.shape;
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  text += shape.size() == 1 ? ",)" : ")";
+  if (shape.size() != 3 && shape.size() != 4) {
+    throw bad("shape " + text + " has " + std::to_string(shape.size()) + " dimensions, expected 3 or 4");
+  }
+  const size_t first = shape.size() - 3;
+  const int64_t s = first ? shape[0] : 1;
+  const bool sides_ok = std::all_of(shape.begin() + static_cast<std::ptrdiff_t>(first), shape.end(),
+                                    [](int64_t n) { return n > 0 && n <= kMaxSide; });
+  if (s <= 0 || s > kMaxSpecies || !sides_ok) {
+    throw bad("shape " + text + " is empty or too large (at most " + std::to_string(kMaxSpecies) +
+              " species of sides up to " + std::to_string(kMaxSide) + ")");
+  }
+  NpyVolume v;
+  v.species = static_cast<int>(s);
+  v.dimensions = static_cast<int>(shape.size());
+  v.depth = static_cast<int>(shape[first]);
+  v.height = static_cast<int>(shape[first + 1]);
+  v.width = static_cast<int>(shape[first + 2]);
+  return v;
+}
+
 }  // namespace
 
 NpyTable read_npy_table(const std::filesystem::path& file, std::string_view what, uint64_t max_bytes,
@@ -395,6 +424,34 @@ NpyArray read_npy_planes_shape(const std::filesystem::path& file) {
 }
 NpyArray read_npy_volume(const std::filesystem::path& file) {
   return read_npy_file(file, true, true, kMaxSide);
+}
+
+NpyVolume read_npy_volume_field(const std::filesystem::path& file, bool with_data) {
+  std::string name(1, '\'');
+  name.append(file.string()).push_back('\'');
+  InputFile in(file, "field", kMaxFileBytes);
+  const NotNpy bad{name + " is not a volume's float32 .npy file, (D, H, W) or (S, D, H, W): "};
+  const NpyHeader header = read_header(in, bad);
+  NpyVolume v = parse_volume_shape(header.text, bad);
+  // Each factor is at most kMaxSide (2^14) and S at most 4: the product stays far below 2^64.
+  const uint64_t count = static_cast<uint64_t>(v.species) * static_cast<uint64_t>(v.depth) *
+                         static_cast<uint64_t>(v.height) * static_cast<uint64_t>(v.width);
+  const uint64_t expected = header.prefix + header.text.size() + count * 4;
+  if (in.size() != expected) {
+    throw bad("size " + std::to_string(in.size()) + " bytes, expected " + std::to_string(expected));
+  }
+  if (!with_data) return v;
+  v.data.resize(count);
+  in.read(v.data.data(), count * 4);
+  if constexpr (std::endian::native == std::endian::big) {
+    for (float& f : v.data) {
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      u = swap32(u);
+      std::memcpy(&f, &u, 4);
+    }
+  }
+  return v;
 }
 
 }  // namespace physarum

@@ -1,6 +1,6 @@
-// libFuzzer target: arbitrary bytes as a `.npy` field (export --field reads it through a file, so
-// the bytes go to one). A clean Error is the expected answer; what is accepted has the data its
-// shape promises.
+// libFuzzer target: arbitrary bytes as a `.npy` field, a plane's and a volume's (export --field reads
+// them through a file, so the bytes go to one). A clean Error is the expected answer; what is
+// accepted has the data its shape promises.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -24,6 +24,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t cells = static_cast<size_t>(a.height) * static_cast<size_t>(a.width);
     if (a.height < 1 || a.width < 1 || a.planes < 1 ||
         a.data.size() != cells * static_cast<size_t>(a.planes) || a.data.size() * 4 >= size) {
+      __builtin_trap();
+    }
+  } catch (const physarum::Error&) {
+  }
+  try {
+    const physarum::NpyVolume v = physarum::read_npy_volume_field(file);
+    const size_t voxels =
+        static_cast<size_t>(v.width) * static_cast<size_t>(v.height) * static_cast<size_t>(v.depth);
+    if (v.width < 1 || v.height < 1 || v.depth < 1 || v.species < 1 ||
+        v.data.size() != voxels * static_cast<size_t>(v.species) || v.data.size() * 4 >= size) {
       __builtin_trap();
     }
   } catch (const physarum::Error&) {

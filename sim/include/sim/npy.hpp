@@ -31,6 +31,17 @@ NpyArray read_npy_planes_shape(const std::filesystem::path& file);
 // A volume's (D, H, W) float32 (planes = D, up to 16384), as `physarum run` writes a volume; throws Error.
 NpyArray read_npy_volume(const std::filesystem::path& file);
 
+// A volume's field as `physarum run` writes it: (D, H, W), or (S, D, H, W) for S species (up to
+// kMaxSpecies), float32, sides up to kMaxSide. Throws Error; with_data false reads the header and
+// checks the file's size only.
+struct NpyVolume {
+  int species = 1;
+  int width = 0, height = 0, depth = 0;
+  int dimensions = 3;       // of the file's shape: 3 or 4
+  std::vector<float> data;  // S planes of D x H x W, z slowest
+};
+NpyVolume read_npy_volume_field(const std::filesystem::path& file, bool with_data = true);
+
 // A 2-D (rows, columns) table of little-endian float32 or float64 numbers in C order (point data).
 struct NpyTable {
   int64_t rows = 0;
