@@ -80,7 +80,7 @@ void graph_overlay_section(WindowCore& core, GraphOverlay& g) {
   // this field's: dropped, and measured again while it is shown.
   const Size now = core.field_size();
   if (g.report &&
-      (g.size.width != now.width || g.size.height != now.height || core.backend().steps_done() < g.step))
+      (g.size.width != now.width || g.size.height != now.height || core.steps_done() < g.step))
     g.report.reset();
   if (ImGui::CollapsingHeader("Network graph")) {
     if (ImGui::Button("Measure now")) measure(core, g);
