@@ -7,6 +7,7 @@
 // the one multiplication. Upsampling interpolates the field, never colours, so there is no dark
 // fringe from mixing colours of different alpha.
 #include "range.glsl"
+#include "intensity.glsl"
 #include "bicubic.glsl"
 #include "environment_overlay.glsl"
 
@@ -18,10 +19,6 @@ uniform vec2 u_fb_size;   // framebuffer pixels
 uniform vec2 u_center;    // field cell at the framebuffer's centre
 uniform float u_scale;    // framebuffer pixels per field cell
 uniform int u_mode;       // 0 palette, 1 cave levels, 2 binary cave
-uniform int u_log;        // 1 = log mapping
-uniform float u_exposure;
-uniform float u_inv_gamma;
-uniform int u_invert;
 uniform vec3 u_background;
 uniform int u_channels;       // 1: one species and the palette; 2..4: species' colours blended
 uniform int u_cave_channel;   // cave maps of several species: -1 the sum, else one channel
@@ -31,15 +28,6 @@ uniform int u_bicubic;        // 1: where a cell covers more than one pixel, sam
 uniform int u_transparent;    // 1: alpha from the mapped intensity (display.background = transparent)
 
 vec4 lut_entry(int i) { return texelFetch(u_lut, ivec2(i, 0), 0); }
-
-// A value's mapped intensity in [0, 1] (range, exposure, mapping, gamma; invert not applied).
-float intensity(float v, float range_lo, float range_inv_span) {
-  float x = max((v - range_lo) * range_inv_span, 0.0) * u_exposure;
-  float t = clamp(apply_mapping(x, u_log), 0.0, 1.0);
-  return pow(t, u_inv_gamma);
-}
-
-float inverted(float t) { return u_invert != 0 ? 1.0 - t : t; }
 
 vec4 with_alpha(vec4 colour, float alpha) { return u_transparent != 0 ? vec4(colour.rgb, alpha) : colour; }
 

@@ -38,7 +38,9 @@ bool cuda_interop_built() {
   return true;
 }
 
-CudaGlTexture::CudaGlTexture(unsigned int gl_texture) {
+namespace {
+// Throws Error unless the current GL context runs on the CUDA device that simulates.
+void check_gl_on_simulating_device() {
   // On a machine with several GPUs the GL context may live on another one than the CUDA device
   // the backend computes on: registration could then fail obscurely or copy across the bus. Ask
   // which devices the current GL context runs on, and fall back (with the reason) if ours is not one.
@@ -56,6 +58,11 @@ CudaGlTexture::CudaGlTexture(unsigned int gl_texture) {
                     : "OpenGL runs on CUDA device " + std::to_string(gl_devices[0]) +
                           ", not on CUDA device " + std::to_string(kCudaDevice) + " that simulates");
   }
+}
+}  // namespace
+
+CudaGlTexture::CudaGlTexture(unsigned int gl_texture) {
+  check_gl_on_simulating_device();
   cudaGraphicsResource_t r = nullptr;
   const cudaError_t e =
       cudaGraphicsGLRegisterImage(&r, gl_texture, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore);
@@ -150,6 +157,44 @@ void CudaGlTexture::publish(Backend& backend) {
     }
   }
   INTEROP_CHECK(cudaGraphicsUnmapResources(1, &r, stream));
+}
+
+CudaGlVolume::CudaGlVolume(unsigned int gl_texture_3d) {
+  check_gl_on_simulating_device();
+  cudaGraphicsResource_t r = nullptr;
+  const cudaError_t e =
+      cudaGraphicsGLRegisterImage(&r, gl_texture_3d, GL_TEXTURE_3D, cudaGraphicsRegisterFlagsWriteDiscard);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky; the renderer copies through the host instead
+    throw Error(std::string("cudaGraphicsGLRegisterImage (3D) failed: ") + cudaGetErrorString(e));
+  }
+  resource_ = r;
+}
+
+CudaGlVolume::~CudaGlVolume() {
+  if (resource_) INTEROP_LOG(cudaGraphicsUnregisterResource(res(resource_)));
+}
+
+void CudaGlVolume::copy_from_device(const float* device_field, int width, int height, int depth) {
+  cudaGraphicsResource_t r = res(resource_);
+  INTEROP_CHECK(cudaGraphicsMapResources(1, &r, 0));
+  try {
+    cudaArray_t array = nullptr;
+    INTEROP_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, r, 0, 0));
+    cudaMemcpy3DParms p{};
+    p.srcPtr =
+        make_cudaPitchedPtr(const_cast<float*>(device_field), sizeof(float) * static_cast<size_t>(width),
+                            static_cast<size_t>(width), static_cast<size_t>(height));
+    p.dstArray = array;
+    p.extent =
+        make_cudaExtent(static_cast<size_t>(width), static_cast<size_t>(height), static_cast<size_t>(depth));
+    p.kind = cudaMemcpyDeviceToDevice;
+    INTEROP_CHECK(cudaMemcpy3DAsync(&p, 0));
+  } catch (...) {
+    INTEROP_LOG(cudaGraphicsUnmapResources(1, &r, 0));
+    throw;
+  }
+  INTEROP_CHECK(cudaGraphicsUnmapResources(1, &r, 0));
 }
 
 }  // namespace physarum::render

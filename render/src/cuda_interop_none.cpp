@@ -24,5 +24,13 @@ void CudaGlTexture::publish(Backend&) {
   throw Error("this build has no CUDA (CPU backend only)");
 }
 
+CudaGlVolume::CudaGlVolume(unsigned int) {
+  throw Error("this build has no CUDA (CPU backend only)");
+}
+CudaGlVolume::~CudaGlVolume() = default;
+void CudaGlVolume::copy_from_device(const float*, int, int, int) {
+  throw Error("this build has no CUDA (CPU backend only)");
+}
+
 }  // namespace physarum::render
 #endif

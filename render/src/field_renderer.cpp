@@ -40,8 +40,7 @@ FieldRenderer::FieldRenderer()
       lut_tex_(make_nearest_texture({kLutSize, 1}, GL_RGBA8)),
       range_buf_(make_buffer(sizeof(DisplayRange), nullptr, GL_DYNAMIC_DRAW)),
       partial_sums_(
-          make_buffer(sizeof(float) * 4 * kMaxRangeGroups * kMaxRangeGroups, nullptr, GL_DYNAMIC_COPY)),
-      timer_{make_query(GL_TIME_ELAPSED), make_query(GL_TIME_ELAPSED)} {
+          make_buffer(sizeof(float) * 4 * kMaxRangeGroups * kMaxRangeGroups, nullptr, GL_DYNAMIC_COPY)) {
   set_palette(greyscale_palette());
   check_gl("creating the field renderer");
 }
@@ -267,26 +266,9 @@ void FieldRenderer::build_binary_cave(int passes, int cave_channel) {
 }
 
 void FieldRenderer::draw(const DisplayParams& d, const View& view, const Area& area, int fb_w, int fb_h) {
-  // The previous query's result, if the GPU has finished it; never wait for it.
-  const int other = 1 - timer_next_;
-  if (timer_pending_[other]) {
-    GLint available = 0;
-    glGetQueryObjectiv(timer_[other].get(), GL_QUERY_RESULT_AVAILABLE, &available);
-    if (available) {
-      GLuint64 ns = 0;
-      glGetQueryObjectui64v(timer_[other].get(), GL_QUERY_RESULT, &ns);
-      draw_ms_ = static_cast<double>(ns) * 1e-6;
-      timer_pending_[other] = false;
-    }
-  }
-  const bool timing = !timer_pending_[timer_next_];
-  if (timing) glBeginQuery(GL_TIME_ELAPSED, timer_[timer_next_].get());
+  timer_.begin();
   draw_field(d, view, area, fb_w, fb_h, true);
-  if (timing) {
-    glEndQuery(GL_TIME_ELAPSED);
-    timer_pending_[timer_next_] = true;
-    timer_next_ = 1 - timer_next_;
-  }
+  timer_.end();
 }
 
 void FieldRenderer::draw_again(const DisplayParams& d, const View& view, int fb_w, int fb_h) {

@@ -99,6 +99,45 @@ Texture make_texture_2d(int width, int height, unsigned int internal_format, int
   return tex;
 }
 
+Texture make_texture_3d(int width, int height, int depth, unsigned int internal_format) {
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_3D, 1, &t);
+  Texture tex(t);
+  glTextureStorage3D(t, 1, internal_format, width, height, depth);
+  glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  for (GLenum wrap : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_TEXTURE_WRAP_R})
+    glTextureParameteri(t, wrap, GL_CLAMP_TO_EDGE);
+  check_gl("creating a 3D texture");
+  return tex;
+}
+
+GpuTimer::GpuTimer() : query_{make_query(GL_TIME_ELAPSED), make_query(GL_TIME_ELAPSED)} {}
+
+void GpuTimer::begin() {
+  const int other = 1 - next_;
+  if (pending_[other]) {
+    GLint available = 0;
+    glGetQueryObjectiv(query_[other].get(), GL_QUERY_RESULT_AVAILABLE, &available);
+    if (available) {
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(query_[other].get(), GL_QUERY_RESULT, &ns);
+      ms_ = static_cast<double>(ns) * 1e-6;
+      pending_[other] = false;
+    }
+  }
+  timing_ = !pending_[next_];
+  if (timing_) glBeginQuery(GL_TIME_ELAPSED, query_[next_].get());
+}
+
+void GpuTimer::end() {
+  if (!timing_) return;
+  glEndQuery(GL_TIME_ELAPSED);
+  pending_[next_] = true;
+  next_ = 1 - next_;
+  timing_ = false;
+}
+
 Buffer make_buffer(long long bytes, const void* data, unsigned int flags_or_usage, bool immutable) {
   GLuint b = 0;
   glCreateBuffers(1, &b);

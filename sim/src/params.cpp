@@ -266,6 +266,42 @@ Background parse_background(std::string_view s) {
   if (s == "transparent") return Background::Transparent;
   bad_choice("background", s, "opaque, transparent");
 }
+std::string_view to_string(VolumeMode m) {
+  switch (m) {
+    case VolumeMode::Mip: return "mip";
+    case VolumeMode::Iso: return "iso";
+    default: return "emission";
+  }
+}
+std::string_view to_string(VolumeSource s) {
+  return s == VolumeSource::Trace ? "trace" : "field";
+}
+std::string_view to_string(SliceAxis a) {
+  switch (a) {
+    case SliceAxis::X: return "x";
+    case SliceAxis::Y: return "y";
+    case SliceAxis::Z: return "z";
+    default: return "off";
+  }
+}
+VolumeMode parse_volume_mode(std::string_view s) {
+  if (s == "emission") return VolumeMode::Emission;
+  if (s == "mip") return VolumeMode::Mip;
+  if (s == "iso") return VolumeMode::Iso;
+  bad_choice("volume mode", s, "emission, mip, iso");
+}
+VolumeSource parse_volume_source(std::string_view s) {
+  if (s == "field") return VolumeSource::Field;
+  if (s == "trace") return VolumeSource::Trace;
+  bad_choice("volume source", s, "field, trace");
+}
+SliceAxis parse_slice_axis(std::string_view s) {
+  if (s == "off") return SliceAxis::Off;
+  if (s == "x") return SliceAxis::X;
+  if (s == "y") return SliceAxis::Y;
+  if (s == "z") return SliceAxis::Z;
+  bad_choice("slice axis", s, "off, x, y, z");
+}
 std::string_view to_string(ImageFit f) {
   return f == ImageFit::Fit ? "fit" : "fill";
 }

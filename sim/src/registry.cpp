@@ -93,6 +93,15 @@ void assign(Blend& m, const Value& v) {
 void assign(Background& m, const Value& v) {
   m = parse_background(std::get<std::string>(v));
 }
+void assign(VolumeMode& m, const Value& v) {
+  m = parse_volume_mode(std::get<std::string>(v));
+}
+void assign(VolumeSource& m, const Value& v) {
+  m = parse_volume_source(std::get<std::string>(v));
+}
+void assign(SliceAxis& m, const Value& v) {
+  m = parse_slice_axis(std::get<std::string>(v));
+}
 void assign(Boundary& m, const Value& v) {
   m = parse_boundary(std::get<std::string>(v));
 }
@@ -197,6 +206,53 @@ void rule_and_world(std::vector<P>& t) {
       "detail K: lengths K times the model's in cells, the trail spread K^2 times as far a step (docs/MODEL.md, Scale)").when_set().fixed());
 }
 
+// [display], a volume's: how it is drawn (render/volume_renderer.hpp) and seen (render/orbit_camera.hpp).
+void volume_display(std::vector<P>& t) {
+  t.push_back(P::of<&DisplayParams::volume_mode>(S::Display, "volume_mode", T::Choice, 0, 0,
+      "volume: emission = glowing fog, the palette as transfer function; mip = the brightest voxel on each ray; iso = a shaded surface at iso_level")
+      .choices("emission, mip, iso").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::volume_density>(S::Display, "volume_density", T::Float, 0, 1000,
+      "volume, emission: opacity a voxel of full intensity adds per voxel crossed").ui(0.001, 10, true, "%.3f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::volume_opacity>(S::Display, "volume_opacity", T::Float, 0.05, 20,
+      "volume, emission: opacity follows the mapped intensity to this power (higher: only the bright network is opaque)").ui(0.2, 8, true, "%.2f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::iso_level>(S::Display, "iso_level", T::Float, 0, 1,
+      "volume, iso: the surface's level, a fraction of the display range (mapped, as the palette's position)").ui(0, 1, false, "%.3f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::volume_source>(S::Display, "volume_source", T::Choice, 0, 0,
+      "volume: field = the trail the agents sense; trace = an mcpm run's trace (where the agents went)")
+      .choices("field, trace").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::camera_yaw_deg>(S::Display, "camera_yaw_deg", T::Float, -1e6, 1e6,
+      "volume camera: turn about the vertical (y) axis; 0 looks along -z").unit("deg").ui(-180, 180, false, "%.1f deg").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::camera_pitch_deg>(S::Display, "camera_pitch_deg", T::Float, -89, 89,
+      "volume camera: height above the horizontal plane").unit("deg").ui(-89, 89, false, "%.1f deg").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::camera_distance>(S::Display, "camera_distance", T::Float, 0.01, 100,
+      "volume camera: distance from the target in volume diagonals").ui(0.1, 10, true, "%.2f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::camera_fov_deg>(S::Display, "camera_fov_deg", T::Float, 1, 150,
+      "volume camera: vertical field of view").unit("deg").ui(5, 120, false, "%.1f deg").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::camera_target_x>(S::Display, "camera_target_x", T::Float, -10, 10,
+      "volume camera: the point looked at, a fraction of the width (0.5 = centre)").ui(0, 1, false, "%.3f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::camera_target_y>(S::Display, "camera_target_y", T::Float, -10, 10,
+      "volume camera: the point looked at, a fraction of the height").ui(0, 1, false, "%.3f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::camera_target_z>(S::Display, "camera_target_z", T::Float, -10, 10,
+      "volume camera: the point looked at, a fraction of the depth").ui(0, 1, false, "%.3f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::clip_x0>(S::Display, "clip_x0", T::Float, 0, 1,
+      "volume clip box: drawn from this fraction of the width").ui(0, 1, false, "%.3f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::clip_x1>(S::Display, "clip_x1", T::Float, 0, 1,
+      "volume clip box: drawn up to this fraction of the width").ui(0, 1, false, "%.3f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::clip_y0>(S::Display, "clip_y0", T::Float, 0, 1,
+      "volume clip box: from this fraction of the height").ui(0, 1, false, "%.3f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::clip_y1>(S::Display, "clip_y1", T::Float, 0, 1,
+      "volume clip box: up to this fraction of the height").ui(0, 1, false, "%.3f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::clip_z0>(S::Display, "clip_z0", T::Float, 0, 1,
+      "volume clip box: from this fraction of the depth").ui(0, 1, false, "%.3f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::clip_z1>(S::Display, "clip_z1", T::Float, 0, 1,
+      "volume clip box: up to this fraction of the depth").ui(0, 1, false, "%.3f").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::slice_axis>(S::Display, "slice_axis", T::Choice, 0, 0,
+      "volume: off, or the axis across which a slice of the field is drawn in the 3D view (render --slice writes it)")
+      .choices("off, x, y, z").when_set().volume_only());
+  t.push_back(P::of<&DisplayParams::slice_at>(S::Display, "slice_at", T::Float, 0, 1,
+      "volume: where the slice lies along slice_axis, a fraction of that side").ui(0, 1, false, "%.3f").when_set().volume_only());
+}
+
 // [display]: how the field is coloured (render/colormap.hpp).
 void display(std::vector<P>& t) {
   t.push_back(P::of<&DisplayParams::palette>(S::Display, "palette", T::Text, 1, 4096,
@@ -233,6 +289,7 @@ void display(std::vector<P>& t) {
       "the walls' colour, \"#rrggbb\"").when_set());
   t.push_back(P::of<&DisplayParams::food_colour>(S::Display, "food_colour", T::Colour, 0, kColourMax,
       "the food's tint, \"#rrggbb\"").when_set());
+  volume_display(t);
 }
 
 // [environment], [[species]] and [interaction].

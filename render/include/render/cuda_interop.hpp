@@ -48,4 +48,24 @@ class CudaGlTexture {
   void* retired_event_ = nullptr;           // cudaEvent_t recorded after that publish
 };
 
+// The CUDA side of a volume's 3D texture (GL_TEXTURE_3D, R32F): registered once (one RAII owner),
+// mapped for each frame's copy of the volume's device field into it.
+class CudaGlVolume {
+ public:
+  // Registers the texture after the same device check as CudaGlTexture. Throws Error with the reason.
+  explicit CudaGlVolume(unsigned int gl_texture_3d);
+  ~CudaGlVolume();  // unregisters; failures are logged, never thrown
+  CudaGlVolume(const CudaGlVolume&) = delete;
+  CudaGlVolume& operator=(const CudaGlVolume&) = delete;
+
+  // Copies width x height x depth floats (x fastest) at `device_field`, device memory of the CUDA
+  // device that simulates, into the texture: map, cudaMemcpy3DAsync into the mapped array, unmap, on
+  // the legacy stream, so GL's next use of the texture waits for the copy and the host does not.
+  // The field must be complete (Volume::field_storage() waits for the queued steps). Throws Error.
+  void copy_from_device(const float* device_field, int width, int height, int depth);
+
+ private:
+  void* resource_ = nullptr;  // cudaGraphicsResource_t
+};
+
 }  // namespace physarum::render

@@ -26,6 +26,9 @@ struct DirectTarget {
 
 class FieldRenderer {
  public:
+  // Around the picture and before the first field (the volume renderer's too).
+  static constexpr float kBackground[3] = {0.07f, 0.07f, 0.08f};
+
   FieldRenderer();  // builds the programs; throws Error (missing shader files, compile errors)
   ~FieldRenderer();
   FieldRenderer(const FieldRenderer&) = delete;
@@ -76,7 +79,7 @@ class FieldRenderer {
   void forget_host_field() { host_current_ = false; }
   const std::vector<float>& host_field() const { return host_; }
   // Duration of the latest draw whose GL timer query has completed (ms; 0 before the first).
-  double draw_ms() const { return draw_ms_; }
+  double draw_ms() const { return timer_.ms(); }
 
  private:
   void allocate(Size size, const ChannelColours& colours);
@@ -102,12 +105,8 @@ class FieldRenderer {
   Buffer range_buf_;
   static constexpr int kMaxRangeGroups = 32;  // range_minmax's workgroups on each axis, at most
   Buffer partial_sums_;                       // its per-workgroup channel sums (black levels)
-  Query timer_[2];
-  bool timer_pending_[2] = {false, false};
-  int timer_next_ = 0;
-  double draw_ms_ = 0;
+  GpuTimer timer_;
   bool bicubic_ = false;
-  static constexpr float kBackground[3] = {0.07f, 0.07f, 0.08f};  // before the first field
 
   // The environment overlays: textures only while the run has food / walls.
   Texture food_tex_;   // R32F

@@ -53,10 +53,29 @@ using Shader = GlObject<GlKind::Shader>;
 
 // Creation through the DSA entry points (GL 4.5), so objects exist before their first bind.
 Texture make_texture_2d(int width, int height, unsigned int internal_format, int levels = 1);
+// W x H x D, one level, linear filtering, clamped at the edges (a volume's field, food and walls).
+Texture make_texture_3d(int width, int height, int depth, unsigned int internal_format);
 Buffer make_buffer(long long bytes, const void* data, unsigned int flags_or_usage, bool immutable = false);
 VertexArray make_vertex_array();
 Framebuffer make_framebuffer();
 Query make_query(unsigned int target);
+
+// The GPU time of a draw without ever waiting for it: two GL_TIME_ELAPSED queries in turn, each read
+// when the GPU has finished it (a frame or two later). begin()/end() around the draw.
+class GpuTimer {
+ public:
+  GpuTimer();
+  void begin();
+  void end();
+  double ms() const { return ms_; }  // the latest completed draw's (0 before the first)
+
+ private:
+  Query query_[2];
+  bool pending_[2] = {false, false};
+  bool timing_ = false;
+  int next_ = 0;
+  double ms_ = 0;
+};
 
 // Debug builds: GL errors and warnings reported through KHR_debug go to stderr as they happen
 // (the context must be a debug context for most drivers). Does nothing in release builds.

@@ -84,6 +84,14 @@ inline constexpr int kCaveFromSum = -1;
 // Opaque: every pixel has alpha 1. Transparent: a pixel's alpha is the field's mapped intensity
 // there (render/colormap.hpp, pixel_alpha), for stills and videos that keep alpha (PNG, WebM).
 enum class Background { Opaque, Transparent };
+// A volume's picture (render/volume_renderer.hpp). Emission: emission-absorption along each ray,
+// the palette as transfer function; Mip: the largest value on the ray; Iso: the first surface where
+// the value crosses iso_level, shaded.
+enum class VolumeMode { Emission, Mip, Iso };
+// What a volume's picture shows: the field, or an MCPM run's trace (what the agents visited).
+enum class VolumeSource { Field, Trace };
+// The slicing plane of a volume: none, or the plane of constant x, y or z at slice_at.
+enum class SliceAxis { Off, X, Y, Z };
 struct DisplayParams {
   std::string palette = "inferno";
   Mapping mapping = Mapping::Log;
@@ -105,6 +113,27 @@ struct DisplayParams {
   bool show_food = true;
   uint32_t walls_colour = 0x3b5b7aU;  // 0xRRGGBB
   uint32_t food_colour = 0x3ddc6aU;   // 0xRRGGBB
+  // A volume's (render/orbit_camera.hpp, render/volume_renderer.hpp); a plane ignores them.
+  VolumeMode volume_mode = VolumeMode::Emission;
+  float volume_density = 1.0f;  // emission: opacity a voxel of full intensity adds per voxel crossed
+  float volume_opacity = 2.0f;  // emission: opacity follows intensity to this power
+  float iso_level = 0.5f;       // iso: the surface's level, a fraction of the display range
+  VolumeSource volume_source = VolumeSource::Field;
+  // The orbit camera looks at the target (fractions of the volume, 0.5 = centre) from yaw degrees
+  // about the vertical axis and pitch above the horizontal, camera_distance volume diagonals away.
+  float camera_yaw_deg = 35.0f;
+  float camera_pitch_deg = 25.0f;
+  float camera_distance = 1.6f;
+  float camera_fov_deg = 40.0f;  // vertical
+  float camera_target_x = 0.5f;
+  float camera_target_y = 0.5f;
+  float camera_target_z = 0.5f;
+  // The clip box: the part of the volume that is drawn, fractions of each side.
+  float clip_x0 = 0.0f, clip_x1 = 1.0f;
+  float clip_y0 = 0.0f, clip_y1 = 1.0f;
+  float clip_z0 = 0.0f, clip_z1 = 1.0f;
+  SliceAxis slice_axis = SliceAxis::Off;
+  float slice_at = 0.5f;  // the slicing plane's position, a fraction of its axis
   friend bool operator==(const DisplayParams&, const DisplayParams&) = default;
 };
 
@@ -227,6 +256,12 @@ Mapping parse_mapping(std::string_view s);
 CaveMode parse_cave_mode(std::string_view s);
 Blend parse_blend(std::string_view s);
 Background parse_background(std::string_view s);
+std::string_view to_string(VolumeMode m);
+std::string_view to_string(VolumeSource s);
+std::string_view to_string(SliceAxis a);
+VolumeMode parse_volume_mode(std::string_view s);      // "emission" | "mip" | "iso"
+VolumeSource parse_volume_source(std::string_view s);  // "field" | "trace"
+SliceAxis parse_slice_axis(std::string_view s);        // "off" | "x" | "y" | "z"
 std::string_view to_string(ImageFit f);
 std::string_view to_string(Boundary b);
 ImageFit parse_image_fit(std::string_view s);  // "fill" | "fit"

@@ -1,0 +1,115 @@
+// Draws a volume (sim/volume.hpp) by ray marching its field in a fragment shader (shaders/volume.frag)
+// as display.volume_mode says: emission-absorption with the palette as transfer function, maximum
+// intensity, or a shaded iso-surface; inside the clip box, seen by the orbit camera
+// (render/orbit_camera.hpp), with the slicing plane, food and walls drawn in. Owns one R32F 3D
+// texture per species (fed by CUDA-GL interop or uploaded from the host), the palette texture and
+// the programs. Needs a current OpenGL 4.5 core context for its whole life.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "render/colormap.hpp"
+#include "render/gl_objects.hpp"
+#include "render/orbit_camera.hpp"
+#include "render/palette.hpp"
+#include "render/view.hpp"
+#include "sim/points.hpp"
+
+namespace physarum {
+class Volume;
+}
+
+namespace physarum::render {
+
+class CudaGlVolume;
+
+class VolumeRenderer {
+ public:
+  VolumeRenderer();  // builds the programs; throws Error (missing shader files, compile errors)
+  ~VolumeRenderer();
+  VolumeRenderer(const VolumeRenderer&) = delete;
+  VolumeRenderer& operator=(const VolumeRenderer&) = delete;
+
+  void set_palette(const Palette& p);  // the transfer function
+
+  // This frame's volume (the field, or the trace as display.volume_source says when the volume
+  // has one; else the field): a CUDA volume's device field goes into the 3D textures through
+  // interop (no host copy) when it can, else read_field()/read_trace() and an upload. `colours`:
+  // each species' (channel_colours of the run's species); white when its count is not the volume's.
+  // The walls come along the first time a volume is seen; set_environment() replaces them (and
+  // must, when they change). Throws Error.
+  void update_volume(Volume& v, const DisplayParams& d, const ChannelColours& colours = {});
+  // The volume from host memory: colours.count planes (S, D, H, W), z slowest, each W*H*D floats.
+  void upload_host_volume(const float* data, Size size, const ChannelColours& colours = {});
+  // The overlays: the food's voxels (sim/points.hpp, E = weight) and the walls, (D, H, W) bytes,
+  // non-zero = wall, for a volume of `size`; empty: none. Drawn as display.show_food/show_walls say.
+  void set_environment(const std::vector<VoxelFood>& food, const std::vector<uint8_t>& walls, Size size);
+
+  // Draws the volume into `area` of the bound framebuffer (fb_w x fb_h, y down in `area`); the rest
+  // of the framebuffer is cleared to the background. Display values out of range are clamped.
+  void draw(const DisplayParams& d, const Area& area, int fb_w, int fb_h);
+  void draw(const DisplayParams& d, int fb_w, int fb_h) { draw(d, Area::whole(fb_w, fb_h), fb_w, fb_h); }
+
+  Size volume_size() const { return size_; }  // {0, 0} before the first volume
+  int channels() const { return colours_.count; }
+  // The display range of the last draw made from a host copy (auto range: the volume's, as for a
+  // plane); the GPU's range of an interop frame stays on the GPU.
+  const DisplayRange& range() const { return range_; }
+  // The volume as last read to the host ((S, D, H, W)); empty while interop feeds the textures.
+  const std::vector<float>& host_volume() const { return host_; }
+  // Channel c of the 3D texture read back (W*H*D floats, x fastest): what the shaders sample.
+  std::vector<float> read_texture(int c) const;
+  // Duration of the latest draw whose GL timer query has completed (ms; 0 before the first).
+  double draw_ms() const { return timer_.ms(); }
+  bool interop_active() const { return interop_ready_; }
+  const std::string& interop_status() const { return interop_status_; }
+
+ private:
+  void allocate(Size size, const ChannelColours& colours);
+  void compute_range(const DisplayParams& d);
+  void set_uniforms(const DisplayParams& d, const Area& area, int fb_h);
+  void set_environment_uniforms(const DisplayParams& d);
+  void upload_food(const std::vector<VoxelFood>& food, Size size);
+  void upload_walls(const std::vector<uint8_t>& walls, Size size);
+  bool publish_through_interop(Volume& v);
+
+  Program march_prog_;
+  Program range_prog_, finish_prog_;
+  VertexArray vao_;
+  Texture lut_tex_;
+  Texture field_tex_[kMaxSpecies];  // R32F 3D, one per species
+  Texture food_tex_;                // R32F 3D, E (only while there is food)
+  Texture walls_tex_;               // R8 3D, 1 = wall (only while there are walls)
+  Buffer range_buf_;
+  static constexpr int kMaxRangeGroups = 32;  // volume_range's workgroups on each axis, at most
+  Buffer partial_sums_;
+  GpuTimer timer_;
+
+  Size size_{0, 0};
+  Size food_size_{0, 0}, walls_size_{0, 0};
+  ChannelColours colours_;
+  std::vector<float> host_;
+  bool host_current_ = false;
+  DisplayRange range_;
+  const Volume* walls_of_ = nullptr;  // the volume whose walls were last uploaded
+  const uint8_t* walls_data_ = nullptr;
+  std::vector<std::unique_ptr<CudaGlVolume>> interop_;  // one per species' texture
+  bool interop_ready_ = false;
+  bool interop_failed_ = false;
+  std::string interop_status_ = "no volume yet";
+};
+
+// The voxel layer a slice at fraction `at` of a side of `side` voxels shows: floor(at * side), kept
+// inside. The 3D view's slicing plane passes through that layer's centres.
+int slice_index(float at, int side);
+// The slice of a volume across `axis` (not Off) at fraction `at`, as a plane the 2D renderer draws
+// (FieldRenderer::upload_host_field): `channels` planes (S, rows, columns), each plane of `volume`'s
+// (S, D, H, W) values. z: rows y, columns x (W x H); y: rows z, columns x (W x D); x: rows z,
+// columns y (H x D). `plane` is set to its size.
+std::vector<float> extract_slice(const std::vector<float>& volume, Size size, int channels, SliceAxis axis,
+                                 float at, Size& plane);
+
+}  // namespace physarum::render
