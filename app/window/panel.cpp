@@ -77,7 +77,8 @@ void picture_path_line(WindowCore& core) {
   const bool on_gpu = core.backend_kind() == BackendKind::Cuda;
   if (core.interop_active()) {
     ImGui::TextDisabled("drawn straight from the GPU");
-  } else if (core.is_volume() ? on_gpu : core.backend().can_publish() && core.renderer().field_size().width > 0) {
+  } else if (core.is_volume() ? on_gpu
+                              : core.backend().can_publish() && core.renderer().field_size().width > 0) {
     ImGui::TextWrapped("drawn through the CPU (slower): the GPU could not share the field with OpenGL");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", core.interop_status().c_str());
   }
@@ -166,6 +167,13 @@ bool parameter_widget(const registry::Param& p, void* table, Toasts& toasts, boo
       const bool changed = slider(v, slider_limit(p), std::string(p.ui_format).c_str(), toasts,
                                   p.ui_log ? ImGuiSliderFlags_Logarithmic : 0);
       if (changed) p.put(table, v);
+      return changed;
+    }
+    case registry::Type::Int: {
+      if (p.ui_hi <= p.ui_lo) return false;  // no slider (a count typed elsewhere)
+      int v = static_cast<int>(std::get<int64_t>(p.get(table)));
+      const bool changed = slider(v, int_slider_limit(p));
+      if (changed) p.put(table, static_cast<int64_t>(v));
       return changed;
     }
     case registry::Type::Choice: {
@@ -399,7 +407,7 @@ bool in_group(const registry::Param& p, std::string_view prefix) {
 // A volume's display keys, every one the registry marks as a volume's, in its order: how the
 // volume is drawn, then the camera, the clip box and the slicing plane (which shows the plane's
 // palettes and cave maps of the Display section across the volume).
-void volume_section(WindowCore& core, Toasts& toasts) {
+void volume_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   DisplayParams& d = core.preset.display;
   const auto group = [&](std::string_view prefix) {
     for (const registry::Param& p : registry::params()) {
@@ -411,6 +419,17 @@ void volume_section(WindowCore& core, Toasts& toasts) {
   ImGui::Separator();
   ImGui::TextDisabled("camera: left drag turns, wheel zooms, middle drag pans, R resets");
   group("camera_");
+  input(st.turntable_steps, limits::kTurntableSteps, 100, 1000);
+  ImGui::SameLine();
+  if (ImGui::Button("Add turntable")) {
+    guarded(toasts, "cannot add a turntable", [&] {
+      const uint64_t now = core.steps_done();
+      add_turntable(core.preset, now, static_cast<uint64_t>(st.turntable_steps));
+      toasts.info("turntable: one turn from step " + std::to_string(now) + " to " +
+                  std::to_string(now + static_cast<uint64_t>(st.turntable_steps)) +
+                  " (camera yaw keyframes)");
+    });
+  }
   ImGui::Separator();
   ImGui::TextDisabled("clip box");
   group("clip_");
@@ -608,7 +627,7 @@ void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
     if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) model_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) display_section(core, toasts);
     if (core.is_volume() && ImGui::CollapsingHeader("Volume", ImGuiTreeNodeFlags_DefaultOpen))
-      volume_section(core, toasts);
+      volume_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Presets")) presets_section(core, st, toasts);
     if (!core.is_volume()) {  // what acts on a plane: images, the brush, the twin, the 2D graph
       if (ImGui::CollapsingHeader("Seed image & brush")) seed_brush_section(core, st, toasts);

@@ -92,8 +92,7 @@ void advance_timeline(WindowCore& core, TimelineState& st) {
     st.seeker.note_step_time(core.sim_ms / std::max(core.steps_per_frame, 1),
                              static_cast<uint64_t>(core.steps_per_frame));
   }
-  if (const auto back = st.loop.wrap(core.steps_done()); back && !core.paused())
-    seek_to(core, st, *back);
+  if (const auto back = st.loop.wrap(core.steps_done()); back && !core.paused()) seek_to(core, st, *back);
 }
 
 namespace {

@@ -183,7 +183,11 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
     : o_(o), win_(win), remote_(remote), core_(sim), explore_(std::random_device{}()) {
   history_.reset(core_.preset);
   saved_.observe(core_.preset, core_.preset_file);
-  std::printf("physarum: %s (%s)\n", core_.backend_name().c_str(), core_.backend_note().c_str());
+  if (core_.backend_note() == core_.backend_name()) {  // a volume's note is its name
+    std::printf("physarum: %s\n", core_.backend_name().c_str());
+  } else {
+    std::printf("physarum: %s (%s)\n", core_.backend_name().c_str(), core_.backend_note().c_str());
+  }
   open_atlas_ = o.atlas;
   panel_.vsync = o.vsync;
   panel_.visible = !o.hide_panel;
@@ -343,8 +347,7 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
       case PanelAction::RenderDetail: render_detail(); break;
       case PanelAction::AddKeyframe:
         try {
-          timeline_.selected =
-              static_cast<int>(add_keyframe_here(core_.preset, core_.steps_done()));
+          timeline_.selected = static_cast<int>(add_keyframe_here(core_.preset, core_.steps_done()));
           toasts_.info("keyframe at step " + std::to_string(core_.steps_done()));
         } catch (const std::exception& e) {
           toasts_.error(std::string("cannot add a keyframe: ") + e.what());

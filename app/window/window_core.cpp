@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
 
+#include "run/volume_setup.hpp"
 #include "sim/elapsed.hpp"
 #include "sim/keyframes.hpp"
 
@@ -68,12 +70,7 @@ int WindowCore::species_count() const {
 
 SpeciesSet WindowCore::species() const {
   if (!run_.is_volume()) return run_.backend().species();
-  if (!preset.species.list.empty()) return preset.species;
-  SpeciesSet one;  // a plain volume preset: its model as the one species
-  one.list.push_back(Species{});
-  one.list[0].model = preset.model;
-  one.matrix = {1.0f};
-  return one;
+  return resolve_species(preset.species, preset.model, preset.spawn.mode);
 }
 
 BackendKind WindowCore::backend_kind() const {
@@ -84,7 +81,7 @@ std::string WindowCore::backend_name() const {
   return run_.is_volume() ? run_.volume().name() : run_.backend().name();
 }
 
-StageTimings WindowCore::stage_timings() const {
+StageTimings WindowCore::stage_timings() {
   return run_.is_volume() ? volume_timings_ : run_.backend().timings();
 }
 
@@ -93,11 +90,13 @@ double WindowCore::draw_ms() const {
 }
 
 bool WindowCore::interop_active() const {
-  return run_.is_volume() ? volume_renderer_ && volume_renderer_->interop_active() : renderer_.interop_active();
+  return run_.is_volume() ? volume_renderer_ && volume_renderer_->interop_active()
+                          : renderer_.interop_active();
 }
 
 const std::string& WindowCore::interop_status() const {
-  return run_.is_volume() && volume_renderer_ ? volume_renderer_->interop_status() : renderer_.interop_status();
+  return run_.is_volume() && volume_renderer_ ? volume_renderer_->interop_status()
+                                              : renderer_.interop_status();
 }
 
 Size WindowCore::picture_size(int fb_w, int fb_h) const {
@@ -131,8 +130,7 @@ void WindowCore::step() {
   rate_steps_ += static_cast<uint64_t>(n);
   const double elapsed = std::chrono::duration<double>(t1 - rate_start_).count();
   if (elapsed >= 0.5) {  // a rate over half a second reads steadily
-    agent_steps_per_s =
-        static_cast<double>(rate_steps_) * static_cast<double>(agent_count()) / elapsed;
+    agent_steps_per_s = static_cast<double>(rate_steps_) * static_cast<double>(agent_count()) / elapsed;
     rate_steps_ = 0;
     rate_start_ = t1;
   }
@@ -142,7 +140,11 @@ void WindowCore::render(int fb_w, int fb_h) {
   ++frame_;
   if (run_.is_volume()) {
     render::VolumeRenderer& r = volume_renderer();
-    r.update_volume(run_.volume(), preset.display);
+    if (std::exchange(volume_made_, false)) {  // its food and walls, as overlays
+      const Size size = field_size();
+      r.set_environment(run::load_volume_food(preset.environment, size).food, run_.volume().walls(), size);
+    }
+    r.update_volume(run_.volume(), preset.display, render::channel_colours(species()));
     r.draw(preset.display, area(fb_w, fb_h), fb_w, fb_h);
     return;
   }
@@ -228,6 +230,7 @@ void WindowCore::reallocate(const Preset& p) {
     run_.rebuild(run::with_base(run_.recipe(), p), p);
   }
   twin.stop("the simulation was rebuilt, so the twin stopped");
+  volume_made_ = true;
   if (!(field_size() == before)) view.reset();
 }
 
@@ -240,7 +243,7 @@ void WindowCore::replace_run(const Preset& p) {
   }
   run::Run next(recipe);  // throws, changing nothing
   next.set_live(p);
-  run_ = std::move(next);  // `preset` refers to the same member, now the new run's
+  run_ = std::move(next);    // `preset` refers to the same member, now the new run's
   (void)run_.live_preset();  // the new run follows the panel's edits of its keyframes too
   volume_timings_ = {};
 }
@@ -262,8 +265,7 @@ CommandResult WindowCore::apply_species_set(const SpeciesSet& s) {
     // the old trails belong to the old species.
     reallocate(next_preset);
     // A cave map read from a channel that is gone reads the sum.
-    if (next_preset.display.cave_channel >= species_count())
-      next_preset.display.cave_channel = kCaveFromSum;
+    if (next_preset.display.cave_channel >= species_count()) next_preset.display.cave_channel = kCaveFromSum;
     preset = next_preset;
     notice_.clear();
     return CommandResult::done();
@@ -279,6 +281,7 @@ CommandResult WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn
     live.spawn.mode = spawn.mode;
     run_.rebuild(run::with_base(run_.recipe(), live), live);
     twin.stop("the simulation was rebuilt, so the twin stopped");
+    volume_made_ = true;
     notice_.clear();
     if (!(run.size == renderer_.field_size())) view.reset();
     return CommandResult::done();
@@ -291,6 +294,7 @@ CommandResult WindowCore::restart() {
   try {
     run_.restart(preset);
     twin.stop("the simulation was rebuilt, so the twin stopped");
+    volume_made_ = true;
     notice_.clear();
     return CommandResult::done();
   } catch (const std::exception& e) {

@@ -133,7 +133,7 @@ class WindowCore {
   std::string backend_name() const;
   // The per-stage timings of a step: a plane's backend's; a volume's measured every
   // kVolumeTimingFrames frames by one timed step (a timed step waits for the GPU).
-  StageTimings stage_timings() const;
+  StageTimings stage_timings();
   static constexpr uint64_t kVolumeTimingFrames = 30;
   const std::string& backend_note() const { return run_.note(); }
   const render::FieldRenderer& renderer() const { return renderer_; }
@@ -179,6 +179,7 @@ class WindowCore {
   render::FieldRenderer renderer_;
   std::unique_ptr<render::VolumeRenderer> volume_renderer_;
   StageTimings volume_timings_;
+  bool volume_made_ = true;  // a new volume: its food and walls go to the renderer at the next draw
   uint64_t frame_ = 0;
   std::chrono::steady_clock::time_point rate_start_ = std::chrono::steady_clock::now();
   uint64_t rate_steps_ = 0;
