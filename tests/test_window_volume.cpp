@@ -3,18 +3,25 @@
 // background), saves F12's picture and records it, and goes back to a plane.
 #include <glad/gl.h>
 #include <gtest/gtest.h>
+#include <imgui.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "gl_support.hpp"
+#include "imgui_headless.hpp"
 #include "png_image.hpp"
 #include "render/png.hpp"
 #include "sim/preset.hpp"
+#include "sim/registry.hpp"
 #include "test_support.hpp"
 #include "video/process.hpp"
+#include "window/panel.hpp"
+#include "window/panel_values.hpp"
+#include "window/toast.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
 
@@ -100,6 +107,55 @@ TEST(WindowVolume, APlaneWindowLoadsAVolumePresetGrowsAndDrawsItAndGoesBackToAPl
   EXPECT_EQ(core.backend().size(), (Size{96, 64}));
   for (int f = 0; f < 4; ++f) core.step();
   EXPECT_GT(pixels_off_background(drawn(core, 96, 64)), 96u * 64u / 50u);
+}
+
+// The words of one headless panel frame (every label and text, as ImGui's log takes them), and
+// whether the frame told an error. ImGui ends a log with the window it ends in, so it goes to a
+// file, which keeps what the panel's window wrote.
+std::string panel_words(WindowCore& core, bool* error) {
+  PanelState st;
+  Toasts toasts;
+  const std::filesystem::path log = test::temp_dir() / "panel.txt";
+  for (int frame = 0; frame < 2; ++frame) {  // a window's first frame only measures its items
+    std::filesystem::remove(log);
+    ImGui::NewFrame();
+    ImGui::LogToFile(0, log.c_str());  // 0: tree nodes stay as they are (closed ones stay closed)
+    draw_panel(core, st, toasts);
+    ImGui::LogFinish();
+    ImGui::Render();
+  }
+  *error = false;
+  for (const auto& e : toasts.entries()) *error |= e.error;
+  return test::read_file(log);
+}
+
+TEST(WindowVolume, AVolumesPanelShowsItsKeysFromTheRegistryAndHidesWhatNeedsAPlane) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  test::HeadlessImGui imgui(1280, 4000);  // tall: every open section is drawn
+  WindowCore core(plane_options());
+  bool error = false;
+  const std::string plane = panel_words(core, &error);
+  EXPECT_FALSE(error);
+  ASSERT_TRUE(core.apply_preset(small_volume(), preset_file("web-3d"))) << core.notice();
+  const std::string volume = panel_words(core, &error);
+  EXPECT_FALSE(error);
+  // Every display key the registry marks as a volume's, in words, and the model's volume keys.
+  for (const registry::Param& p : registry::params()) {
+    if (!p.volume_only || (p.section != registry::Section::Display && p.section != registry::Section::Model))
+      continue;
+    const std::string label = label_of(p);
+    EXPECT_NE(volume.find(label), std::string::npos) << label << " is not in the volume's panel";
+    EXPECT_EQ(plane.find(label), std::string::npos) << label << " is in the plane's panel";
+  }
+  EXPECT_NE(volume.find("Volume 24x24x24"), std::string::npos);
+  EXPECT_NE(volume.find("Add turntable"), std::string::npos);
+  EXPECT_NE(plane.find("sensor angle"), std::string::npos) << "the log holds the panel's words";
+  // What acts on a plane only.
+  EXPECT_NE(plane.find("Seed image & brush"), std::string::npos);
+  EXPECT_EQ(volume.find("Seed image & brush"), std::string::npos);
+  EXPECT_EQ(volume.find("Network graph"), std::string::npos);
 }
 
 TEST(WindowVolume, AVolumePresetThatCannotBeMadeChangesNothing) {
