@@ -236,7 +236,11 @@ bool WindowSession::frame() {
   ImGui::NewFrame();
   if (std::exchange(open_atlas_, false)) {
     panel_.layout.atlas_open = true;
-    atlas_.grow(core_, toasts_);
+    if (!core_.is_volume()) atlas_.grow(core_, toasts_);
+  }
+  if (core_.is_volume() && (panel_.layout.atlas_open || panel_.layout.explore_open)) {
+    panel_.layout.atlas_open = panel_.layout.explore_open = false;  // kept closed while a volume runs
+    toasts_.error("the Atlas and Explore grow planes; this run is a volume");
   }
   panel_.recording = recording_.status();
   poll_detail();
