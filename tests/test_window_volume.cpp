@@ -19,8 +19,10 @@
 #include "sim/registry.hpp"
 #include "test_support.hpp"
 #include "video/process.hpp"
+#include "window/explore_previews.hpp"
 #include "window/panel.hpp"
 #include "window/panel_values.hpp"
+#include "window/thumbnails.hpp"
 #include "window/toast.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
@@ -156,6 +158,15 @@ TEST(WindowVolume, AVolumesPanelShowsItsKeysFromTheRegistryAndHidesWhatNeedsAPla
   EXPECT_NE(plane.find("Seed image & brush"), std::string::npos);
   EXPECT_EQ(volume.find("Seed image & brush"), std::string::npos);
   EXPECT_EQ(volume.find("Network graph"), std::string::npos);
+}
+
+TEST(WindowVolume, AVolumePresetsThumbnailIsAPlaneAtItsDensityPerVoxel) {
+  const Preset v = load_preset(preset_file("web-3d"));
+  ASSERT_TRUE(v.run.size.volume());
+  const run::Recipe r = preview_recipe(v, kThumbnailSize);
+  EXPECT_EQ(r.size, "256x144");
+  const double per_voxel = static_cast<double>(v.run.agents) / static_cast<double>(cells_of(v.run.size));
+  EXPECT_EQ(std::stoll(r.agents), std::llround(per_voxel * 256.0 * 144.0));
 }
 
 TEST(WindowVolume, AVolumePresetThatCannotBeMadeChangesNothing) {
