@@ -15,6 +15,7 @@
 #include "imgui_headless.hpp"
 #include "png_image.hpp"
 #include "render/png.hpp"
+#include "sim/backend.hpp"
 #include "sim/preset.hpp"
 #include "sim/registry.hpp"
 #include "test_support.hpp"
@@ -167,6 +168,25 @@ TEST(WindowVolume, AVolumePresetsThumbnailIsAPlaneAtItsDensityPerVoxel) {
   EXPECT_EQ(r.size, "256x144");
   const double per_voxel = static_cast<double>(v.run.agents) / static_cast<double>(cells_of(v.run.size));
   EXPECT_EQ(std::stoll(r.agents), std::llround(per_voxel * 256.0 * 144.0));
+}
+
+TEST(WindowVolume, TheVolumeReachesThePictureThroughInteropOnCuda) {
+  if (cuda_device().empty()) GTEST_SKIP() << "no CUDA device";
+  std::string why;
+  auto egl = test::try_egl(true, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  run::Recipe o = plane_options();
+  o.backend = "cuda";
+  o.size = "32x32x32";
+  o.agents = "20K";
+  WindowCore core(o);
+  ASSERT_TRUE(core.is_volume());
+  EXPECT_EQ(core.backend_kind(), BackendKind::Cuda);
+  for (int f = 0; f < 5; ++f) core.step();
+  const std::vector<uint8_t> picture = drawn(core, 320, 180);
+  EXPECT_TRUE(core.interop_active()) << core.interop_status();
+  EXPECT_GT(pixels_off_background(picture), 320u * 180u / 50u) << "the volume's picture is blank";
+  EXPECT_GT(core.stage_timings().step_ms, 0.0);
 }
 
 TEST(WindowVolume, AVolumePresetThatCannotBeMadeChangesNothing) {
