@@ -20,14 +20,10 @@ uniform vec2 u_center;    // field cell at the framebuffer's centre
 uniform float u_scale;    // framebuffer pixels per field cell
 uniform int u_mode;       // 0 palette, 1 cave levels, 2 binary cave
 uniform vec3 u_background;
-uniform int u_channels;       // 1: one species and the palette; 2..4: species' colours blended
-uniform int u_cave_channel;   // cave maps of several species: -1 the sum, else one channel
-uniform int u_blend;          // 0 additive on black, 1 ink on white
-uniform vec3 u_colours[4];    // each species' colour
 uniform int u_bicubic;        // 1: where a cell covers more than one pixel, sample bicubically
 uniform int u_transparent;    // 1: alpha from the mapped intensity (display.background = transparent)
 
-vec4 lut_entry(int i) { return texelFetch(u_lut, ivec2(i, 0), 0); }
+#include "value_colour.glsl"
 
 vec4 with_alpha(vec4 colour, float alpha) { return u_transparent != 0 ? vec4(colour.rgb, alpha) : colour; }
 
@@ -50,38 +46,13 @@ vec4 field_colour(vec2 frag, out ivec2 shown, out vec2 at, out float smooth_scal
   bool smooth_sampling = u_bicubic != 0 && u_scale > 1.0;
   if (smooth_sampling) smooth_scale = u_scale;
   vec4 f = smooth_sampling ? bicubic_field(u_field, cell) : texelFetch(u_field, c, 0);
-  float v = cave_value(f, u_channels, u_cave_channel);
-  if (u_mode == 0 && u_channels > 1) {
-    // Mirrors blend_channels() in render/src/colormap_cpu.cpp.
-    vec3 rgb = vec3(u_blend != 0 ? 1.0 : 0.0);
-    float alpha = 0.0;
-    for (int ch = 0; ch < min(u_channels, 4); ++ch) {
-      float i = intensity(f[ch], channel_lo[ch], channel_inv_span[ch]);
-      float t = inverted(i);
-      alpha = max(alpha, i);
-      rgb = u_blend != 0 ? rgb * (1.0 * (1.0 - t) + u_colours[ch] * t) : rgb + t * u_colours[ch];
-    }
-    return with_alpha(vec4(clamp(rgb, 0.0, 1.0), 1.0), alpha);
-  } else if (u_mode == 0) {
-    float i = intensity(v, lo, inv_span);
-    float t = inverted(i);
-    float f = t * 255.0;
-    int k = clamp(int(floor(f)), 0, 254);
-    float w = clamp(f - float(k), 0.0, 1.0);
-    return with_alpha(lut_entry(k) * (1.0 - w) + lut_entry(k + 1) * w, i);
-  } else if (u_mode == 1) {
-    int count = clamp(threshold_count, 0, thresholds.length());  // never past the array
-    int levels = count + 1;
-    int level = 0;
-    for (int k = 0; k < count; ++k) level += v >= thresholds[k] ? 1 : 0;
-    float alpha = levels > 1 ? float(level) / float(levels - 1) : 0.0;
-    if (u_invert != 0) level = levels - 1 - level;
-    return with_alpha(lut_entry(levels > 1 ? level * 255 / (levels - 1) : 0), alpha);
-  } else {
+  if (u_mode == 2) {
     bool is_floor = smooth_sampling ? bicubic_floor(u_cave, cell) : texelFetch(u_cave, c, 0).r != 0u;
     bool floor_cell = is_floor != (u_invert != 0);
     return with_alpha(lut_entry(floor_cell ? 255 : 0), is_floor ? 1.0 : 0.0);
   }
+  vec4 colour = value_colour(f, u_mode);
+  return with_alpha(vec4(colour.rgb, 1.0), colour.a);
 }
 
 // The colour of the framebuffer pixel whose centre is `frag` (gl_FragCoord's convention: pixel

@@ -12,6 +12,9 @@ layout(binding = 0) uniform sampler3D u_vol[4];  // R32F, one a species (unused 
 layout(binding = 4) uniform sampler2D u_lut;     // 256 x 1 RGBA8 palette
 layout(binding = 5) uniform sampler3D u_food;    // R32F, E
 layout(binding = 6) uniform sampler3D u_walls;   // R8, 1 = wall
+layout(binding = 7) uniform sampler3D u_bricks;  // RGBA32F: each 8^3 brick's maxima (volume_bricks.comp)
+
+#include "value_colour.glsl"
 
 uniform float u_fb_h;
 uniform vec4 u_area;  // x, y, w, h in pixels, y down
@@ -20,11 +23,7 @@ uniform float u_tan_half_fov;
 uniform vec3 u_size;            // W, H, D
 uniform vec3 u_box_lo, u_box_hi;  // the clip box, voxels
 uniform int u_mode;             // 0 emission, 1 mip, 2 iso
-uniform int u_channels;
-uniform int u_cave_channel;
-uniform int u_cave;             // 0 off, 1 levels (thresholds of the range), 2 binary (one threshold)
-uniform int u_blend;            // 0 additive, 1 ink
-uniform vec3 u_colours[4];
+uniform int u_cave;             // 0 off, 1 levels: the range's thresholds (binary: its one, unsmoothed)
 uniform int u_transparent;
 uniform vec3 u_background;
 uniform float u_density;        // emission: opacity per voxel of full intensity
@@ -35,11 +34,14 @@ uniform int u_slice_axis;       // -1 none, 0 x, 1 y, 2 z
 uniform float u_slice_at;       // voxels
 uniform int u_show_food, u_show_walls;
 uniform vec3 u_food_colour, u_walls_colour;
-uniform float u_food_tint;
+uniform int u_skip;             // 1: skip the bricks that cannot add to the picture
 
 out vec4 o_colour;
 
-const float kWallFog = 0.12;  // a wall voxel's opacity: faint, so the network shows through
+// Opacity a voxel of wall (of food at E >= 1) adds per voxel crossed: faint, so the network shows
+// through a closed box's shell and between a catalogue's points.
+const float kWallFog = 0.12;
+const float kFoodFog = 0.2;
 
 vec4 channels_at(vec3 p) {
   vec3 uv = p / u_size;
@@ -60,40 +62,9 @@ vec4 voxel_at(vec3 p) {
   return f;
 }
 
-vec4 lut_at(float t) {
-  float f = clamp(t, 0.0, 1.0) * 255.0;
-  int k = clamp(int(floor(f)), 0, 254);
-  float w = clamp(f - float(k), 0.0, 1.0);
-  return texelFetch(u_lut, ivec2(k, 0), 0) * (1.0 - w) + texelFetch(u_lut, ivec2(k + 1, 0), 0) * w;
-}
-
 // The colour of channel values f as the plane draws a cell (palette, cave levels, or the species'
 // colours blended), with its mapped intensity as alpha.
-vec4 colour_of(vec4 f) {
-  if (u_channels > 1 && u_cave == 0) {
-    vec3 rgb = vec3(u_blend != 0 ? 1.0 : 0.0);
-    float alpha = 0.0;
-    for (int ch = 0; ch < min(u_channels, 4); ++ch) {
-      float i = intensity(f[ch], channel_lo[ch], channel_inv_span[ch]);
-      float t = inverted(i);
-      alpha = max(alpha, i);
-      rgb = u_blend != 0 ? rgb * mix(vec3(1.0), u_colours[ch], t) : rgb + t * u_colours[ch];
-    }
-    return vec4(clamp(rgb, 0.0, 1.0), alpha);
-  }
-  float v = cave_value(f, u_channels, u_cave_channel);
-  if (u_cave == 0) {
-    float i = intensity(v, lo, inv_span);
-    return vec4(lut_at(inverted(i)).rgb, i);
-  }
-  int count = clamp(threshold_count, 0, thresholds.length());
-  int levels = count + 1;
-  int level = 0;
-  for (int k = 0; k < count; ++k) level += v >= thresholds[k] ? 1 : 0;
-  float alpha = levels > 1 ? float(level) / float(levels - 1) : 0.0;
-  if (u_invert != 0) level = levels - 1 - level;
-  return vec4(texelFetch(u_lut, ivec2(levels > 1 ? level * 255 / (levels - 1) : 0, 0), 0).rgb, alpha);
-}
+vec4 colour_of(vec4 f) { return value_colour(f, u_cave == 0 ? 0 : 1); }
 
 // The mapped intensity alone (the largest channel's with several), for mip and iso.
 float intensity_of(vec4 f) { return colour_of(f).a; }
@@ -122,7 +93,7 @@ void environment_fog(inout vec4 fog, vec3 p) {
   }
   if (u_show_food != 0) {
     float e = texture(u_food, uv).r;
-    if (e > 0.0) composite(fog, u_food_colour, u_food_tint * min(e, 1.0));
+    if (e > 0.0) composite(fog, u_food_colour, 1.0 - pow(1.0 - kFoodFog * min(e, 1.0), u_step));
   }
 }
 
@@ -131,6 +102,21 @@ vec3 gradient_at(vec3 p) {
   return vec3(intensity_of(channels_at(p + h.xyy)) - intensity_of(channels_at(p - h.xyy)),
               intensity_of(channels_at(p + h.yxy)) - intensity_of(channels_at(p - h.yxy)),
               intensity_of(channels_at(p + h.yyx)) - intensity_of(channels_at(p - h.yyx)));
+}
+
+// How many steps from the sample at t the ray stays in the brick around p when nothing in the brick
+// can change the picture (its maxima add no emission, beat no mip maximum, reach no iso level);
+// 0 when the brick must be sampled. The samples skipped are exactly those that would add nothing.
+float steps_to_skip(vec3 o, vec3 d, float t, vec3 p, float best_i) {
+  const float kBrick = 8.0;
+  vec3 b = min(floor(p / kBrick), vec3(textureSize(u_bricks, 0) - 1));
+  float most = intensity_of(texelFetch(u_bricks, ivec3(b), 0));
+  bool nothing = u_mode == 0 ? most <= 0.0 : u_mode == 1 ? most <= best_i : most < u_iso;
+  if (!nothing) return 0.0;
+  vec3 ta = (b * kBrick - o) / d, tb = ((b + 1.0) * kBrick - o) / d;
+  vec3 far = max(ta, tb);
+  float t_exit = min(min(far.x, far.y), far.z);
+  return max(ceil((t_exit - t) / u_step), 1.0);
 }
 
 // The mode's picture along the ray from t0 to t1 (premultiplied), with the environment's fog.
@@ -142,6 +128,12 @@ vec4 march(vec3 o, vec3 d, float t0, float t1, inout vec4 fog, out bool hit_surf
   float prev_t = t0;
   for (float t = t0 + 0.5 * u_step; t < t1; t += u_step) {
     vec3 p = o + t * d;
+    float skip = u_skip != 0 ? steps_to_skip(o, d, t, p, best_i) : 0.0;
+    if (skip > 0.0) {  // to the last sample in the brick; the loop steps out of it
+      t += (skip - 1.0) * u_step;
+      prev_t = t;
+      continue;
+    }
     environment_fog(fog, p);
     vec4 f = u_mode == 1 ? voxel_at(p) : channels_at(p);
     if (u_mode == 0) {
@@ -163,7 +155,7 @@ vec4 march(vec3 o, vec3 d, float t0, float t1, inout vec4 fog, out bool hit_surf
       vec3 n = length(g) > 0.0 ? -normalize(g) : -d;
       float light = 0.25 + 0.75 * abs(dot(n, d));
       vec4 c = colour_of(channels_at(s));
-      acc = vec4(lut_at(inverted(u_iso)).rgb * light, 1.0);
+      acc = vec4(palette_at(inverted(u_iso)).rgb * light, 1.0);
       if (u_channels > 1 && u_cave == 0) acc = vec4(c.rgb * light, 1.0);
       hit_surface = true;
       break;

@@ -134,7 +134,21 @@ TEST(Bench, AVolumeSizeTimesTheVolumeModel) {
   EXPECT_EQ(json_number(r.out, "sort_ms"), 0) << r.out;
   EXPECT_NE(r.err.find("24x20x16 voxels with 2K agents"), std::string::npos) << r.err;
   EXPECT_EQ(test::run_physarum({"bench", "--size", "24x20x0"}, dir).exit_code, 2);
-  EXPECT_EQ(test::run_physarum({"bench", "--size", "24x20x16", "--frame"}, dir).exit_code, 2);
+  EXPECT_EQ(test::run_physarum({"bench", "--size", "24x20x16", "--species", "2"}, dir).exit_code, 2);
+}
+
+TEST(Bench, AVolumesFrameIsTimedAt1080p) {
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum(
+      {"bench", "--frame", "--size", "24x20x16", "--agents", "2K", "--backend", "cpu", "--threads", "1",
+       "--frames", "1", "--warmup", "1", "--steps-per-frame", "1", "--json"},
+      dir, {{"EGL_PLATFORM", "surfaceless"}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json_number(r.out, "depth"), 16) << r.out;
+  EXPECT_EQ(json_number(r.out, "agents"), 2000) << r.out;
+  EXPECT_NE(r.out.find("\"picture\":\"1920x1080\""), std::string::npos) << r.out;
+  EXPECT_GT(json_number(r.out, "fps"), 0) << r.out;
+  EXPECT_NE(r.out.find("\"publish_path\":\"host copy\""), std::string::npos) << r.out;
 }
 
 TEST(Bench, FrameRefusesOptionsThatDoNotApply) {

@@ -331,11 +331,11 @@ int run_worlds(const BenchOptions& opt) {
 }
 
 int run_volume(const BenchOptions& opt) {
-  if (opt.frame || opt.species != 1 || !opt.sweep.empty() || !opt.worlds.empty()) {
+  if (opt.species != 1 || !opt.sweep.empty() || !opt.worlds.empty()) {
     throw UsageError(
         "--size " + opt.size +
-        " is a volume: its bench times one case of one species (no --frame, --species, --sweep or "
-        "--worlds)");
+        " is a volume: its bench times one case of one species, or its frames with --frame (no --species, "
+        "--sweep or --worlds)");
   }
   VolumeBenchOptions v;
   v.backend = opt.backend;
@@ -350,7 +350,7 @@ int run_volume(const BenchOptions& opt) {
 }
 
 int run(const BenchOptions& opt) {
-  if (is_volume_size(opt.size)) return run_volume(opt);
+  if (is_volume_size(opt.size) && !opt.frame) return run_volume(opt);
   if (!opt.worlds.empty() || opt.sweep == "worlds") return run_worlds(opt);
   if (!opt.preset.empty()) throw UsageError("--preset " + opt.preset + " sets the model of --worlds only");
   if (opt.frame) return run_frames(opt);

@@ -29,6 +29,7 @@
 #include "cli/render_report.hpp"
 #include "cli/sim_options.hpp"
 #include "cli/video_options.hpp"
+#include "cli/volume_frames.hpp"
 #include "render/egl_context.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
@@ -68,8 +69,10 @@ struct RenderOptions {
   ReportOptions report;
   EnsembleOptions ensemble;  // --seeds, --shard, --merge
   std::string output_budget;
-  VideoQuality quality;   // --crf, --video-preset, --gif-*
-  DeepStillOptions deep;  // --depth, --exr-type
+  VideoQuality quality;           // --crf, --video-preset, --gif-*
+  DeepStillOptions deep;          // --depth, --exr-type
+  std::optional<double> orbit_s;  // a volume: a turntable of this many seconds of video
+  std::string slice;              // a volume: "z=0.5", the 2D picture of that plane
 };
 
 // Frames being read back at once: reading overlaps the next frames' simulation.
@@ -194,9 +197,17 @@ OutputResolution resolution_of(const RenderOptions& o) {
   }
 }
 
-Size image_size(const RenderOptions& o, Size field) {
+// A volume's picture is the 3D view's (kVolumeImageSize) or, with --slice, its plane's; "4x" and the
+// default size follow from it as from a plane's field.
+Size picture_base(const RenderOptions& o, Size run_size) {
+  if (!run_size.volume()) return run_size;
+  if (o.slice.empty()) return kVolumeImageSize;
+  return slice_plane_size(run_size, parse_slice_option(o.slice).axis);
+}
+
+Size image_size(const RenderOptions& o, Size run_size) {
   try {
-    return output_size(resolution_of(o), field);
+    return output_size(resolution_of(o), picture_base(o, run_size));
   } catch (const Error& e) {
     throw UsageError("--resolution " + o.resolution + ": " + e.what());
   }
@@ -315,6 +326,32 @@ std::string checked_video_encoder(const RenderOptions& o, const std::vector<std:
   return encoder;
 }
 
+// --orbit and --slice draw a volume; what reads a plane's field (.npy, .exr, the network report) is
+// a plane's alone (`physarum run` writes a volume's .npy, `physarum export` its meshes).
+void check_volume_options(const RenderOptions& o, const Outputs& outs, bool volume) {
+  if (!volume) {
+    if (o.orbit_s)
+      throw UsageError("--orbit turns the camera about a volume; this run is a plane (give --size WxHxD)");
+    if (!o.slice.empty())
+      throw UsageError("--slice " + o.slice + ": cuts a volume; this run is a plane (give --size WxHxD)");
+    return;
+  }
+  if (!o.slice.empty()) (void)parse_slice_option(o.slice);
+  const std::pair<bool, std::string> plane_only[] = {
+      {!outs.npys.empty(),
+       outs.npys.empty()
+           ? ""
+           : "--out " + outs.npys[0] + ": a volume's field is written by physarum run --out FILE.npy"},
+      {!outs.exrs.empty(),
+       outs.exrs.empty() ? "" : "--out " + outs.exrs[0] + ": OpenEXR stills are of a plane"},
+      {o.deep.depth != 8, "--depth " + std::to_string(o.deep.depth) + ": 16-bit stills are of a plane"},
+      {o.report.wanted(), "--report and --graph measure a plane's network"},
+  };
+  for (const auto& [given, why] : plane_only) {
+    if (given) throw UsageError(why + " (this run is a volume)");
+  }
+}
+
 // The image's size, the encoder and the budget checked before any work; then the frames' folders
 // are made.
 OutputPlan plan_output(const RenderOptions& o, const Outputs& outs) {
@@ -324,6 +361,7 @@ OutputPlan plan_output(const RenderOptions& o, const Outputs& outs) {
         "print.png; a PNG sequence is 8-bit)");
   }
   const Preset preset = run::resolve(o.sim);
+  check_volume_options(o, outs, preset.run.size.volume());
   OutputPlan plan{image_size(o, preset.run.size)};
   if (!outs.videos.empty()) plan.encoder = checked_video_encoder(o, outs.videos, plan.size);
   check_output_budget(o, outs, plan.size, preset);
@@ -358,12 +396,20 @@ class RecorderFanOut final : public FrameSink {
 class HeadlessRender {
  public:
   HeadlessRender(const RenderOptions& o, run::Run& sim, Size out)
-      : o_(o), sim_(sim), b_(sim.backend()), out_(out), egl_(b_.can_publish()) {
-    std::fprintf(stderr, "physarum render: %s; %s\n", b_.name().c_str(), egl_.description().c_str());
+      : o_(o),
+        sim_(sim),
+        b_(sim.is_volume() ? nullptr : &sim.backend()),
+        out_(out),
+        egl_(b_ ? b_->can_publish() : sim.volume().kind() == BackendKind::Cuda) {
+    std::fprintf(stderr, "physarum render: %s; %s\n", (b_ ? b_->name() : sim.volume().name()).c_str(),
+                 egl_.description().c_str());
     palettes_ = render::load_palettes(render::palette_dir());
     check_keyframed_palettes(sim.preset(), palettes_);
     (void)palette_named(palettes_, sim.preset().display.palette);  // a missing one stops here, named
     renderer_.set_bicubic(true);  // only where a cell covers more than one pixel (--resolution 4x)
+    if (!b_) {
+      volume_.emplace(sim, o.slice.empty() ? SliceOption{} : parse_slice_option(o.slice), o.orbit_s, o.fps);
+    }
     target_.emplace(out.width, out.height);
   }
 
@@ -391,6 +437,7 @@ class HeadlessRender {
   // False when a stop request (Ctrl-C) ended the wait for the encoder.
   bool write_frame(bool host_range) {
     draw(host_range);
+    ++frame_;
     readback_.start_lossless(out_.width, out_.height, sink());
     render::check_gl("reading a video frame");
     readback_.deliver(sink(), false);  // the reads that have finished meanwhile
@@ -398,8 +445,15 @@ class HeadlessRender {
   }
 
   void draw(bool host_range) {
-    if (palette_.update(palettes_, sim_.preset(), b_.steps_done())) renderer_.set_palette(palette_.current());
-    renderer_.update_field(b_, host_range);
+    if (palette_.update(palettes_, sim_.preset(), sim_.steps_done())) {
+      renderer_.set_palette(palette_.current());
+      if (volume_) volume_->set_palette(palette_.current());
+    }
+    if (volume_) {
+      volume_->draw(sim_.preset().display, out_, frame_);
+      return;
+    }
+    renderer_.update_field(*b_, host_range);
     renderer_.draw(sim_.preset().display, render::View{}, out_.width, out_.height);
   }
 
@@ -439,10 +493,12 @@ class HeadlessRender {
 
   const RenderOptions& o_;
   run::Run& sim_;
-  Backend& b_;
+  Backend* b_;  // a plane's; nullptr for a volume
   Size out_;
   render::EglContext egl_;
   render::FieldRenderer renderer_;
+  std::optional<VolumeFrames> volume_;
+  uint64_t frame_ = 0;  // video frames written: the turntable's clock
   render::PaletteSet palettes_;
   render::PaletteFollower palette_;  // what the renderer holds; keyframes blend it
   std::optional<OffscreenTarget> target_;
@@ -503,7 +559,7 @@ uint64_t run_steps(const RenderOptions& o, run::Run& sim, HeadlessRender& out, c
   return done;
 }
 
-void say_written(const RenderOptions& o, const Backend& b, uint64_t done, uint64_t frames) {
+void say_written(const RenderOptions& o, run::Run& s, uint64_t done, uint64_t frames) {
   for (const auto& f : o.outs) {
     if (out_kind(f) == OutKind::Video) {
       std::printf("physarum render: wrote %s (%llu frames at %d fps)\n", printable(f).c_str(),
@@ -512,9 +568,12 @@ void say_written(const RenderOptions& o, const Backend& b, uint64_t done, uint64
       std::printf("physarum render: wrote %s\n", printable(f).c_str());
     }
   }
-  std::printf("physarum render: %llu steps of %s agents on %dx%d with %s\n",
-              static_cast<unsigned long long>(done), format_count(b.agent_count()).c_str(), b.size().width,
-              b.size().height, b.name().c_str());
+  const bool volume = s.is_volume();
+  std::printf("physarum render: %llu steps of %s agents on %s with %s\n",
+              static_cast<unsigned long long>(done),
+              format_count(volume ? s.volume().agent_count() : s.backend().agent_count()).c_str(),
+              format_size(volume ? s.volume().size() : s.backend().size()).c_str(),
+              (volume ? s.volume().name() : s.backend().name()).c_str());
 }
 
 // --from and --loop shape a video: checked with the outputs, before any work.
@@ -574,8 +633,7 @@ int run_render(const RenderOptions& o) {
 
   run::Run sim(o.sim);
   say_chosen(sim.chosen());
-  Backend& b = sim.backend();
-  plan.size = image_size(o, b.size());
+  plan.size = image_size(o, sim.preset().run.size);
   HeadlessRender out(o, sim, plan.size);
   out.open_recorders(outs.videos, plan.encoder, steps.every);
   if (loop) out.loop(*loop);
@@ -613,10 +671,12 @@ int run_render(const RenderOptions& o) {
   if (o.deep.depth == 8) {
     for (const auto& f : outs.pngs) render::write_png_rgba(f, rgba.data(), plan.size.width, plan.size.height);
   }
+  say_written(o, sim, done, loop ? loop->loop_frames : frames);
+  if (sim.is_volume()) return kExitOk;  // check_volume_options refused the plane's outputs
+  Backend& b = sim.backend();
   const auto& field = out.host_field();
   for (const auto& f : outs.npys)
     write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
-  say_written(o, b, done, loop ? loop->loop_frames : frames);
   if (o.report.wanted() &&
       !write_render_report(o.report, b, sim.preset().environment, field, done,
                            "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()),
@@ -719,6 +779,16 @@ CommandFn add_render_command(CLI::App& app) {
   add_video_quality_options(*cmd, o->quality);
   add_deep_still_options(*cmd, o->deep);
   add_output_budget_option(*cmd, o->output_budget);
+  cmd->add_option("--orbit", o->orbit_s,
+                  "A volume: the camera turns once about it every SECONDS of video (a turntable; yaw from "
+                  "display.camera_yaw_deg), while the run grows")
+      ->type_name("SECONDS")
+      ->check(finite_number())
+      ->check(CLI::Range(0.01, 1.0e6));
+  cmd->add_option("--slice", o->slice,
+                  "A volume: draw the plane across x, y or z at fraction F of that side (z=0.5) with the 2D "
+                  "colouring instead of the 3D view")
+      ->type_name("AXIS=F");
   return [o] { return run_render(*o); };
 }
 

@@ -173,6 +173,7 @@ int run_frame_bench(const FrameBenchOptions& o) {
   std::vector<FrameCase> cases;
   bool cpu = false;
   try {
+    if (!o.size.empty() && parse_size(o.size).volume()) return run_volume_frame_bench(o, parse_size(o.size));
     const BackendKind kind = parse_backend_kind(o.backend);
     cpu = kind == BackendKind::Cpu || (kind == BackendKind::Auto && cuda_device().empty());
     cases = frame_cases(o, cpu);

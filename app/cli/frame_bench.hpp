@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/value.hpp"
+
 namespace physarum::app {
 
 struct FrameBenchOptions {
@@ -25,8 +27,12 @@ struct FrameBenchOptions {
   bool json = false;
 };
 
-// Runs every case; returns the exit code (kExitRuntime when none could run). Throws UsageError for
-// bad sizes or counts, Error when no GL context can be had.
+// A volume's frames (--size WxHxD): its agents (default: 100M in 512^3, as many a voxel), the ray
+// marcher's draw at 1920 x 1080, one case per steps-per-frame (volume_frame_bench.cpp).
+int run_volume_frame_bench(const FrameBenchOptions& o, Size size);
+
+// Runs every case (a volume's when --size has a depth); returns the exit code (kExitRuntime when none could
+// run). Throws UsageError for bad sizes or counts, Error when no GL context can be had.
 int run_frame_bench(const FrameBenchOptions& o);
 
 }  // namespace physarum::app

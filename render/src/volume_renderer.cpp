@@ -21,12 +21,18 @@ size_t voxels_of(Size s) {
   return static_cast<size_t>(s.width) * static_cast<size_t>(s.height) * static_cast<size_t>(s.depth);
 }
 
-// Emission's step along a ray: a voxel, or coarser for a volume so large that a voxel a sample
-// would cost more than its detail adds at the picture's size (a sample per pixel the volume covers).
+constexpr int kBrick = 8;  // volume_bricks.comp's
+int bricks_of(int voxels) {
+  return (voxels + kBrick - 1) / kBrick;
+}
+
+// The step along a ray, in voxels: one, or coarser for a volume with more voxels on a side than the
+// picture has pixels across (detail the picture cannot show costs samples all the same). Finer than
+// a voxel would cost twice the samples for what trilinear sampling barely adds.
 float march_step(Size s, const Area& area) {
   const float side = static_cast<float>(std::max({s.width, s.height, s.depth}));
   const float pixels = std::max(area.w, area.h);
-  return std::clamp(side / std::max(pixels, 1.0f), 0.5f, 2.0f);
+  return std::clamp(side / std::max(pixels, 1.0f), 1.0f, 4.0f);
 }
 
 // drawable_display() and the volume's own keys: each float finite and inside the range its registry
@@ -99,6 +105,7 @@ VolumeRenderer::VolumeRenderer()
           build_program({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, "volume.frag"}})),
       range_prog_(build_program({{GL_COMPUTE_SHADER, "volume_range.comp"}})),
       finish_prog_(build_program({{GL_COMPUTE_SHADER, "range_finish.comp"}})),
+      bricks_prog_(build_program({{GL_COMPUTE_SHADER, "volume_bricks.comp"}})),
       vao_(make_vertex_array()),
       lut_tex_(make_texture_2d(kLutSize, 1, GL_RGBA8)),
       range_buf_(make_buffer(sizeof(DisplayRange), nullptr, GL_DYNAMIC_DRAW)),
@@ -128,6 +135,10 @@ void VolumeRenderer::allocate(Size size, const ChannelColours& colours) {
   for (int c = 0; c < colours.count; ++c) {
     field_tex_[c] = make_texture_3d(size.width, size.height, size.depth, GL_R32F);
   }
+  bricks_tex_ =
+      make_texture_3d(bricks_of(size.width), bricks_of(size.height), bricks_of(size.depth), GL_RGBA32F);
+  glTextureParameteri(bricks_tex_.get(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(bricks_tex_.get(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   size_ = size;
   host_current_ = false;
 }
@@ -146,6 +157,7 @@ void VolumeRenderer::upload_host_volume(const float* data, Size size, const Chan
   }
   if (data != host_.data()) host_.assign(data, data + n * static_cast<size_t>(colours.count));
   host_current_ = true;
+  bricks_stale_ = true;
   check_gl("uploading a volume");
 }
 
@@ -168,6 +180,7 @@ void VolumeRenderer::set_environment(const std::vector<VoxelFood>& food, const s
 
 void VolumeRenderer::upload_food(const std::vector<VoxelFood>& food, Size size) {
   const size_t n = voxels_of(size);
+  bricks_stale_ = true;
   food_tex_ = Texture{};
   food_size_ = size;
   if (food.empty()) return;
@@ -184,6 +197,7 @@ void VolumeRenderer::upload_food(const std::vector<VoxelFood>& food, Size size) 
 
 void VolumeRenderer::upload_walls(const std::vector<uint8_t>& walls, Size size) {
   const size_t n = voxels_of(size);
+  bricks_stale_ = true;
   walls_tex_ = Texture{};
   walls_size_ = size;
   if (walls.size() != n || std::none_of(walls.begin(), walls.end(), [](uint8_t w) { return w != 0; })) return;
@@ -212,6 +226,7 @@ bool VolumeRenderer::publish_through_interop(Volume& v) {
                                                          size_.height, size_.depth);
     }
     interop_ready_ = true;
+    bricks_stale_ = true;
     interop_status_ = "CUDA-GL interop (the volume never leaves the GPU)";
     return true;
   } catch (const Error& e) {
@@ -301,7 +316,6 @@ void VolumeRenderer::set_environment_uniforms(const DisplayParams& d) {
   set_uniform(p, "u_walls_colour", c[0], c[1], c[2]);
   colour_components(d.food_colour, c);
   set_uniform(p, "u_food_colour", c[0], c[1], c[2]);
-  set_uniform(p, "u_food_tint", kFoodTint);
 }
 
 void VolumeRenderer::set_uniforms(const DisplayParams& d, const Area& area, int fb_h) {
@@ -352,6 +366,26 @@ void VolumeRenderer::set_uniforms(const DisplayParams& d, const Area& area, int 
   set_environment_uniforms(d);
 }
 
+void VolumeRenderer::build_bricks(const DisplayParams& d) {
+  const bool walls = d.show_walls && walls_tex_ && walls_size_ == size_;
+  const bool food = d.show_food && food_tex_ && food_size_ == size_;
+  const int env = (walls ? 1 : 0) | (food ? 2 : 0);
+  if (!bricks_stale_ && env == bricks_env_) return;
+  for (int c = 0; c < colours_.count; ++c) glBindTextureUnit(static_cast<GLuint>(c), field_tex_[c].get());
+  if (food) glBindTextureUnit(5, food_tex_.get());
+  if (walls) glBindTextureUnit(6, walls_tex_.get());
+  set_uniform(bricks_prog_, "u_channels", colours_.count);
+  set_uniform(bricks_prog_, "u_show_food", food ? 1 : 0);
+  set_uniform(bricks_prog_, "u_show_walls", walls ? 1 : 0);
+  glBindImageTexture(0, bricks_tex_.get(), 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+  glUseProgram(bricks_prog_.get());
+  const auto groups = [](int voxels) { return static_cast<GLuint>((bricks_of(voxels) + 3) / 4); };
+  glDispatchCompute(groups(size_.width), groups(size_.height), groups(size_.depth));
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+  bricks_stale_ = false;
+  bricks_env_ = env;
+}
+
 void VolumeRenderer::draw(const DisplayParams& given, const Area& area, int fb_w, int fb_h) {
   const DisplayParams d = drawable_volume_display(given);
   const bool transparent = d.background == Background::Transparent;
@@ -365,11 +399,14 @@ void VolumeRenderer::draw(const DisplayParams& given, const Area& area, int fb_w
   }
   timer_.begin();
   compute_range(d);
+  if (skip_) build_bricks(d);
   const bool clipped = clip_to_area(area, fb_w, fb_h, outside);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
   for (int c = 0; c < colours_.count; ++c) glBindTextureUnit(static_cast<GLuint>(c), field_tex_[c].get());
   glBindTextureUnit(4, lut_tex_.get());
+  glBindTextureUnit(7, bricks_tex_.get());
   set_uniforms(d, area, fb_h);
+  set_uniform(march_prog_, "u_skip", skip_ ? 1 : 0);
   glDisable(GL_BLEND);
   glDisable(GL_DEPTH_TEST);
   glUseProgram(march_prog_.get());

@@ -34,6 +34,9 @@ class VolumeRenderer {
   VolumeRenderer& operator=(const VolumeRenderer&) = delete;
 
   void set_palette(const Palette& p);  // the transfer function
+  // Empty-space skipping (on by default): rays step over the 8^3 bricks of voxels that cannot change
+  // the picture. The picture is the same either way (tests compare); only the time differs.
+  void set_empty_space_skipping(bool on) { skip_ = on; }
 
   // This frame's volume (the field, or the trace as display.volume_source says when the volume
   // has one; else the field): a CUDA volume's device field goes into the 3D textures through
@@ -75,14 +78,19 @@ class VolumeRenderer {
   void upload_food(const std::vector<VoxelFood>& food, Size size);
   void upload_walls(const std::vector<uint8_t>& walls, Size size);
   bool publish_through_interop(Volume& v);
+  void build_bricks(const DisplayParams& d);
 
   Program march_prog_;
-  Program range_prog_, finish_prog_;
+  Program range_prog_, finish_prog_, bricks_prog_;
   VertexArray vao_;
   Texture lut_tex_;
   Texture field_tex_[kMaxSpecies];  // R32F 3D, one per species
   Texture food_tex_;                // R32F 3D, E (only while there is food)
   Texture walls_tex_;               // R8 3D, 1 = wall (only while there are walls)
+  Texture bricks_tex_;              // RGBA32F 3D: each brick's maxima (volume_bricks.comp)
+  bool skip_ = true;
+  bool bricks_stale_ = true;  // the volume or what of the environment shows changed since
+  int bricks_env_ = -1;       // the food and walls shown when they were built (bits)
   Buffer range_buf_;
   static constexpr int kMaxRangeGroups = 32;  // volume_range's workgroups on each axis, at most
   Buffer partial_sums_;
