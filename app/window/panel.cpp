@@ -417,11 +417,10 @@ void volume_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   };
   group("");
   ImGui::Separator();
-  ImGui::TextDisabled("camera: left drag turns, wheel zooms, middle drag pans, R resets");
+  ImGui::TextDisabled("camera (left drag, wheel, middle drag, R)");
   group("camera_");
   input(st.turntable_steps, limits::kTurntableSteps, 100, 1000);
-  ImGui::SameLine();
-  if (ImGui::Button("Add turntable")) {
+  if (ImGui::Button("Add turntable (one turn over the steps above, from now)")) {
     guarded(toasts, "cannot add a turntable", [&] {
       const uint64_t now = core.steps_done();
       add_turntable(core.preset, now, static_cast<uint64_t>(st.turntable_steps));
