@@ -154,6 +154,8 @@ TEST(WindowVolume, AVolumesPanelShowsItsKeysFromTheRegistryAndHidesWhatNeedsAPla
   }
   EXPECT_NE(volume.find("Volume 24x24x24"), std::string::npos);
   EXPECT_NE(volume.find("Add turntable"), std::string::npos);
+  EXPECT_NE(volume.find("show walls"), std::string::npos);  // the volume renderer's overlays
+  EXPECT_NE(volume.find("a volume takes them from its preset"), std::string::npos);
   EXPECT_NE(plane.find("sensor angle"), std::string::npos) << "the log holds the panel's words";
   // What acts on a plane only.
   EXPECT_NE(plane.find("Seed image & brush"), std::string::npos);

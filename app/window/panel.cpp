@@ -319,10 +319,13 @@ void palette_swatch(const render::Palette& p, float width, float height) {
   ImGui::Dummy(ImVec2(width, height));
 }
 
-// The environment's overlays (render/environment_overlay.hpp); greyed out while the run has none.
+// The environment's overlays (render/environment_overlay.hpp, a volume's in its renderer); greyed
+// out while the run has none.
 void environment_overlay_controls(WindowCore& core) {
   DisplayParams& d = core.preset.display;
-  const bool walls = core.renderer().has_walls_map(), food = core.renderer().has_food_map();
+  const bool walls =
+      core.is_volume() ? !core.run().volume().walls().empty() : core.renderer().has_walls_map();
+  const bool food = core.is_volume() ? !core.run().food_note().empty() : core.renderer().has_food_map();
   ImGui::BeginDisabled(!walls);
   ImGui::Checkbox("show walls", &d.show_walls);
   ImGui::SameLine();
@@ -334,7 +337,9 @@ void environment_overlay_controls(WindowCore& core) {
   ImGui::SameLine();
   colour_edit("##food colour", d.food_colour);
   ImGui::EndDisabled();
-  if (!walls && !food) note("no food or walls (drop a map, or paint them with the brush)");
+  if (!walls && !food)
+    note(core.is_volume() ? "no food or walls (a volume takes them from its preset: points, .npy)"
+                          : "no food or walls (drop a map, or paint them with the brush)");
 }
 
 void display_section(WindowCore& core, Toasts& toasts) {
@@ -385,11 +390,11 @@ void display_section(WindowCore& core, Toasts& toasts) {
     parameter_widget(*registry::find(Section::Display, "threshold"), &d, toasts);
     slider(d.smoothing, int_slider_limit(Section::Display, "smoothing"));
   }
+  environment_overlay_controls(core);
   if (core.is_volume()) {
     if (ImGui::Button("Reset camera (R)")) orbit_reset(d);
     return;
   }
-  environment_overlay_controls(core);
   if (ImGui::Button("Reset view (R)")) core.view.reset();
   ImGui::SameLine();
   ImGui::Text("zoom %.2fx", static_cast<double>(core.view.zoom));
