@@ -96,6 +96,28 @@ TEST(AreaFit, ARunWithinTheBudgetStaysAndNoneGoesBelowTheReadableSize) {
   EXPECT_NEAR(density(floor.run), 6e6 / (1920.0 * 1080.0), 0.01 * 6e6 / (1920.0 * 1080.0));
 }
 
+TEST(AreaFit, AVolumeShrinksEachOfItsThreeSidesByTheCubeRootAndKeepsItsDensity) {
+  RunParams full = run_of(256, 256, 10'000'000);  // web-3d
+  full.size.depth = 192;
+  const FrameBudget budget;
+  const AreaFit fit = fit_to_budget(full, 1, 1, budget);
+  ASSERT_TRUE(fit.scaled);
+  // By hand: a volume's agent costs kVolumeAgentWork, a voxel as a cell.
+  const double voxels = 256.0 * 256.0 * 192.0;
+  const double work = 1e7 * 2.0 + 0.1 * voxels;
+  const double side = std::cbrt(budget.work_per_s / budget.fps / work);
+  EXPECT_EQ(fit.run.size.width, static_cast<int>(std::lround(256 * side)));
+  EXPECT_EQ(fit.run.size.height, static_cast<int>(std::lround(256 * side)));
+  EXPECT_EQ(fit.run.size.depth, static_cast<int>(std::lround(192 * side)));
+  const Size s = fit.run.size;
+  const double fitted = static_cast<double>(fit.run.agents) / (double(s.width) * s.height * s.depth);
+  EXPECT_NEAR(fitted, 1e7 / voxels, 0.05 * 1e7 / voxels);
+  // No side of a volume goes below its own floor, far under a plane's.
+  FrameBudget tiny;
+  tiny.work_per_s = 1000.0;
+  EXPECT_EQ(fit_to_budget(full, 1, 1, tiny).run.size.depth, tiny.min_volume_side);
+}
+
 TEST(AreaFit, TheDescriptionNamesBothSizes) {
   const AreaFit fit = fit_to_budget(run_of(1920, 1080, 2'000'000), 1, 1);
   const std::string d = describe_fit(fit);

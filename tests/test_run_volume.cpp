@@ -241,6 +241,30 @@ TEST(RunVolume, ALiveChangeReachesTheNextStep) {
   EXPECT_NEAR(grown, sum + 2000.0, 1e-2);  // 2000 agents deposit 1 each (each sum rounded to float)
 }
 
+TEST(RunVolume, KeyframesReachTheVolumesModelAndItsDisplayKeys) {
+  run::Run run(volume_recipe());
+  Preset& live = run.live_preset();  // as the window's timeline writes keyframes
+  // The deposit is held at 1 to step 4, then 0, and the exposure ramps 1 -> 3 from step 1 to 11.
+  live.keyframes = {Keyframe{0, Ease::Hold, {{"model.deposit", 1.0f}}},
+                    Keyframe{1, Ease::Linear, {{"display.exposure", 1.0f}}},
+                    Keyframe{4, Ease::Hold, {{"model.deposit", 0.0f}}},
+                    Keyframe{11, Ease::Linear, {{"display.exposure", 3.0f}}}};
+  run.step(4);
+  std::vector<float> at4;
+  run.volume().read_field(at4);
+  run.set({"model.decay=0", "model.diffuse=0"});  // what stays of the field is what the agents add
+  run.step(1);
+  std::vector<float> at5;
+  run.volume().read_field(at5);
+  EXPECT_EQ(run.preset().model.deposit, 0.0f);
+  EXPECT_EQ(at4, at5) << "the keyframed deposit of 0 did not reach step 5";
+  // The display key between its keyframes, as the timeline computes it at step 5.
+  EXPECT_FLOAT_EQ(run.preset().display.exposure, 1.0f + 2.0f * 4.0f / 10.0f);
+  (void)run.timed_volume_step();
+  EXPECT_FLOAT_EQ(run.preset().display.exposure, 1.0f + 2.0f * 5.0f / 10.0f);
+  EXPECT_EQ(run.steps_done(), 6u);
+}
+
 TEST(RunVolume, ABoxIsReadAsThreeRangesAndWrittenBack) {
   const Box3 b = parse_box3("0:500,-2.5:1e3,+1:2");
   EXPECT_EQ(b.min, (std::array<double, 3>{0, -2.5, 1}));

@@ -16,10 +16,10 @@ int background_threads() {
 }
 
 run::Recipe preview_recipe(const Preset& p, Size size) {
-  // The preset's density of agents, so the small picture has the texture of the full one.
+  // The preset's density of agents, so the small picture has the texture of the full one (a
+  // volume's per voxel: its picture is a plane of its model, not millions of agents on one).
   const double cells = static_cast<double>(size.width) * size.height;
-  const double density = static_cast<double>(p.run.agents) /
-                         (static_cast<double>(p.run.size.width) * static_cast<double>(p.run.size.height));
+  const double density = density_of(p.run);
   run::Recipe recipe;
   recipe.base = p;
   recipe.size = std::to_string(size.width) + "x" + std::to_string(size.height);

@@ -316,7 +316,7 @@ void ExploreStrip::morph(WindowCore& core, Toasts& toasts) {
   if (ImGui::Button("As a story")) {
     try {
       if (story_steps < 1) throw Error("a story needs at least 1 step, not " + std::to_string(story_steps));
-      const uint64_t from = core.backend().steps_done();
+      const uint64_t from = core.steps_done();
       morph_story(core.preset, a_.preset, b_.preset, from, static_cast<uint64_t>(story_steps));
       toasts.info("story: A at step " + std::to_string(from) + ", B at step " +
                   std::to_string(from + story_steps));

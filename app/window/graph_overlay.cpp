@@ -79,8 +79,7 @@ void graph_overlay_section(WindowCore& core, GraphOverlay& g) {
   // A graph of another run (another field size, or a reset to before the step it measured) is not
   // this field's: dropped, and measured again while it is shown.
   const Size now = core.field_size();
-  if (g.report &&
-      (g.size.width != now.width || g.size.height != now.height || core.backend().steps_done() < g.step))
+  if (g.report && (g.size.width != now.width || g.size.height != now.height || core.steps_done() < g.step))
     g.report.reset();
   if (ImGui::CollapsingHeader("Network graph")) {
     if (ImGui::Button("Measure now")) measure(core, g);

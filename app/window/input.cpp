@@ -7,6 +7,8 @@
 
 #include <cmath>
 
+#include "window/orbit_input.hpp"
+
 namespace physarum::app {
 namespace {
 
@@ -56,7 +58,13 @@ void handle_keys(WindowCore& core, PanelState& panel, std::vector<int>& keys) {
       case GLFW_KEY_SPACE: core.toggle_pause(); break;
       case GLFW_KEY_S: core.step_once(); break;
       case GLFW_KEY_BACKSPACE: (void)core.reset(); break;  // a refusal shows as the notice
-      case GLFW_KEY_R: core.view.reset(); break;
+      case GLFW_KEY_R:
+        if (core.is_volume()) {
+          orbit_reset(core.preset.display);
+        } else {
+          core.view.reset();
+        }
+        break;
       case GLFW_KEY_TAB: panel.visible = !panel.visible; break;
       case GLFW_KEY_P: panel.layout.performance_open = !panel.layout.performance_open; break;
       case GLFW_KEY_A: panel.layout.atlas_open = !panel.layout.atlas_open; break;
@@ -65,6 +73,21 @@ void handle_keys(WindowCore& core, PanelState& panel, std::vector<int>& keys) {
     }
   }
   keys.clear();
+}
+
+// A volume's picture: left drag turns the camera, the wheel brings it nearer, middle drag pans.
+void handle_orbit(WindowCore& core, int fb_w, int fb_h) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureMouse) return;
+  const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
+  const render::Area area = core.area(fb_w, fb_h);
+  DisplayParams& d = core.preset.display;
+  if (io.MouseWheel != 0.0f && area.contains(io.MousePos.x * sx, io.MousePos.y * sy))
+    orbit_zoom(d, io.MouseWheel);
+  const float dx = io.MouseDelta.x * sx, dy = io.MouseDelta.y * sy;
+  if (dx == 0.0f && dy == 0.0f) return;
+  if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) orbit_rotate(d, dx, dy, area);
+  if (ImGui::IsMouseDown(ImGuiMouseButton_Middle)) orbit_pan(d, dx, dy, area, core.field_size());
 }
 
 void handle_mouse(WindowCore& core, const BrushSettings& brush, WindowEvents& events, int fb_w, int fb_h) {
@@ -112,7 +135,12 @@ void install_event_callbacks(GLFWwindow* win, WindowEvents* events) {
 
 void handle_input(WindowCore& core, PanelState& panel, WindowEvents& events, int fb_w, int fb_h) {
   handle_keys(core, panel, events.keys);
-  handle_mouse(core, panel.brush, events, fb_w, fb_h);
+  if (core.is_volume()) {
+    events.last_stroke.reset();
+    handle_orbit(core, fb_w, fb_h);
+  } else {
+    handle_mouse(core, panel.brush, events, fb_w, fb_h);
+  }
 }
 
 }  // namespace physarum::app

@@ -15,6 +15,7 @@
 #include "sim/registry.hpp"
 #include "window/cpu_fit_note.hpp"
 #include "window/layout.hpp"
+#include "window/orbit_input.hpp"
 #include "window/panel_values.hpp"
 #include "window/panel_words.hpp"
 #include "window/performance_window.hpp"
@@ -72,12 +73,14 @@ void log_recovery(void*, const char* fmt, ...) {
 
 // How the field reaches the screen, said only where it tells the user something: on the GPU
 // straight, or through the CPU because sharing failed (the technical reason on hover).
-void picture_path_line(const Backend& b, const render::FieldRenderer& r) {
-  if (r.interop_active()) {
+void picture_path_line(WindowCore& core) {
+  const bool on_gpu = core.backend_kind() == BackendKind::Cuda;
+  if (core.interop_active()) {
     ImGui::TextDisabled("drawn straight from the GPU");
-  } else if (b.can_publish() && r.field_size().width > 0) {
+  } else if (core.is_volume() ? on_gpu
+                              : core.backend().can_publish() && core.renderer().field_size().width > 0) {
     ImGui::TextWrapped("drawn through the CPU (slower): the GPU could not share the field with OpenGL");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.interop_status().c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", core.interop_status().c_str());
   }
 }
 
@@ -85,18 +88,22 @@ void picture_path_line(const Backend& b, const render::FieldRenderer& r) {
 void show_run(PanelState& st, const RunParams& run) {
   st.width = run.size.width;
   st.height = run.size.height;
+  st.depth = run.size.depth;
   st.agents_k = static_cast<int>(std::max<uint64_t>(1, run.agents / 1000));
   st.detail = run.scale;
 }
 
 void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
-  Backend& b = core.backend();
-  ImGui::Text("Backend: %s", b.name().c_str());
-  if (!core.backend_note().empty()) ImGui::TextWrapped("%s", core.backend_note().c_str());
-  picture_path_line(core.backend(), core.renderer());
-  ImGui::Text("Field %dx%d, %s agents, step %llu", b.size().width, b.size().height,
-              format_count(b.agent_count()).c_str(), static_cast<unsigned long long>(b.steps_done()));
-  if (b.scale() > 1) {
+  ImGui::Text("Backend: %s", core.backend_name().c_str());
+  if (!core.backend_note().empty() && core.backend_note() != core.backend_name())
+    ImGui::TextWrapped("%s", core.backend_note().c_str());
+  picture_path_line(core);
+  ImGui::Text("%s %s, %s agents, step %llu", core.is_volume() ? "Volume" : "Field",
+              format_size(core.field_size()).c_str(), format_count(core.agent_count()).c_str(),
+              static_cast<unsigned long long>(core.steps_done()));
+  if (!core.run().food_note().empty()) ImGui::TextDisabled("food: %s", core.run().food_note().c_str());
+  if (!core.is_volume() && core.backend().scale() > 1) {
+    const Backend& b = core.backend();
     ImGui::SameLine();
     ImGui::TextDisabled("detail %d", b.scale());
     if (ImGui::IsItemHovered()) {
@@ -120,6 +127,7 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (!ImGui::TreeNode("Size, agents, detail, seed, spawn (restarts the run)")) return;
   input(st.width, limits::kWidth, 64, 256);
   input(st.height, limits::kHeight, 64, 256);
+  if (core.is_volume()) input(st.depth, limits::kDepth, 16, 64);
   input(st.agents_k, limits::kAgentsK, 10, 100);
   input(st.detail, limits::kDetail);
   if (ImGui::IsItemHovered()) {
@@ -132,7 +140,7 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (ImGui::Button("Apply (restarts the run)")) {
     guarded(toasts, "cannot apply", [&] {
       RunParams run;
-      run.size = {st.width, st.height};
+      run.size = {st.width, st.height, core.is_volume() ? st.depth : 1};
       run.agents = static_cast<uint64_t>(st.agents_k) * 1000;
       run.seed = static_cast<uint32_t>(st.seed);
       run.scale = core.preset.run.scale;
@@ -150,8 +158,9 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
 }
 
 // One registry parameter's widget on its table (ModelParams, DisplayParams, ...): a slider in the
-// registry's ui range, a checkbox or a choice; true when the value changed.
-bool parameter_widget(const registry::Param& p, void* table, Toasts& toasts) {
+// registry's ui range, a checkbox or a choice (a volume's choices too for a volume); true when the
+// value changed.
+bool parameter_widget(const registry::Param& p, void* table, Toasts& toasts, bool volume = false) {
   switch (p.type) {
     case registry::Type::Float: {
       float v = std::get<float>(p.get(table));
@@ -160,8 +169,20 @@ bool parameter_widget(const registry::Param& p, void* table, Toasts& toasts) {
       if (changed) p.put(table, v);
       return changed;
     }
+    case registry::Type::Int: {
+      if (p.ui_hi <= p.ui_lo) return false;  // no slider (a count typed elsewhere)
+      int v = static_cast<int>(std::get<int64_t>(p.get(table)));
+      const bool changed = slider(v, int_slider_limit(p));
+      if (changed) p.put(table, static_cast<int64_t>(v));
+      return changed;
+    }
     case registry::Type::Choice: {
-      const auto choices = registry::choice_list(p);
+      auto choices = registry::choice_list(p);
+      if (volume && !p.volume_choices.empty()) {
+        registry::Param wider = p;
+        wider.choices = p.volume_choices;
+        for (const std::string_view c : registry::choice_list(wider)) choices.push_back(c);
+      }
       const std::string now = std::get<std::string>(p.get(table));
       std::string label(p.name);
       std::replace(label.begin(), label.end(), '_', ' ');
@@ -182,11 +203,12 @@ bool parameter_widget(const registry::Param& p, void* table, Toasts& toasts) {
 }
 
 // The rule's widgets for one set of model parameters, every model key of the registry a plane
-// reads (the window draws planes); true when one changed.
-bool model_sliders(ModelParams& m, Toasts& toasts) {
+// reads, or with `volume` every one a volume reads; true when one changed.
+bool model_sliders(ModelParams& m, Toasts& toasts, bool volume) {
   bool changed = false;
   for (const registry::Param& p : registry::params()) {
-    if (p.section == registry::Section::Model && !p.volume_only) changed |= parameter_widget(p, &m, toasts);
+    if (p.section == registry::Section::Model && (volume || !p.volume_only))
+      changed |= parameter_widget(p, &m, toasts, volume);
   }
   return changed;
 }
@@ -200,7 +222,7 @@ ImVec4 rgb_colour(uint32_t rgb) {
 // Adding and removing species: a plan shown as the list Apply will build, applied at once by
 // "Apply (restarts the run)" like the size and agents; the species that stay remain live meanwhile.
 void species_count_section(WindowCore& core, PanelState& st, Toasts& toasts) {
-  const SpeciesSet live = core.backend().species();
+  const SpeciesSet live = core.species();
   if (!plan_fits(st.species_plan, live)) st.species_plan = unchanged_plan(live);
   if (!ImGui::TreeNode("Add / remove species (restarts the run)")) return;
   SpeciesPlan& plan = st.species_plan;
@@ -236,7 +258,7 @@ void species_count_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (ImGui::Button("Apply (restarts the run)")) {
     guarded(toasts, "cannot apply the species", [&] {
       if (const CommandResult r = core.apply_species_set(merged_species(plan, live)); r) {
-        st.species_plan = unchanged_plan(core.backend().species());
+        st.species_plan = unchanged_plan(core.species());
         st.species_tab = 0;
       } else {
         toasts.error(r.error());
@@ -251,7 +273,7 @@ void species_count_section(WindowCore& core, PanelState& st, Toasts& toasts) {
 
 // Several species: a tab each (colour and rule), then the matrix; all live.
 void species_section(WindowCore& core, PanelState& st, Toasts& toasts) {
-  SpeciesSet s = core.backend().species();
+  SpeciesSet s = core.species();
   bool changed = false;
   if (ImGui::BeginTabBar("species")) {
     for (size_t i = 0; i < s.list.size(); ++i) {
@@ -260,7 +282,7 @@ void species_section(WindowCore& core, PanelState& st, Toasts& toasts) {
       if (ImGui::BeginTabItem(sp.name.c_str())) {
         st.species_tab = static_cast<int>(i);
         changed |= colour_edit("colour", sp.colour);
-        changed |= model_sliders(sp.model, toasts);
+        changed |= model_sliders(sp.model, toasts, core.is_volume());
         ImGui::EndTabItem();
       }
       ImGui::PopID();
@@ -269,19 +291,19 @@ void species_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   }
   changed |= interaction_matrix(s, toasts);
   if (changed) apply_species_edit(core, s, toasts);
-  species_count_section(core, st, toasts);
+  if (!core.is_volume()) species_count_section(core, st, toasts);  // a volume's species are its preset's
 }
 
 void model_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   // A [[species]] preset of one species keeps its list (and its W, which may not be 1).
-  if (core.backend().species_count() > 1 || !core.preset.species.list.empty()) {
+  if (core.species_count() > 1 || !core.preset.species.list.empty()) {
     species_section(core, st, toasts);
     return;
   }
   ModelParams m = core.preset.model;
-  if (model_sliders(m, toasts)) apply_model_edit(core, m, toasts);
+  if (model_sliders(m, toasts, core.is_volume())) apply_model_edit(core, m, toasts);
   st.species_tab = 0;
-  species_count_section(core, st, toasts);
+  if (!core.is_volume()) species_count_section(core, st, toasts);
 }
 
 void palette_swatch(const render::Palette& p, float width, float height) {
@@ -297,10 +319,13 @@ void palette_swatch(const render::Palette& p, float width, float height) {
   ImGui::Dummy(ImVec2(width, height));
 }
 
-// The environment's overlays (render/environment_overlay.hpp); greyed out while the run has none.
+// The environment's overlays (render/environment_overlay.hpp, a volume's in its renderer); greyed
+// out while the run has none.
 void environment_overlay_controls(WindowCore& core) {
   DisplayParams& d = core.preset.display;
-  const bool walls = core.renderer().has_walls_map(), food = core.renderer().has_food_map();
+  const bool walls =
+      core.is_volume() ? !core.run().volume().walls().empty() : core.renderer().has_walls_map();
+  const bool food = core.is_volume() ? !core.run().food_note().empty() : core.renderer().has_food_map();
   ImGui::BeginDisabled(!walls);
   ImGui::Checkbox("show walls", &d.show_walls);
   ImGui::SameLine();
@@ -312,12 +337,14 @@ void environment_overlay_controls(WindowCore& core) {
   ImGui::SameLine();
   colour_edit("##food colour", d.food_colour);
   ImGui::EndDisabled();
-  if (!walls && !food) note("no food or walls (drop a map, or paint them with the brush)");
+  if (!walls && !food)
+    note(core.is_volume() ? "no food or walls (a volume takes them from its preset: points, .npy)"
+                          : "no food or walls (drop a map, or paint them with the brush)");
 }
 
 void display_section(WindowCore& core, Toasts& toasts) {
   DisplayParams& d = core.preset.display;
-  const int species = core.backend().species_count();
+  const int species = core.species_count();
   if (palette_shown(species, d.cave)) {
     const auto& pals = core.palettes().palettes;
     if (ImGui::BeginCombo("palette", pals[core.palette_index()].name.c_str())) {
@@ -355,7 +382,7 @@ void display_section(WindowCore& core, Toasts& toasts) {
   const char* caves[] = {species > 1 ? "off" : "off (palette)", "levels, even", "levels, quantile",
                          "binary walls/floor"};
   if (ImGui::Combo("cave map", &cave, caves, 4)) d.cave = static_cast<CaveMode>(cave);
-  if (cave_channel_shown(species, d.cave)) cave_channel_choice(d, core.backend().species());
+  if (cave_channel_shown(species, d.cave)) cave_channel_choice(d, core.species());
   using registry::Section;
   if (d.cave == CaveMode::Even || d.cave == CaveMode::Quantile)
     slider(d.levels, int_slider_limit(Section::Display, "levels"));
@@ -364,9 +391,55 @@ void display_section(WindowCore& core, Toasts& toasts) {
     slider(d.smoothing, int_slider_limit(Section::Display, "smoothing"));
   }
   environment_overlay_controls(core);
+  if (core.is_volume()) {
+    if (ImGui::Button("Reset camera (R)")) orbit_reset(d);
+    return;
+  }
   if (ImGui::Button("Reset view (R)")) core.view.reset();
   ImGui::SameLine();
   ImGui::Text("zoom %.2fx", static_cast<double>(core.view.zoom));
+}
+
+// A group of the volume's display keys: those whose name starts with `prefix` ("" for the rest).
+bool in_group(const registry::Param& p, std::string_view prefix) {
+  static constexpr std::string_view kGroups[] = {"camera_", "clip_", "slice_"};
+  if (!prefix.empty()) return p.name.starts_with(prefix);
+  for (const std::string_view g : kGroups)
+    if (p.name.starts_with(g)) return false;
+  return true;
+}
+
+// A volume's display keys, every one the registry marks as a volume's, in its order: how the
+// volume is drawn, then the camera, the clip box and the slicing plane (which shows the plane's
+// palettes and cave maps of the Display section across the volume).
+void volume_section(WindowCore& core, PanelState& st, Toasts& toasts) {
+  DisplayParams& d = core.preset.display;
+  const auto group = [&](std::string_view prefix) {
+    for (const registry::Param& p : registry::params()) {
+      if (p.section == registry::Section::Display && p.volume_only && in_group(p, prefix))
+        parameter_widget(p, &d, toasts, true);
+    }
+  };
+  group("");
+  ImGui::Separator();
+  ImGui::TextDisabled("camera (left drag, wheel, middle drag, R)");
+  group("camera_");
+  input(st.turntable_steps, limits::kTurntableSteps, 100, 1000);
+  if (ImGui::Button("Add turntable (one turn over the steps above, from now)")) {
+    guarded(toasts, "cannot add a turntable", [&] {
+      const uint64_t now = core.steps_done();
+      add_turntable(core.preset, now, static_cast<uint64_t>(st.turntable_steps));
+      toasts.info("turntable: one turn from step " + std::to_string(now) + " to " +
+                  std::to_string(now + static_cast<uint64_t>(st.turntable_steps)) +
+                  " (camera yaw keyframes)");
+    });
+  }
+  ImGui::Separator();
+  ImGui::TextDisabled("clip box");
+  group("clip_");
+  ImGui::Separator();
+  ImGui::TextDisabled("slice (palette and cave map of Display)");
+  group("slice_");
 }
 
 void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
@@ -386,7 +459,7 @@ void presets_section(WindowCore& core, PanelState& st, Toasts& toasts) {
     try {
       Preset p = load_preset(e.file);  // a broken file throws (also NaN, out of range): nothing changes
       const std::optional<run::AreaFit> fit =
-          fit_preset_for_cpu(p, core.backend().kind(), core.steps_per_frame);
+          fit_preset_for_cpu(p, core.backend_kind(), core.steps_per_frame);
       if (const CommandResult r = core.apply_preset(p, e.file.string()); r) {
         st.initialised = false;  // the reallocation fields follow the new preset
         st.cpu_fit = fit;
@@ -443,7 +516,7 @@ void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
     case BrushMode::EraseWall: ImGui::TextDisabled("left: erase walls    right: build walls"); break;
   }
   // Several species: which channel the brush paints into (index 0 of the combo: all of them).
-  const auto& species = core.backend().species().list;
+  const auto& species = core.backend().species().list;  // the section shows for a plane only
   if (species.size() > 1 && st.brush.mode == BrushMode::Trail) {
     std::string items = std::string("every species") + '\0';
     for (const auto& s : species) items += s.name + '\0';
@@ -523,6 +596,8 @@ void help_section() {
            "Space: pause / resume    S: single step",
            "Backspace: restart the simulation    F11: fullscreen",
            "Scroll: zoom at the cursor    Middle drag: pan    R: reset the view",
+           "A volume: left drag turns the camera    Scroll: nearer / farther    Middle drag: pan    R: the "
+           "default 3/4 view",
            "Tab: hide all but the field    P: performance    E: explore    A: atlas",
            "Left drag: paint (trail, food or walls: see Seed image & brush)    Right drag: erase",
            "Drop an image on the window: seed, food or walls (a dialog asks); Shift-drop: food, Ctrl-drop: "
@@ -539,7 +614,7 @@ void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
     show_run(st, core.preset.run);
     st.seed = static_cast<int>(core.preset.run.seed & 0x7fffffff);
     st.spawn_mode = static_cast<int>(core.preset.spawn.mode);
-    st.species_plan = unchanged_plan(core.backend().species());
+    st.species_plan = unchanged_plan(core.species());
     st.initialised = true;
   }
   if (!st.visible) return;
@@ -555,10 +630,14 @@ void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
     if (ImGui::CollapsingHeader("Record", ImGuiTreeNodeFlags_DefaultOpen)) record_section(st);
     if (ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) model_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) display_section(core, toasts);
+    if (core.is_volume() && ImGui::CollapsingHeader("Volume", ImGuiTreeNodeFlags_DefaultOpen))
+      volume_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Presets")) presets_section(core, st, toasts);
-    if (ImGui::CollapsingHeader("Seed image & brush")) seed_brush_section(core, st, toasts);
-    twin_panel(core, st.twin, toasts);
-    graph_overlay_section(core, st.graph);
+    if (!core.is_volume()) {  // what acts on a plane: images, the brush, the twin, the 2D graph
+      if (ImGui::CollapsingHeader("Seed image & brush")) seed_brush_section(core, st, toasts);
+      twin_panel(core, st.twin, toasts);
+      graph_overlay_section(core, st.graph);
+    }
     if (ImGui::CollapsingHeader("Help")) help_section();
     ImGui::PopItemWidth();
   }

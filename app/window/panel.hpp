@@ -45,8 +45,10 @@ struct PanelState {
   // Edits to size/agents/seed/spawn wait here until "Apply" (they reallocate).
   bool initialised = false;
   int width = 0, height = 0;
-  int agents_k = 0;  // thousands
-  int detail = 1;    // run.scale: width, height and agents above are at the run's own detail
+  int depth = 1;              // a volume's; a plane's is 1
+  int turntable_steps = 600;  // a volume's turntable story: one turn over this many steps
+  int agents_k = 0;           // thousands
+  int detail = 1;             // run.scale: width, height and agents above are at the run's own detail
   int seed = 0;
   int spawn_mode = 0;
   bool vsync = true;

@@ -34,6 +34,8 @@ namespace limits {
 inline constexpr IntLimit kStepsPerFrame{"steps / frame", 1, 64};
 inline constexpr IntLimit kWidth{"width", 8, kMaxSide};
 inline constexpr IntLimit kHeight{"height", 8, kMaxSide};
+inline constexpr IntLimit kDepth{"depth", 8, kMaxSide};  // a volume's
+inline constexpr IntLimit kTurntableSteps{"turntable steps", 1, 1'000'000};
 inline constexpr IntLimit kAgentsK{"agents (K)", 1, 1'000'000};
 inline constexpr IntLimit kDetail{"detail", 1, kMaxScale};
 inline constexpr IntLimit kSeed{"seed", 0, INT_MAX};
@@ -49,7 +51,8 @@ inline constexpr IntLimit kRecordFps{"fps", 1, 120};
 
 // Every limit above, for the tests that drive each one with hostile values.
 inline constexpr std::array kAllFloat{kBrushRadius, kBrushStrength, kEraserStrength, kBrushFood};
-inline constexpr std::array kAllInt{kStepsPerFrame, kWidth, kHeight, kAgentsK, kDetail, kSeed, kRecordFps};
+inline constexpr std::array kAllInt{kStepsPerFrame, kWidth,  kHeight, kDepth,    kTurntableSteps,
+                                    kAgentsK,       kDetail, kSeed,   kRecordFps};
 }  // namespace limits
 
 // "sensor_angle_deg" -> "sensor angle": a registry key in words, for labels.

@@ -31,7 +31,7 @@ void row(const char* name, double ms) {
 }
 
 void contents(WindowCore& core, float ui_ms) {
-  const StageTimings t = core.backend().timings();
+  const StageTimings t = core.stage_timings();
   const double fps = static_cast<double>(ImGui::GetIO().Framerate);
   ImGui::Text("%.1f frames per second (%.1f ms a frame)", fps, 1000.0 / std::max(1e-3, fps));
   ImGui::Text("%s agent moves per second", rate_text(core.agent_steps_per_s).c_str());
@@ -48,7 +48,7 @@ void contents(WindowCore& core, float ui_ms) {
     row("simulation", core.sim_ms);
   }
   row("field handed to drawing", t.publish_ms);
-  row("drawing the field", core.renderer().draw_ms());
+  row(core.is_volume() ? "drawing the volume (GPU)" : "drawing the field", core.draw_ms());
   row("panel", static_cast<double>(ui_ms));
   plot("simulation ms", core.history, core.history.step);
   plot("drawing ms", core.history, core.history.draw);

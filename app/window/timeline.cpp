@@ -92,8 +92,7 @@ void advance_timeline(WindowCore& core, TimelineState& st) {
     st.seeker.note_step_time(core.sim_ms / std::max(core.steps_per_frame, 1),
                              static_cast<uint64_t>(core.steps_per_frame));
   }
-  if (const auto back = st.loop.wrap(core.backend().steps_done()); back && !core.paused())
-    seek_to(core, st, *back);
+  if (const auto back = st.loop.wrap(core.steps_done()); back && !core.paused()) seek_to(core, st, *back);
 }
 
 namespace {
@@ -109,7 +108,7 @@ std::string seconds_text(double s) {
 
 void seek_status(WindowCore& core, TimelineState& st) {
   if (!st.seeker.active()) return;
-  const uint64_t now = core.backend().steps_done();
+  const uint64_t now = core.steps_done();
   const std::string left = seconds_text(st.seeker.seconds_left(now));
   char text[96];
   std::snprintf(text, sizeof text, "going to step %llu: %s left",
@@ -130,7 +129,7 @@ void loop_controls(WindowCore& core, TimelineState& st) {
                       static_cast<unsigned long long>(st.loop.out));
   }
   ImGui::SameLine();
-  const uint64_t now = core.backend().steps_done();
+  const uint64_t now = core.steps_done();
   if (ImGui::SmallButton("in here")) st.loop.in = now;
   ImGui::SameLine();
   if (ImGui::SmallButton("out here")) st.loop.out = now;
@@ -195,11 +194,11 @@ bool draw_timeline(WindowCore& core, TimelineState& st, Toasts& toasts) {
       }
     }
     ImGui::SameLine();
-    ImGui::Text("step %llu", static_cast<unsigned long long>(core.backend().steps_done()));
+    ImGui::Text("step %llu", static_cast<unsigned long long>(core.steps_done()));
     ImGui::SameLine();
     if (ImGui::Button("Add keyframe here (K)")) {
       try {
-        st.selected = static_cast<int>(add_keyframe_here(core.preset, core.backend().steps_done()));
+        st.selected = static_cast<int>(add_keyframe_here(core.preset, core.steps_done()));
       } catch (const std::exception& e) {
         toasts.error(std::string("cannot add a keyframe: ") + e.what());
       }

@@ -51,14 +51,14 @@ double Seeker::progress() const {
 
 bool Seeker::advance(WindowCore& core, double budget_ms) {
   if (!active_) return false;
-  at_ = core.backend().steps_done();
+  at_ = core.steps_done();
   if (!started_) {
     if (at_ > target_) {
       if (const CommandResult r = core.restart(); !r) {
         active_ = false;
         return false;
       }
-      at_ = core.backend().steps_done();
+      at_ = core.steps_done();
     }
     from_ = at_;
     started_ = true;
@@ -79,7 +79,7 @@ bool Seeker::advance(WindowCore& core, double budget_ms) {
   note_step_time(std::chrono::duration<double, std::milli>(t1 - t0).count() / static_cast<double>(steps),
                  steps);
   made_ += steps;
-  at_ = core.backend().steps_done();
+  at_ = core.steps_done();
   if (at_ >= target_) active_ = false;
   return active_;
 }

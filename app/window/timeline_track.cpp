@@ -27,7 +27,7 @@ ImVec2 lay_out(WindowCore& core, TimelineState& st) {
   if (st.drag_span == 0) {
     const uint64_t far =
         std::max(st.seeker.active() ? st.seeker.target() : 0, st.scrubbing ? st.scrub_to : 0);
-    st.span = timeline_span(core.preset, std::max(far, core.backend().steps_done()), st.loop.out);
+    st.span = timeline_span(core.preset, std::max(far, core.steps_done()), st.loop.out);
   } else {
     st.span = st.drag_span;
   }
@@ -88,7 +88,7 @@ void ruler_menu(TimelineState& st) {
 
 // Where a click goes, and how long getting there takes: a step behind the run grows it again.
 void ruler_tooltip(WindowCore& core, const TimelineState& st, uint64_t under) {
-  const uint64_t now = core.backend().steps_done();
+  const uint64_t now = core.steps_done();
   std::string how = under < now ? "grows the run again from step 0" : "steps on from here";
   const double s = st.seeker.estimate_s(now, under);
   if (s >= 0.5) how += ", about " + std::to_string(static_cast<int>(std::ceil(s))) + " s";
@@ -118,11 +118,11 @@ void timeline_ruler(WindowCore& core, TimelineState& st) {
     if (!st.scrubbing) st.drag_span = st.span;  // the scale holds still under the mouse
     st.scrubbing = true;
     st.scrub_to = under;
-    if (under >= core.backend().steps_done()) seek_to(core, st, under);  // forward: follows the mouse
+    if (under >= core.steps_done()) seek_to(core, st, under);  // forward: follows the mouse
   } else if (st.scrubbing) {
     st.scrubbing = false;
     st.drag_span = 0;
-    if (st.scrub_to != core.backend().steps_done()) seek_to(core, st, st.scrub_to);  // back: on release
+    if (st.scrub_to != core.steps_done()) seek_to(core, st, st.scrub_to);  // back: on release
   }
   if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) {
     st.scrub_to = under;
@@ -133,10 +133,10 @@ void timeline_ruler(WindowCore& core, TimelineState& st) {
   if (st.seeker.active())
     playhead(dl, st, st.seeker.target(), origin.y, origin.y + height, IM_COL32(255, 160, 140, 150));
   if (st.scrubbing) playhead(dl, st, st.scrub_to, origin.y, origin.y + height, IM_COL32(255, 160, 140, 150));
-  const float px = x_of_step(st, std::min(core.backend().steps_done(), st.span));
+  const float px = x_of_step(st, std::min(core.steps_done(), st.span));
   dl->AddTriangleFilled(ImVec2(px - 5, origin.y), ImVec2(px + 5, origin.y), ImVec2(px, origin.y + 7),
                         kPlayhead);
-  playhead(dl, st, core.backend().steps_done(), origin.y, origin.y + height, kPlayhead);
+  playhead(dl, st, core.steps_done(), origin.y, origin.y + height, kPlayhead);
 }
 
 namespace {
@@ -226,7 +226,7 @@ void timeline_track(WindowCore& core, TimelineState& st) {
     }
   }
   draw_keyframes(dl, p, st);
-  playhead(dl, st, core.backend().steps_done(), origin.y + 2, origin.y + height - 2, kPlayhead);
+  playhead(dl, st, core.steps_done(), origin.y + 2, origin.y + height - 2, kPlayhead);
 }
 
 }  // namespace physarum::app

@@ -126,30 +126,6 @@ void save_screenshot(const std::string& file, int fb_w, int fb_h) {
   render::write_png_rgba(file, rgba.data(), fb_w, fb_h);
 }
 
-// F12: the field alone, one pixel per cell, drawn offscreen with this frame's display (a
-// transparent background keeps its alpha). Returns the image's size.
-Size save_field_screenshot(const std::string& file, WindowCore& core) {
-  const Size s = core.field_size();
-  render::Texture color = render::make_texture_2d(s.width, s.height, GL_RGBA8);
-  render::Framebuffer fbo = render::make_framebuffer();
-  glNamedFramebufferTexture(fbo.get(), GL_COLOR_ATTACHMENT0, color.get(), 0);
-  if (glCheckNamedFramebufferStatus(fbo.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-    throw Error("the screenshot framebuffer is incomplete");
-  }
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
-  core.draw_field(render::View{}, s.width, s.height);
-  std::vector<uint8_t> rgba;
-  try {
-    rgba = render::read_framebuffer_rgba(s.width, s.height);
-  } catch (...) {
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    throw;
-  }
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  render::write_png_rgba(file, rgba.data(), s.width, s.height);
-  return s;
-}
-
 // Everything a frame uses, for as long as the window is open.
 class WindowSession {
  public:
@@ -207,7 +183,11 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
     : o_(o), win_(win), remote_(remote), core_(sim), explore_(std::random_device{}()) {
   history_.reset(core_.preset);
   saved_.observe(core_.preset, core_.preset_file);
-  std::printf("physarum: %s (%s)\n", core_.backend().name().c_str(), core_.backend_note().c_str());
+  if (core_.backend_note() == core_.backend_name()) {  // a volume's note is its name
+    std::printf("physarum: %s\n", core_.backend_name().c_str());
+  } else {
+    std::printf("physarum: %s (%s)\n", core_.backend_name().c_str(), core_.backend_note().c_str());
+  }
   open_atlas_ = o.atlas;
   panel_.vsync = o.vsync;
   panel_.visible = !o.hide_panel;
@@ -256,7 +236,11 @@ bool WindowSession::frame() {
   ImGui::NewFrame();
   if (std::exchange(open_atlas_, false)) {
     panel_.layout.atlas_open = true;
-    atlas_.grow(core_, toasts_);
+    if (!core_.is_volume()) atlas_.grow(core_, toasts_);
+  }
+  if (core_.is_volume() && (panel_.layout.atlas_open || panel_.layout.explore_open)) {
+    panel_.layout.atlas_open = panel_.layout.explore_open = false;  // kept closed while a volume runs
+    toasts_.error("the Atlas and Explore grow planes; this run is a volume");
   }
   panel_.recording = recording_.status();
   poll_detail();
@@ -340,7 +324,7 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
         try {
           Size s{fb_w, fb_h};
           if (action == PanelAction::Screenshot) {
-            s = save_field_screenshot(file, core_);
+            s = save_picture(file, core_, fb_w, fb_h);
           } else {
             save_screenshot(file, fb_w, fb_h);
           }
@@ -356,6 +340,10 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
       case PanelAction::Undo: undo_redo(true); break;
       case PanelAction::Redo: undo_redo(false); break;
       case PanelAction::Explore:
+        if (core_.is_volume()) {
+          toasts_.error("Explore grows planes; this run is a volume");
+          break;
+        }
         panel_.layout.explore_open = true;
         explore_.explore(core_, toasts_);
         break;
@@ -363,9 +351,8 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
       case PanelAction::RenderDetail: render_detail(); break;
       case PanelAction::AddKeyframe:
         try {
-          timeline_.selected =
-              static_cast<int>(add_keyframe_here(core_.preset, core_.backend().steps_done()));
-          toasts_.info("keyframe at step " + std::to_string(core_.backend().steps_done()));
+          timeline_.selected = static_cast<int>(add_keyframe_here(core_.preset, core_.steps_done()));
+          toasts_.info("keyframe at step " + std::to_string(core_.steps_done()));
         } catch (const std::exception& e) {
           toasts_.error(std::string("cannot add a keyframe: ") + e.what());
         }
@@ -393,6 +380,10 @@ void WindowSession::undo_redo(bool undo) {
 // The run's recipe grown again by this program in the background (window/detail_render.hpp), on
 // the backend the window runs.
 void WindowSession::render_detail() {
+  if (core_.is_volume()) {
+    toasts_.error("rendering at 4x detail grows a plane; this run is a volume");
+    return;
+  }
   const std::string backend = to_string(core_.backend().kind());
   // 4x the detail the window runs at: run.scale K0 becomes 4 K0.
   const int scale = core_.preset.run.scale * kDetailScale;
@@ -403,7 +394,7 @@ void WindowSession::render_detail() {
     return;
   }
   const std::string picture = timestamped_name(("-" + std::to_string(kDetailScale) + "x.png").c_str());
-  const uint64_t steps = core_.backend().steps_done();
+  const uint64_t steps = core_.steps_done();
   const std::string why =
       detail_.start(core_.preset, steps, scale, backend, picture, executable_path().string());
   if (!why.empty()) {
@@ -451,9 +442,9 @@ void WindowSession::count_times(double ui_ms) {
   panel_.ui_ms = static_cast<float>(ui_ms);
   const double frame_ms = ms_since(frame_start_);
   frame_start_ = Clock::now();
-  core_.history.push(static_cast<float>(core_.sim_ms), static_cast<float>(core_.renderer().draw_ms()),
+  core_.history.push(static_cast<float>(core_.sim_ms), static_cast<float>(core_.draw_ms()),
                      static_cast<float>(ui_ms), static_cast<float>(frame_ms));
-  if (frame_ == 1) std::printf("physarum: field upload: %s\n", core_.renderer().interop_status().c_str());
+  if (frame_ == 1) std::printf("physarum: field upload: %s\n", core_.interop_status().c_str());
 }
 
 int WindowSession::finish() {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
 
+#include "run/volume_setup.hpp"
 #include "sim/elapsed.hpp"
 #include "sim/keyframes.hpp"
 
@@ -36,31 +38,99 @@ void WindowCore::reload_palettes() {
 void WindowCore::select_palette(size_t index) {
   palette_index_ = std::min(index, palettes_.palettes.size() - 1);
   preset.display.palette = palettes_.palettes[palette_index_].name;
-  renderer_.set_palette(palettes_.palettes[palette_index_]);
+  set_palette(palettes_.palettes[palette_index_]);
   palette_follower_.forget();
+}
+
+void WindowCore::set_palette(const render::Palette& p) {
+  renderer_.set_palette(p);
+  if (volume_renderer_) volume_renderer_->set_palette(p);
+}
+
+render::VolumeRenderer& WindowCore::volume_renderer() {
+  if (!volume_renderer_) {
+    volume_renderer_ = std::make_unique<render::VolumeRenderer>();
+    volume_renderer_->set_palette(palettes_.palettes[palette_index_]);
+    palette_follower_.forget();  // a keyframed blend reaches it at the next step
+  }
+  return *volume_renderer_;
+}
+
+Size WindowCore::field_size() const {
+  return run_.is_volume() ? run_.preset().run.size : run_.backend().size();
+}
+
+uint64_t WindowCore::agent_count() const {
+  return run_.is_volume() ? run_.preset().run.agents : run_.backend().agent_count();
+}
+
+int WindowCore::species_count() const {
+  return run_.is_volume() ? std::max(1, preset.species.count()) : run_.backend().species_count();
+}
+
+SpeciesSet WindowCore::species() const {
+  if (!run_.is_volume()) return run_.backend().species();
+  return resolve_species(preset.species, preset.model, preset.spawn.mode);
+}
+
+BackendKind WindowCore::backend_kind() const {
+  return run_.is_volume() ? run_.volume().kind() : run_.backend().kind();
+}
+
+std::string WindowCore::backend_name() const {
+  return run_.is_volume() ? run_.volume().name() : run_.backend().name();
+}
+
+StageTimings WindowCore::stage_timings() {
+  return run_.is_volume() ? volume_timings_ : run_.backend().timings();
+}
+
+double WindowCore::draw_ms() const {
+  return run_.is_volume() && volume_renderer_ ? volume_renderer_->draw_ms() : renderer_.draw_ms();
+}
+
+bool WindowCore::interop_active() const {
+  return run_.is_volume() ? volume_renderer_ && volume_renderer_->interop_active()
+                          : renderer_.interop_active();
+}
+
+const std::string& WindowCore::interop_status() const {
+  return run_.is_volume() && volume_renderer_ ? volume_renderer_->interop_status()
+                                              : renderer_.interop_status();
+}
+
+Size WindowCore::picture_size(int fb_w, int fb_h) const {
+  if (!run_.is_volume()) return field_size();
+  const render::Area a = area(fb_w, fb_h);
+  const auto even = [](float v) { return std::max(2, static_cast<int>(v) & ~1); };
+  return {even(a.w), even(a.h)};
 }
 
 void WindowCore::step() {
   const int n = paused_ ? (single_step_ ? 1 : 0) : std::clamp(steps_per_frame, 1, 64);
   single_step_ = false;
   const auto t0 = std::chrono::steady_clock::now();
-  const uint64_t from = run_.backend().steps_done();
+  const uint64_t from = run_.steps_done();
   const Preset before = twin.active() ? preset : Preset{};  // the twin steps with A's values
-  run_.step(static_cast<uint64_t>(n));
+  if (run_.is_volume() && n > 0 && (frame_ % kVolumeTimingFrames == 0 || volume_timings_.samples == 0)) {
+    run_.step(static_cast<uint64_t>(n - 1));
+    volume_timings_ = run_.timed_volume_step();
+  } else {
+    run_.step(static_cast<uint64_t>(n));
+  }
   if (twin.active()) twin.follow(run_.backend(), before, from, n);
   if (preset.display.palette != palettes_.palettes[palette_index_].name) {  // a keyframe switched it
     select_palette(palettes_.index_of(preset.display.palette));
   }
-  if (palette_follower_.update(palettes_, preset, run_.backend().steps_done())) {  // keyframes blend it
-    renderer_.set_palette(palette_follower_.current());
+  if (palette_follower_.update(palettes_, preset, run_.steps_done())) {  // keyframes blend it
+    set_palette(palette_follower_.current());
   }
   const auto t1 = std::chrono::steady_clock::now();
   sim_ms = ms_between(t0, t1);
   rate_steps_ += static_cast<uint64_t>(n);
   const double elapsed = std::chrono::duration<double>(t1 - rate_start_).count();
   if (elapsed >= 0.5) {  // a rate over half a second reads steadily
-    agent_steps_per_s =
-        static_cast<double>(rate_steps_) * static_cast<double>(run_.backend().agent_count()) / elapsed;
+    agent_steps_per_s = static_cast<double>(rate_steps_) * static_cast<double>(agent_count()) / elapsed;
     rate_steps_ = 0;
     rate_start_ = t1;
   }
@@ -68,6 +138,16 @@ void WindowCore::step() {
 
 void WindowCore::render(int fb_w, int fb_h) {
   ++frame_;
+  if (run_.is_volume()) {
+    render::VolumeRenderer& r = volume_renderer();
+    if (std::exchange(volume_made_, false)) {  // its food and walls, as overlays
+      const Size size = field_size();
+      r.set_environment(run::load_volume_food(preset.environment, size).food, run_.volume().walls(), size);
+    }
+    r.update_volume(run_.volume(), preset.display, render::channel_colours(species()));
+    r.draw(preset.display, area(fb_w, fb_h), fb_w, fb_h);
+    return;
+  }
   if (twin.showing_difference()) {  // A's field is not needed for the overlay (the twin reads it)
     twin.draw(view, area(fb_w, fb_h), fb_w, fb_h);
     return;
@@ -84,7 +164,9 @@ void WindowCore::render(int fb_w, int fb_h) {
 }
 
 void WindowCore::draw_field(const render::View& v, int w, int h) {
-  if (twin.showing_difference()) {
+  if (run_.is_volume()) {
+    volume_renderer().draw(preset.display, w, h);
+  } else if (twin.showing_difference()) {
     twin.draw(v, render::Area::whole(w, h), w, h);
   } else {
     renderer_.draw_again(preset.display, v, w, h);
@@ -141,10 +223,29 @@ CommandResult WindowCore::apply_species(const SpeciesSet& s) {
 }
 
 void WindowCore::reallocate(const Preset& p) {
-  const Size before = run_.backend().size();
-  run_.rebuild(run::with_base(run_.recipe(), p), p);
+  const Size before = field_size();
+  if (p.run.size.volume() != run_.is_volume()) {
+    replace_run(p);
+  } else {
+    run_.rebuild(run::with_base(run_.recipe(), p), p);
+  }
   twin.stop("the simulation was rebuilt, so the twin stopped");
-  if (!(run_.backend().size() == before)) view.reset();
+  volume_made_ = true;
+  if (!(field_size() == before)) view.reset();
+}
+
+void WindowCore::replace_run(const Preset& p) {
+  run::Recipe recipe = run::with_base(run_.recipe(), p);
+  // A seed image acts on a plane: a volume made from a plane's recipe leaves it out.
+  if (p.run.size.volume()) {
+    recipe.image.clear();
+    recipe.picture.reset();
+  }
+  run::Run next(recipe);  // throws, changing nothing
+  next.set_live(p);
+  run_ = std::move(next);    // `preset` refers to the same member, now the new run's
+  (void)run_.live_preset();  // the new run follows the panel's edits of its keyframes too
+  volume_timings_ = {};
 }
 
 CommandResult WindowCore::apply_species_set(const SpeciesSet& s) {
@@ -164,8 +265,7 @@ CommandResult WindowCore::apply_species_set(const SpeciesSet& s) {
     // the old trails belong to the old species.
     reallocate(next_preset);
     // A cave map read from a channel that is gone reads the sum.
-    if (next_preset.display.cave_channel >= run_.backend().species_count())
-      next_preset.display.cave_channel = kCaveFromSum;
+    if (next_preset.display.cave_channel >= species_count()) next_preset.display.cave_channel = kCaveFromSum;
     preset = next_preset;
     notice_.clear();
     return CommandResult::done();
@@ -181,6 +281,7 @@ CommandResult WindowCore::rebuild(const RunParams& run, const SpawnParams& spawn
     live.spawn.mode = spawn.mode;
     run_.rebuild(run::with_base(run_.recipe(), live), live);
     twin.stop("the simulation was rebuilt, so the twin stopped");
+    volume_made_ = true;
     notice_.clear();
     if (!(run.size == renderer_.field_size())) view.reset();
     return CommandResult::done();
@@ -193,6 +294,7 @@ CommandResult WindowCore::restart() {
   try {
     run_.restart(preset);
     twin.stop("the simulation was rebuilt, so the twin stopped");
+    volume_made_ = true;
     notice_.clear();
     return CommandResult::done();
   } catch (const std::exception& e) {
@@ -215,7 +317,7 @@ CommandResult WindowCore::change_to(const Preset& p, const std::string& file, co
     validate(p);
     // Another number of species, or species that spawn elsewhere, need new agents and channels.
     const bool realloc = !(p.run == preset.run) || !(p.spawn == preset.spawn) ||
-                         p.species.count() != run_.backend().species_count() ||
+                         p.species.count() != species_count() ||
                          spawn_modes(p.species) != spawn_modes(preset.species);
     if (realloc) {
       reallocate(p);

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "render/palette.hpp"
 #include "render/palette_blend.hpp"
 #include "render/view.hpp"
+#include "render/volume_renderer.hpp"
 #include "run/run.hpp"
 #include "window/twin.hpp"
 
@@ -46,7 +48,9 @@ class [[nodiscard]] CommandResult {
 };
 
 // The window's state and its commands. A command returns what it did; a refused one changes nothing
-// and also leaves its reason as the panel's notice.
+// and also leaves its reason as the panel's notice. The run is a plane or a volume (is_volume());
+// a volume is drawn by the volume renderer through the orbit camera of its display keys, and what
+// needs a plane (the brush, images, the twin) is refused for it.
 class WindowCore {
   run::Run run_;  // first: `preset` below refers into it
 
@@ -56,7 +60,7 @@ class WindowCore {
   // The sim steps of this frame: steps_per_frame when running, one after a single-step request.
   void step();
   // Publish the field (interop or host copy) and draw it into the bound framebuffer, fitted into
-  // area(fb_w, fb_h).
+  // area(fb_w, fb_h); a volume's picture fills that area.
   void render(int fb_w, int fb_h);
   // Where the field is fitted in a fb_w x fb_h framebuffer: `field_area` below, or the whole
   // framebuffer while that is empty. The view's zoom, pan and the brush map the mouse through it.
@@ -93,8 +97,12 @@ class WindowCore {
   }
   // Draws this frame's field again into the bound framebuffer with another view (the recorder's
   // offscreen copy), after render(): the same range, and not counted in the draw timing.
-  // (With the twin's overlay showing, the overlay.)
+  // (With the twin's overlay showing, the overlay; a volume's picture from its camera, `v` unused.)
   void draw_field(const render::View& v, int w, int h);
+  // The size of the field alone as F12 and a recording of the field take it: a plane's cells, or
+  // for a volume the picture as the window shows it (area(fb_w, fb_h)), even on each side for the
+  // video encoders.
+  Size picture_size(int fb_w, int fb_h) const;
   // Switches to a loaded preset: model and display live; a new backend only when the size,
   // agents, seed or spawn differ.
   CommandResult apply_preset(const Preset& p, const std::string& file);
@@ -111,11 +119,28 @@ class WindowCore {
   const std::string& notice() const { return notice_; }
   void dismiss_notice() { notice_.clear(); }
 
+  // A plane's backend; throws UsageError for a volume (run::Run::backend()).
   Backend& backend() { return run_.backend(); }
   run::Run& run() { return run_; }  // stepping it directly skips the frame's timing (a timeline seek)
-  Size field_size() const { return run_.backend().size(); }
+  bool is_volume() const { return run_.is_volume(); }
+  // What the panel and the timeline read, of a plane or a volume.
+  Size field_size() const;  // W x H, or W x H x D
+  uint64_t steps_done() const { return run_.steps_done(); }
+  uint64_t agent_count() const;
+  int species_count() const;
+  SpeciesSet species() const;  // as running (a volume's: its preset's)
+  BackendKind backend_kind() const;
+  std::string backend_name() const;
+  // The per-stage timings of a step: a plane's backend's; a volume's measured every
+  // kVolumeTimingFrames frames by one timed step (a timed step waits for the GPU).
+  StageTimings stage_timings();
+  static constexpr uint64_t kVolumeTimingFrames = 30;
   const std::string& backend_note() const { return run_.note(); }
   const render::FieldRenderer& renderer() const { return renderer_; }
+  // The renderer of the run's picture: its last draw's GPU time and how the field reaches it.
+  double draw_ms() const;
+  bool interop_active() const;
+  const std::string& interop_status() const;
 
   Preset& preset;           // the run's live values: model as applied, display as shown
   std::string preset_file;  // where `preset` came from; empty: the built-in defaults
@@ -145,7 +170,16 @@ class WindowCore {
   bool paused_ = false;
   bool single_step_ = false;
 
+  // The volume's renderer, made when a volume first shows (it builds its programs then).
+  render::VolumeRenderer& volume_renderer();
+  void set_palette(const render::Palette& p);
+  // A run of the other kind (plane <-> volume): a new run::Run in place of this one.
+  void replace_run(const Preset& p);
+
   render::FieldRenderer renderer_;
+  std::unique_ptr<render::VolumeRenderer> volume_renderer_;
+  StageTimings volume_timings_;
+  bool volume_made_ = true;  // a new volume: its food and walls go to the renderer at the next draw
   uint64_t frame_ = 0;
   std::chrono::steady_clock::time_point rate_start_ = std::chrono::steady_clock::now();
   uint64_t rate_steps_ = 0;

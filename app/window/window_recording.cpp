@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "render/png.hpp"
 #include "video/process.hpp"
 
 namespace physarum::app {
@@ -22,7 +23,7 @@ void WindowRecording::start(const std::filesystem::path& file, RecordSource sour
   if (video_format_of(file) == VideoFormat::PngSequence) pacing = Pacing::EveryFrame;
   int w = fb_w, h = fb_h;
   if (source == RecordSource::Field) {
-    const Size f = core.field_size();
+    const Size f = core.picture_size(fb_w, fb_h);
     w = f.width, h = f.height;
   }
   RecorderOptions ro;
@@ -69,6 +70,28 @@ void WindowRecording::capture_window(int fb_w, int fb_h) {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   glReadBuffer(GL_BACK);
   readback_.start(fb_w, fb_h);
+}
+
+Size save_picture(const std::string& file, WindowCore& core, int fb_w, int fb_h) {
+  const Size s = core.picture_size(fb_w, fb_h);
+  render::Texture color = render::make_texture_2d(s.width, s.height, GL_RGBA8);
+  render::Framebuffer fbo = render::make_framebuffer();
+  glNamedFramebufferTexture(fbo.get(), GL_COLOR_ATTACHMENT0, color.get(), 0);
+  if (glCheckNamedFramebufferStatus(fbo.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    throw Error("the screenshot framebuffer is incomplete");
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
+  core.draw_field(render::View{}, s.width, s.height);
+  std::vector<uint8_t> rgba;
+  try {
+    rgba = render::read_framebuffer_rgba(s.width, s.height);
+  } catch (...) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    throw;
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  render::write_png_rgba(file, rgba.data(), s.width, s.height);
+  return s;
 }
 
 std::string WindowRecording::poll() {

@@ -93,6 +93,11 @@ class WindowRecording {
   std::filesystem::path last_file_;
 };
 
+// F12: the field alone, one pixel per cell (a volume: its picture at the size the window shows
+// it, picture_size), drawn offscreen with this frame's display (a transparent background keeps its
+// alpha), after core.render(). Returns the image's size; throws Error when it cannot be written.
+Size save_picture(const std::string& file, WindowCore& core, int fb_w, int fb_h);
+
 // `path` when nothing is there, else the first free of path-2.ext, path-3.ext, ... (up to 999):
 // a new recording or screenshot never overwrites an earlier one.
 std::filesystem::path unused_path(const std::filesystem::path& path);

@@ -43,22 +43,23 @@ RunParams scale_area(const RunParams& run, double area_factor, int min_short_sid
     m << "an area factor must be a positive number, not " << area_factor;
     throw UsageError(m.str());
   }
-  const double side = std::sqrt(area_factor);
-  const int shorter = std::min(run.size.width, run.size.height);
+  const bool volume = run.size.volume();
+  const double side = volume ? std::cbrt(area_factor) : std::sqrt(area_factor);
+  const int shorter = std::min({run.size.width, run.size.height, volume ? run.size.depth : run.size.width});
   // The shorter side's floor, as a factor of the sides; never above 1 for the floor alone, so a
   // field already smaller than the floor keeps its size.
   const double floor_side = std::min(1.0, static_cast<double>(min_short_side) / shorter);
   const double k = std::max(side, floor_side);
   const auto scaled = [&](int n) { return std::clamp(static_cast<int>(std::lround(n * k)), 1, kMaxSide); };
   RunParams out = run;
-  out.size = {scaled(run.size.width), scaled(run.size.height)};
+  out.size = {scaled(run.size.width), scaled(run.size.height), volume ? scaled(run.size.depth) : 1};
   out.agents = agents_for_density(density_of(run), out.size);
   return out;
 }
 
 double frame_work(const RunParams& run, int species, int steps_per_frame) {
   const double s = std::max(species, 1);
-  const double agent = 1.0 + kSpeciesWork * (s - 1.0);
+  const double agent = (1.0 + kSpeciesWork * (s - 1.0)) * (run.size.volume() ? kVolumeAgentWork : 1.0);
   return (static_cast<double>(run.agents) * agent + kCellWork * cells(run.size) * s) *
          std::max(steps_per_frame, 1);
 }
@@ -69,7 +70,7 @@ AreaFit fit_to_budget(const RunParams& run, int species, int steps_per_frame, co
   const double work = frame_work(run, species, steps_per_frame);
   if (work <= limit) return fit;
   // Work is proportional to the area at a fixed density: the factor follows directly.
-  fit.run = scale_area(run, limit / work, budget.min_short_side);
+  fit.run = scale_area(run, limit / work, run.size.volume() ? budget.min_volume_side : budget.min_short_side);
   fit.scaled = fit.run.size != run.size || fit.run.agents != run.agents;
   return fit;
 }

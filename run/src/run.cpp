@@ -71,6 +71,7 @@ void Run::make_volume(BackendKind kind) {
   if (!food.food.empty()) volume_->set_food(food.food, live_.environment.food_strength);
   food_note_ = std::move(food.note);
   note_ = volume_->name();
+  follow_keyframes(KeyframeTimeline(live_));
 }
 
 void Run::set_volume_live(const Preset& p) {
@@ -89,6 +90,10 @@ Volume& Run::volume() {
   if (!volume_)
     throw UsageError("this run is a plane (run.size = " + format_size(live_.run.size) + "), not a volume");
   return *volume_;
+}
+
+const Volume& Run::volume() const {
+  return const_cast<Run*>(this)->volume();
 }
 
 uint64_t Run::steps_done() const {
@@ -118,16 +123,42 @@ void Run::follow_keyframes(KeyframeTimeline timeline) {
   timeline_keyframes_ = live_.keyframes;
 }
 
+uint64_t Run::volume_keyframes_at(uint64_t most) {
+  const uint64_t s = volume_->steps_done();
+  const Preset before = live_;
+  timeline_.apply(live_, s);
+  if (!(live_.model == before.model) || !(live_.species == before.species)) {
+    const Preset keyed = live_;
+    live_ = before;
+    set_volume_live(keyed);
+  }
+  return timeline_.steps_sharing_the_model(s, most);
+}
+
+StageTimings Run::timed_volume_step() {
+  if (live_handed_out_ && live_.keyframes != timeline_keyframes_) follow_keyframes(KeyframeTimeline(live_));
+  Volume& v = volume();  // a plane's is refused here
+  const bool keyed = !live_.keyframes.empty();
+  if (keyed) (void)volume_keyframes_at(1);
+  const StageTimings t = v.timed_step();
+  if (keyed) timeline_.apply(live_, v.steps_done());
+  return t;
+}
+
 void Run::step(uint64_t n) {
+  if (live_handed_out_ && live_.keyframes != timeline_keyframes_) follow_keyframes(KeyframeTimeline(live_));
   if (volume_) {
+    const bool keyed = !live_.keyframes.empty();
     for (uint64_t left = n; left > 0;) {
-      const int k = static_cast<int>(std::min<uint64_t>(left, 1U << 20));
+      const uint64_t most = std::min<uint64_t>(left, keyed ? 64 : 1U << 20);
+      const int k = static_cast<int>(keyed ? volume_keyframes_at(most) : most);
       volume_->step(k);
       left -= static_cast<uint64_t>(k);
     }
+    // For whoever draws now: the display keys (a camera's turntable) at the step reached.
+    if (keyed) timeline_.apply(live_, volume_->steps_done());
     return;
   }
-  if (live_handed_out_ && live_.keyframes != timeline_keyframes_) follow_keyframes(KeyframeTimeline(live_));
   if (late_seeds_.empty()) {
     step_with_keyframes(*backend_, live_, timeline_, n);
   } else {
@@ -259,6 +290,8 @@ void Run::rebuild(const Recipe& recipe, const Preset& live) {
     chosen_ = std::move(next.chosen_);
     food_note_ = std::move(next.food_note_);
     live_ = std::move(next.live_);
+    timeline_ = std::move(next.timeline_);
+    timeline_keyframes_ = std::move(next.timeline_keyframes_);
     late_seeds_.clear();
     return;
   }

@@ -82,7 +82,6 @@ std::vector<uint8_t> load_volume_walls(const EnvironmentParams& e, Size size) {
 void check_volume_preset(const Preset& p, const Recipe& r) {
   if (p.run.scale != 1)
     throw not_for_volume(p, "run.scale = " + std::to_string(p.run.scale) + " (detail is 1)");
-  if (!p.keyframes.empty()) throw not_for_volume(p, "keyframes");
   if (!r.image.empty() || r.picture) throw not_for_volume(p, "a seed image");
   if (p.spawn.mode != SpawnMode::Random) throw not_for_volume(p, "spawn.mode other than random");
   for (const Species& s : p.species.list) {

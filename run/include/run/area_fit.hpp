@@ -13,7 +13,8 @@ namespace physarum::run {
 
 // `run` with its area multiplied by about `area_factor` (> 0): each side by sqrt(area_factor),
 // rounded, at least `min_short_side` cells on the shorter side (and never larger than kMaxSide);
-// agents in proportion to the cells, at least 1. The seed is kept. Throws UsageError for a factor
+// agents in proportion to the cells, at least 1. A volume's voxels are multiplied instead: each of
+// its three sides by cbrt(area_factor). The seed is kept. Throws UsageError for a factor
 // that is not a positive finite number.
 RunParams scale_area(const RunParams& run, double area_factor, int min_short_side = 8);
 
@@ -33,6 +34,9 @@ RunParams at_scale(const RunParams& run, int scale);
 // blur and decay of a cell took about 0.025 us against 0.6 us for an agent's step.
 inline constexpr double kSpeciesWork = 0.5;
 inline constexpr double kCellWork = 0.1;
+// A volume's agent senses a ring of sensors in 3D: 64^3 voxels with 250K agents took about 0.1 s a
+// step on the same two cores, about twice a plane's agent.
+inline constexpr double kVolumeAgentWork = 2.0;
 double frame_work(const RunParams& run, int species, int steps_per_frame);
 
 // The CPU backend's budget: agent-step equivalents per second it sustains with the window's
@@ -43,6 +47,7 @@ struct FrameBudget {
   double work_per_s = 4.5e6;
   double fps = 15.0;
   int min_short_side = 270;  // smaller fields read as a few blobs, whatever the budget says
+  int min_volume_side = 32;  // a volume's: its tubes are a few voxels wide
 };
 
 // A run fitted into a budget: `run` when it fits (scaled false), else scale_area() of it by the

@@ -27,14 +27,18 @@ class Run {
   // UsageError for a bad value, InputError for a bad file, Error for a backend that cannot be made.
   explicit Run(const Recipe& recipe);
 
-  // n steps; before each, the live preset's keyframed values at that step reach the backend.
+  // n steps; before each, the live preset's keyframed values at that step reach the backend (or
+  // the volume: its model live, its display keys for the camera).
   void step(uint64_t n);
+  // A volume's one step, timed stage by stage (Volume::timed_step), keyframes applied as step() does.
+  StageTimings timed_volume_step();
 
   // A preset whose run.size has a depth grows a volume (docs/MODEL.md, "Volume"; run/volume_setup.hpp)
   // instead of a plane: volume() is it, and backend() and what acts on a plane (images, the brush,
   // maps) throw UsageError saying so. set() and set_live() change a volume's model live.
   bool is_volume() const { return volume_ != nullptr; }
   Volume& volume();
+  const Volume& volume() const;
   // The steps done, on either.
   uint64_t steps_done() const;
 
@@ -93,6 +97,9 @@ class Run {
  private:
   void make_volume(BackendKind kind);
   void set_volume_live(const Preset& p);
+  // The keyframed values at the volume's next step applied; how many of the next `most` steps share
+  // its model.
+  uint64_t volume_keyframes_at(uint64_t most);
   // Throws UsageError for a volume run: `what` needs a plane.
   void need_plane(const char* what) const;
 
