@@ -13,6 +13,7 @@
 #include "sim/npy.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
+#include "video/process.hpp"
 
 namespace physarum {
 namespace {
@@ -51,6 +52,8 @@ TEST(VolumeRenderCli, SliceIsThe2DColouringOfThatPlaneOfTheGrownVolume) {
 }
 
 TEST(VolumeRenderCli, OrbitWritesAFrameAStepAndTurnsTheCamera) {
+  if (!app::find_on_path("ffmpeg"))
+    GTEST_SKIP() << "ffmpeg is not installed (frames go through the video path)";
   const fs::path dir = test::temp_dir();
   const auto r = test::run_physarum(
       small_volume("render", {"-q", "--resolution", "48x32", "--every", "1", "--orbit", "1", "--fps", "4",
