@@ -16,6 +16,22 @@ void say(char* error, size_t size, const char* what) {
   std::snprintf(error, size, "%s", what);
 }
 
+// Runs `body` for the C interface: 0 when it returns, 1 with the reason in `error` when it throws
+// (no exception crosses the module's boundary).
+template <class Body>
+int guarded(char* error, size_t error_size, Body&& body) {
+  try {
+    openvdb::initialize();
+    body();
+    return 0;
+  } catch (const std::exception& e) {
+    say(error, error_size, e.what());
+  } catch (...) {
+    say(error, error_size, "OpenVDB failed");
+  }
+  return 1;
+}
+
 openvdb::FloatGrid::Ptr make_grid(int width, int height, int depth, const PhysarumVdbChannel& c,
                                   double voxel_size, float cutoff) {
   openvdb::FloatGrid::Ptr grid = openvdb::FloatGrid::create(0.0f);
@@ -40,8 +56,7 @@ openvdb::FloatGrid::Ptr make_grid(int width, int height, int depth, const Physar
 extern "C" __attribute__((visibility("default"))) int physarum_vdb_write(
     const char* path, int width, int height, int depth, int count, const PhysarumVdbChannel* channels,
     double voxel_size, float cutoff, const char* recipe, char* error, size_t error_size) {
-  try {
-    openvdb::initialize();
+  return guarded(error, error_size, [&] {
     openvdb::GridPtrVec grids;
     for (int c = 0; c < count; ++c)
       grids.push_back(make_grid(width, height, depth, channels[c], voxel_size, cutoff));
@@ -51,20 +66,13 @@ extern "C" __attribute__((visibility("default"))) int physarum_vdb_write(
     openvdb::io::File out(path);
     out.write(grids, meta);
     out.close();
-    return 0;
-  } catch (const std::exception& e) {
-    say(error, error_size, e.what());
-  } catch (...) {
-    say(error, error_size, "OpenVDB failed");
-  }
-  return 1;
+  });
 }
 
 extern "C" __attribute__((visibility("default"))) int physarum_vdb_read(const char* path,
                                                                         const PhysarumVdbReader* reader,
                                                                         char* error, size_t error_size) {
-  try {
-    openvdb::initialize();
+  return guarded(error, error_size, [&] {
     openvdb::io::File in(path);
     in.open();
     const openvdb::MetaMap::Ptr meta = in.getMetadata();
@@ -86,11 +94,5 @@ extern "C" __attribute__((visibility("default"))) int physarum_vdb_read(const ch
       }
     }
     in.close();
-    return 0;
-  } catch (const std::exception& e) {
-    say(error, error_size, e.what());
-  } catch (...) {
-    say(error, error_size, "OpenVDB failed");
-  }
-  return 1;
+  });
 }

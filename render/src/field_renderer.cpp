@@ -34,13 +34,9 @@ long long texture_bytes(Size s, bool rgba) {
 
 FieldRenderer::FieldRenderer()
     : minmax_prog_(build_program({{GL_COMPUTE_SHADER, "range_minmax.comp"}})),
-      finish_prog_(build_program({{GL_COMPUTE_SHADER, "range_finish.comp"}})),
       cave_prog_(build_program({{GL_COMPUTE_SHADER, "cave_binary.comp"}})),
       colour_prog_(build_program({{GL_COMPUTE_SHADER, "field_colour.comp"}})),
-      lut_tex_(make_nearest_texture({kLutSize, 1}, GL_RGBA8)),
-      range_buf_(make_buffer(sizeof(DisplayRange), nullptr, GL_DYNAMIC_DRAW)),
-      partial_sums_(
-          make_buffer(sizeof(float) * 4 * kMaxRangeGroups * kMaxRangeGroups, nullptr, GL_DYNAMIC_COPY)) {
+      lut_tex_(make_nearest_texture({kLutSize, 1}, GL_RGBA8)) {
   set_palette(greyscale_palette());
   check_gl("creating the field renderer");
 }
@@ -182,10 +178,6 @@ void FieldRenderer::update_field(Backend& backend, bool need_host_copy) {
   }
 }
 
-void FieldRenderer::upload_range(const DisplayRange& r) {
-  glNamedBufferSubData(range_buf_.get(), 0, sizeof(DisplayRange), &r);
-}
-
 void FieldRenderer::compute_range(const DisplayParams& d) {
   const size_t cells = static_cast<size_t>(size_.width) * static_cast<size_t>(size_.height);
   const int channels = colours_.count;
@@ -193,45 +185,20 @@ void FieldRenderer::compute_range(const DisplayParams& d) {
     last_host_range_ = compute_channels_range(host_.data(), channels, cells, d);
     last_host_range_display_ = d;
     have_host_range_ = true;
-    upload_range(last_host_range_);
+    range_.upload(last_host_range_);
     return;
   }
   if (!d.auto_range && d.cave != CaveMode::Quantile) {
-    upload_range(compute_channels_range(nullptr, channels, 0, d));
+    range_.upload(compute_channels_range(nullptr, channels, 0, d));
     return;
   }
   if (d.cave == CaveMode::Quantile) {
     // Quantiles need the whole field on the host; between host copies the last ones serve.
-    upload_range(have_host_range_ ? last_host_range_ : compute_channels_range(nullptr, channels, 0, d));
+    range_.upload(have_host_range_ ? last_host_range_ : compute_channels_range(nullptr, channels, 0, d));
     return;
   }
-  DisplayRange keys;  // the reduction's starting keys: min from the top, max from the bottom
-  keys.min_key = 0xffffffffu;
-  keys.max_key = 0u;
-  keys.channel_min_key.fill(0xffffffffu);
-  keys.channel_max_key.fill(0u);
-  upload_range(keys);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, partial_sums_.get());
   glBindTextureUnit(0, field_tex_.get());
-  set_uniform(minmax_prog_, "u_channels", channels);
-  set_uniform(minmax_prog_, "u_cave_channel", drawable_cave_channel(d.cave_channel, channels));
-  glUseProgram(minmax_prog_.get());
-  const auto groups = [](int n) { return std::clamp((n + 15) / 16, 1, kMaxRangeGroups); };
-  const int gx = groups(size_.width), gy = groups(size_.height);
-  glDispatchCompute(static_cast<GLuint>(gx), static_cast<GLuint>(gy), 1);
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  set_uniform(finish_prog_, "u_cave_mode", static_cast<int>(d.cave));
-  set_uniform(finish_prog_, "u_levels", d.levels);
-  set_uniform(finish_prog_, "u_log", d.mapping == Mapping::Log ? 1 : 0);
-  set_uniform(finish_prog_, "u_threshold", d.threshold);
-  set_uniform(finish_prog_, "u_channels", channels);
-  set_uniform(finish_prog_, "u_auto_range", d.auto_range ? 1 : 0);
-  set_uniform(finish_prog_, "u_groups", gx * gy);
-  set_uniform(finish_prog_, "u_cells", static_cast<float>(cells));
-  glUseProgram(finish_prog_.get());
-  glDispatchCompute(1, 1, 1);
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT);
+  range_.reduce(minmax_prog_, size_.width, size_.height, channels, cells, d, d.cave);
 }
 
 bool FieldRenderer::has_host_range_for(const DisplayParams& given) const {
@@ -286,11 +253,11 @@ void FieldRenderer::draw_field(const DisplayParams& given, const View& view, con
     glClear(GL_COLOR_BUFFER_BIT);
   } else {
     if (new_range) {
-      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
+      range_.bind();
       compute_range(d);
       if (d.cave == CaveMode::Binary) build_binary_cave(d.smoothing, d.cave_channel);
     }
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
+    range_.bind();
     glBindTextureUnit(0, field_tex_.get());
     glBindTextureUnit(1, lut_tex_.get());
     glBindTextureUnit(2, cave_tex_[cave_result_].get());

@@ -104,13 +104,9 @@ VolumeRenderer::VolumeRenderer()
     : march_prog_(
           build_program({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, "volume.frag"}})),
       range_prog_(build_program({{GL_COMPUTE_SHADER, "volume_range.comp"}})),
-      finish_prog_(build_program({{GL_COMPUTE_SHADER, "range_finish.comp"}})),
       bricks_prog_(build_program({{GL_COMPUTE_SHADER, "volume_bricks.comp"}})),
       vao_(make_vertex_array()),
-      lut_tex_(make_texture_2d(kLutSize, 1, GL_RGBA8)),
-      range_buf_(make_buffer(sizeof(DisplayRange), nullptr, GL_DYNAMIC_DRAW)),
-      partial_sums_(
-          make_buffer(sizeof(float) * 4 * kMaxRangeGroups * kMaxRangeGroups, nullptr, GL_DYNAMIC_COPY)) {
+      lut_tex_(make_texture_2d(kLutSize, 1, GL_RGBA8)) {
   glTextureParameteri(lut_tex_.get(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTextureParameteri(lut_tex_.get(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   set_palette(greyscale_palette());
@@ -269,38 +265,13 @@ void VolumeRenderer::compute_range(const DisplayParams& d) {
   if (host_current_ || (!d.auto_range && d.cave != CaveMode::Quantile)) {
     range_ = host_current_ ? compute_channels_range(host_.data(), channels, voxels_of(size_), d)
                            : compute_channels_range(nullptr, channels, 0, d);
-    glNamedBufferSubData(range_buf_.get(), 0, sizeof(DisplayRange), &range_);
+    gpu_range_.upload(range_);
     return;
   }
-  DisplayRange keys;  // the reduction's starting keys: min from the top, max from the bottom
-  keys.min_key = 0xffffffffu;
-  keys.max_key = 0u;
-  keys.channel_min_key.fill(0xffffffffu);
-  keys.channel_max_key.fill(0u);
-  glNamedBufferSubData(range_buf_.get(), 0, sizeof(DisplayRange), &keys);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, partial_sums_.get());
   for (int c = 0; c < channels; ++c) glBindTextureUnit(static_cast<GLuint>(c), field_tex_[c].get());
-  set_uniform(range_prog_, "u_channels", channels);
-  set_uniform(range_prog_, "u_cave_channel", drawable_cave_channel(d.cave_channel, channels));
-  glUseProgram(range_prog_.get());
-  const auto groups = [](int n) { return std::clamp((n + 15) / 16, 1, kMaxRangeGroups); };
-  const int gx = groups(size_.width), gy = groups(size_.height);
-  glDispatchCompute(static_cast<GLuint>(gx), static_cast<GLuint>(gy), 1);
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   // Quantiles need the volume on the host; without it the levels are even.
   const CaveMode cave = d.cave == CaveMode::Quantile ? CaveMode::Even : d.cave;
-  set_uniform(finish_prog_, "u_cave_mode", static_cast<int>(cave));
-  set_uniform(finish_prog_, "u_levels", d.levels);
-  set_uniform(finish_prog_, "u_log", d.mapping == Mapping::Log ? 1 : 0);
-  set_uniform(finish_prog_, "u_threshold", d.threshold);
-  set_uniform(finish_prog_, "u_channels", channels);
-  set_uniform(finish_prog_, "u_auto_range", d.auto_range ? 1 : 0);
-  set_uniform(finish_prog_, "u_groups", gx * gy);
-  set_uniform(finish_prog_, "u_cells", static_cast<float>(voxels_of(size_)));
-  glUseProgram(finish_prog_.get());
-  glDispatchCompute(1, 1, 1);
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT);
+  gpu_range_.reduce(range_prog_, size_.width, size_.height, channels, voxels_of(size_), d, cave);
 }
 
 void VolumeRenderer::set_environment_uniforms(const DisplayParams& d) {
@@ -401,7 +372,7 @@ void VolumeRenderer::draw(const DisplayParams& given, const Area& area, int fb_w
   compute_range(d);
   if (skip_) build_bricks(d);
   const bool clipped = clip_to_area(area, fb_w, fb_h, outside);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, range_buf_.get());
+  gpu_range_.bind();
   for (int c = 0; c < colours_.count; ++c) glBindTextureUnit(static_cast<GLuint>(c), field_tex_[c].get());
   glBindTextureUnit(4, lut_tex_.get());
   glBindTextureUnit(7, bricks_tex_.get());

@@ -11,6 +11,7 @@
 #include "render/colormap.hpp"
 #include "render/cuda_interop.hpp"
 #include "render/gl_objects.hpp"
+#include "render/gpu_range.hpp"
 #include "render/palette.hpp"
 #include "render/view.hpp"
 #include "sim/backend.hpp"
@@ -83,7 +84,6 @@ class FieldRenderer {
 
  private:
   void allocate(Size size, const ChannelColours& colours);
-  void upload_range(const DisplayRange& r);
   void compute_range(const DisplayParams& d);
   void draw_field(const DisplayParams& d, const View& view, const Area& area, int fb_w, int fb_h,
                   bool new_range);
@@ -92,7 +92,7 @@ class FieldRenderer {
   void set_environment_uniforms(const Program& p, const DisplayParams& d);
   void colour_pass(int fb_w, int fb_h, DirectTarget direct);
 
-  Program minmax_prog_, finish_prog_, cave_prog_, colour_prog_;
+  Program minmax_prog_, cave_prog_, colour_prog_;
   Program float_colour_prog_;  // built when first drawn into a float target
   Texture colour_tex_;         // colour_pass's RGBA8 image, framebuffer-sized
   Framebuffer colour_fbo_;
@@ -102,9 +102,7 @@ class FieldRenderer {
   Texture cave_tex_[2];
   int cave_result_ = 0;
   Buffer pbo_;
-  Buffer range_buf_;
-  static constexpr int kMaxRangeGroups = 32;  // range_minmax's workgroups on each axis, at most
-  Buffer partial_sums_;                       // its per-workgroup channel sums (black levels)
+  GpuRange range_;  // the display range the colour pass reads
   GpuTimer timer_;
   bool bicubic_ = false;
 

@@ -13,6 +13,7 @@
 
 #include "render/colormap.hpp"
 #include "render/gl_objects.hpp"
+#include "render/gpu_range.hpp"
 #include "render/orbit_camera.hpp"
 #include "render/palette.hpp"
 #include "render/view.hpp"
@@ -84,7 +85,7 @@ class VolumeRenderer {
   void build_bricks(const DisplayParams& d);
 
   Program march_prog_;
-  Program range_prog_, finish_prog_, bricks_prog_;
+  Program range_prog_, bricks_prog_;
   VertexArray vao_;
   Texture lut_tex_;
   Texture field_tex_[kMaxSpecies];  // R32F 3D, one per species
@@ -94,9 +95,7 @@ class VolumeRenderer {
   bool skip_ = true;
   bool bricks_stale_ = true;  // the volume or what of the environment shows changed since
   int bricks_env_ = -1;       // the food and walls shown when they were built (bits)
-  Buffer range_buf_;
-  static constexpr int kMaxRangeGroups = 32;  // volume_range's workgroups on each axis, at most
-  Buffer partial_sums_;
+  GpuRange gpu_range_;        // the display range the ray marcher reads
   GpuTimer timer_;
 
   Size size_{0, 0};
