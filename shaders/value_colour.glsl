@@ -17,6 +17,22 @@ vec4 palette_at(float t) {
   return lut_entry(k) * (1.0 - w) + lut_entry(k + 1) * w;
 }
 
+// value_colour(f, mode).a alone, without the palette (the ray marcher's opacity, skipping, mip, iso).
+float value_alpha(vec4 f, int mode) {
+  if (mode == 0 && u_channels > 1) {
+    float alpha = 0.0;
+    for (int ch = 0; ch < min(u_channels, 4); ++ch)
+      alpha = max(alpha, intensity(f[ch], channel_lo[ch], channel_inv_span[ch]));
+    return alpha;
+  }
+  float v = cave_value(f, u_channels, u_cave_channel);
+  if (mode == 0) return intensity(v, lo, inv_span);
+  int count = clamp(threshold_count, 0, thresholds.length());
+  int level = 0;
+  for (int k = 0; k < count; ++k) level += v >= thresholds[k] ? 1 : 0;
+  return count > 0 ? float(level) / float(count) : 0.0;
+}
+
 // mode 0: continuous (the palette, or several species' colours blended), 1: cave levels (the
 // range's thresholds). rgb: the colour; a: the mapped intensity, a transparent background's alpha
 // (several species: the largest channel's; cave levels: level / (levels - 1)), before invert.

@@ -2,6 +2,7 @@
 // benchmark, never a test). The numbers must agree with each other and with what was asked.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <string>
 #include <vector>
@@ -149,6 +150,11 @@ TEST(Bench, AVolumesFrameIsTimedAt1080p) {
   EXPECT_NE(r.out.find("\"picture\":\"1920x1080\""), std::string::npos) << r.out;
   EXPECT_GT(json_number(r.out, "fps"), 0) << r.out;
   EXPECT_NE(r.out.find("\"publish_path\":\"host copy\""), std::string::npos) << r.out;
+  // The draw is its three stages' GPU times (each written to 6 significant digits).
+  const double stages =
+      json_number(r.out, "range_ms") + json_number(r.out, "bricks_ms") + json_number(r.out, "march_ms");
+  EXPECT_GT(json_number(r.out, "march_ms"), 0) << r.out;
+  EXPECT_NEAR(stages, json_number(r.out, "draw_ms"), 1e-5 * std::max(1.0, stages)) << r.out;
 }
 
 TEST(Bench, FrameRefusesOptionsThatDoNotApply) {

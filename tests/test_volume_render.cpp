@@ -321,9 +321,11 @@ TEST(VolumeRender, EmptySpaceSkippingChangesNoPixel) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  // Sparse: a few bright blobs in an empty volume, most bricks empty; and the sphere.
+  // Sparse: a few bright blobs in an empty volume, most bricks empty, its sides no multiples of the
+  // 8-voxel brick; and the sphere.
   const int n = 40;
-  std::vector<float> sparse(static_cast<size_t>(n) * n * n, 0.0f);
+  const Size sparse_size{41, 38, 35};
+  std::vector<float> sparse(static_cast<size_t>(41) * 38 * 35, 0.0f);
   uint32_t state = 12345;
   for (int k = 0; k < 30; ++k) {
     state = state * 1664525u + 1013904223u;
@@ -333,7 +335,7 @@ TEST(VolumeRender, EmptySpaceSkippingChangesNoPixel) {
   render::VolumeRenderer r;
   r.set_palette(render::greyscale_palette());
   for (const std::vector<float>* v : std::array<const std::vector<float>*, 2>{&sparse, &sphere}) {
-    r.upload_host_volume(v->data(), {n, n, n});
+    r.upload_host_volume(v->data(), v == &sparse ? sparse_size : Size{n, n, n});
     for (const VolumeMode mode : {VolumeMode::Emission, VolumeMode::Mip, VolumeMode::Iso}) {
       DisplayParams d = camera(35, 25, 1.3f);
       d.volume_mode = mode;

@@ -30,12 +30,14 @@ constexpr double kTargetDensity = 100e6 / (512.0 * 512.0 * 512.0);
 
 struct VolumeFrameRow {
   double frame_ms = 0, sim_ms = 0, publish_ms = 0, draw_ms = 0;
+  render::VolumeRenderer::StageMs stages;
   bool interop = false;
 };
 
 VolumeFrameRow time_volume_frames(Volume& v, render::VolumeRenderer& r, const DisplayParams& d, int spf,
                                   int frames) {
   double sim = 0, publish = 0, draw = 0;
+  render::VolumeRenderer::StageMs st;
   const auto one_frame = [&] {
     const auto t0 = Clock::now();
     v.step(spf);
@@ -46,11 +48,16 @@ VolumeFrameRow time_volume_frames(Volume& v, render::VolumeRenderer& r, const Di
     sim += ms_between(t0, t1);
     publish += ms_between(t1, t2);
     draw += r.draw_ms();
+    const auto s = r.stage_ms();
+    st.range += s.range;
+    st.bricks += s.bricks;
+    st.march += s.march;
   };
   // Registration, shader warm-up, the first timer results.
   for (int i = 0; i < std::min(frames, 4); ++i) one_frame();
   glFinish();
   sim = publish = draw = 0;
+  st = {};
   const auto start = Clock::now();
   for (int i = 0; i < frames; ++i) one_frame();
   glFinish();
@@ -59,6 +66,7 @@ VolumeFrameRow time_volume_frames(Volume& v, render::VolumeRenderer& r, const Di
   row.sim_ms = sim / frames;
   row.publish_ms = publish / frames;
   row.draw_ms = draw / frames;
+  row.stages = {st.range / frames, st.bricks / frames, st.march / frames};
   row.interop = r.interop_active();
   render::check_gl("timing a volume's frames");
   return row;
@@ -77,12 +85,14 @@ void print_volume_row(const Volume& v, int spf, int frames, const VolumeFrameRow
         ",\"frames\":" + std::to_string(frames) + ",\"picture\":\"1920x1080\",\"fps\":" + num(fps) +
         ",\"frame_ms\":" + num(r.frame_ms) + ",\"sim_ms\":" + num(r.sim_ms) +
         ",\"publish_ms\":" + num(r.publish_ms) + ",\"draw_ms\":" + num(r.draw_ms) +
-        ",\"publish_path\":" + json_string(path) + "}\n";
+        ",\"range_ms\":" + num(r.stages.range) + ",\"bricks_ms\":" + num(r.stages.bricks) +
+        ",\"march_ms\":" + num(r.stages.march) + ",\"publish_path\":" + json_string(path) + "}\n";
     std::fputs(line.c_str(), stdout);
   } else {
-    std::printf("%-28s %13s %6s %4d %6d %9.1f %9.4f %8.4f %8.4f %8.4f %s\n", v.name().c_str(),
-                format_size(v.size()).c_str(), format_count(v.agent_count()).c_str(), spf, frames, fps,
-                r.frame_ms, r.sim_ms, r.publish_ms, r.draw_ms, path);
+    std::printf("%-28s %13s %6s %4d %6d %9.1f %9.4f %8.4f %8.4f %8.4f %7.3f %7.3f %7.3f %s\n",
+                v.name().c_str(), format_size(v.size()).c_str(), format_count(v.agent_count()).c_str(), spf,
+                frames, fps, r.frame_ms, r.sim_ms, r.publish_ms, r.draw_ms, r.stages.range, r.stages.bricks,
+                r.stages.march, path);
   }
   std::fflush(stdout);
 }
@@ -114,8 +124,10 @@ int run_volume_frame_bench(const FrameBenchOptions& o, Size size) {
   std::fprintf(stderr, "physarum bench: %s; %s; drawn at 1920x1080\n", v->name().c_str(),
                egl.description().c_str());
   if (!o.json) {
-    std::printf("%-28s %13s %6s %4s %6s %9s %9s %8s %8s %8s %s\n", "backend", "size", "agents", "spf",
-                "frames", "frames/s", "ms/frame", "sim", "publish", "draw", "publish path");
+    // draw = range + bricks + march, each the GPU's time (VolumeRenderer::stage_ms).
+    std::printf("%-28s %13s %6s %4s %6s %9s %9s %8s %8s %8s %7s %7s %7s %s\n", "backend", "size", "agents",
+                "spf", "frames", "frames/s", "ms/frame", "sim", "publish", "draw", "range", "bricks", "march",
+                "publish path");
   }
   step_in_slices(static_cast<uint64_t>(o.warmup), [&](uint64_t k) { v->step(static_cast<int>(k)); });
   const DisplayParams display;  // the default look: emission through the default camera

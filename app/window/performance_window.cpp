@@ -49,6 +49,12 @@ void contents(WindowCore& core, float ui_ms) {
   }
   row("field handed to drawing", t.publish_ms);
   row(core.is_volume() ? "drawing the volume (GPU)" : "drawing the field", core.draw_ms());
+  if (core.is_volume()) {
+    const render::VolumeRenderer::StageMs v = core.volume_stage_ms();
+    row("  display range", v.range);
+    row("  bricks to skip", v.bricks);
+    row("  rays marched", v.march);
+  }
   row("panel", static_cast<double>(ui_ms));
   plot("simulation ms", core.history, core.history.step);
   plot("drawing ms", core.history, core.history.draw);

@@ -89,6 +89,10 @@ double WindowCore::draw_ms() const {
   return run_.is_volume() && volume_renderer_ ? volume_renderer_->draw_ms() : renderer_.draw_ms();
 }
 
+render::VolumeRenderer::StageMs WindowCore::volume_stage_ms() const {
+  return volume_renderer_ ? volume_renderer_->stage_ms() : render::VolumeRenderer::StageMs{};
+}
+
 bool WindowCore::interop_active() const {
   return run_.is_volume() ? volume_renderer_ && volume_renderer_->interop_active()
                           : renderer_.interop_active();

@@ -139,6 +139,8 @@ class WindowCore {
   const render::FieldRenderer& renderer() const { return renderer_; }
   // The renderer of the run's picture: its last draw's GPU time and how the field reaches it.
   double draw_ms() const;
+  // The volume's draw by stage (zeros before the first volume).
+  render::VolumeRenderer::StageMs volume_stage_ms() const;
   bool interop_active() const;
   const std::string& interop_status() const;
 

@@ -101,11 +101,9 @@ std::vector<float> extract_slice(const std::vector<float>& volume, Size size, in
 }
 
 VolumeRenderer::VolumeRenderer()
-    : march_prog_(
-          build_program({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, "volume.frag"}})),
+    : march_prog_(build_program({{GL_COMPUTE_SHADER, "volume_march.comp"}})),
       range_prog_(build_program({{GL_COMPUTE_SHADER, "volume_range.comp"}})),
       bricks_prog_(build_program({{GL_COMPUTE_SHADER, "volume_bricks.comp"}})),
-      vao_(make_vertex_array()),
       lut_tex_(make_texture_2d(kLutSize, 1, GL_RGBA8)) {
   glTextureParameteri(lut_tex_.get(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTextureParameteri(lut_tex_.get(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
@@ -274,8 +272,7 @@ void VolumeRenderer::compute_range(const DisplayParams& d) {
   gpu_range_.reduce(range_prog_, size_.width, size_.height, channels, voxels_of(size_), d, cave);
 }
 
-void VolumeRenderer::set_environment_uniforms(const DisplayParams& d) {
-  const Program& p = march_prog_;
+void VolumeRenderer::set_environment_uniforms(const Program& p, const DisplayParams& d) {
   const bool walls = d.show_walls && walls_tex_ && walls_size_ == size_;
   const bool food = d.show_food && food_tex_ && food_size_ == size_;
   set_uniform(p, "u_show_walls", walls ? 1 : 0);
@@ -289,11 +286,11 @@ void VolumeRenderer::set_environment_uniforms(const DisplayParams& d) {
   set_uniform(p, "u_food_colour", c[0], c[1], c[2]);
 }
 
-void VolumeRenderer::set_uniforms(const DisplayParams& d, const Area& area, int fb_h) {
-  const Program& p = march_prog_;
+void VolumeRenderer::set_uniforms(const Program& p, const DisplayParams& d, const Area& area, int fb_w,
+                                  int fb_h) {
   const OrbitCamera cam(d, size_);
   const auto vec = [&](const char* name, Vec3 v) { set_uniform(p, name, v.x, v.y, v.z); };
-  set_uniform(p, "u_fb_h", static_cast<float>(fb_h));
+  set_uniform(p, "u_fb_size", static_cast<float>(fb_w), static_cast<float>(fb_h));
   glProgramUniform4f(p.get(), glGetUniformLocation(p.get(), "u_area"), area.x, area.y, area.w, area.h);
   vec("u_eye", cam.eye());
   vec("u_forward", cam.forward());
@@ -334,7 +331,8 @@ void VolumeRenderer::set_uniforms(const DisplayParams& d, const Area& area, int 
       0.5f;
   set_uniform(p, "u_slice_axis", axis);
   set_uniform(p, "u_slice_at", at);
-  set_environment_uniforms(d);
+  set_uniform(p, "u_skip", skip_ ? 1 : 0);
+  set_environment_uniforms(p, d);
 }
 
 void VolumeRenderer::build_bricks(const DisplayParams& d) {
@@ -350,8 +348,8 @@ void VolumeRenderer::build_bricks(const DisplayParams& d) {
   set_uniform(bricks_prog_, "u_show_walls", walls ? 1 : 0);
   glBindImageTexture(0, bricks_tex_.get(), 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA32F);
   glUseProgram(bricks_prog_.get());
-  const auto groups = [](int voxels) { return static_cast<GLuint>((bricks_of(voxels) + 3) / 4); };
-  glDispatchCompute(groups(size_.width), groups(size_.height), groups(size_.depth));
+  const auto bricks = [](int voxels) { return static_cast<GLuint>(bricks_of(voxels)); };
+  glDispatchCompute(bricks(size_.width), bricks(size_.height), bricks(size_.depth));  // a group a brick
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
   bricks_stale_ = false;
   bricks_env_ = env;
@@ -368,25 +366,29 @@ void VolumeRenderer::draw(const DisplayParams& given, const Area& area, int fb_w
     glClear(GL_COLOR_BUFFER_BIT);
     return;
   }
-  timer_.begin();
+  range_timer_.begin();
   compute_range(d);
+  range_timer_.end();
+  bricks_timer_.begin();
   if (skip_) build_bricks(d);
+  bricks_timer_.end();
+  march_timer_.begin();
   const bool clipped = clip_to_area(area, fb_w, fb_h, outside);
+  const DirectTarget direct = ComputePass::target(clipped, fb_w, fb_h);
+  if (direct.format == GL_RGBA32F && !float_march_prog_) {
+    float_march_prog_ = build_program({{GL_COMPUTE_SHADER, "volume_march_float.comp"}});
+  }
+  const Program& p = direct.format == GL_RGBA32F ? float_march_prog_ : march_prog_;
   gpu_range_.bind();
   for (int c = 0; c < colours_.count; ++c) glBindTextureUnit(static_cast<GLuint>(c), field_tex_[c].get());
   glBindTextureUnit(4, lut_tex_.get());
   glBindTextureUnit(7, bricks_tex_.get());
-  set_uniforms(d, area, fb_h);
-  set_uniform(march_prog_, "u_skip", skip_ ? 1 : 0);
-  glDisable(GL_BLEND);
-  glDisable(GL_DEPTH_TEST);
-  glUseProgram(march_prog_.get());
-  glBindVertexArray(vao_.get());
-  glDrawArrays(GL_TRIANGLES, 0, 3);
-  glBindVertexArray(0);
+  set_uniforms(p, d, area, fb_w, fb_h);
+  glUseProgram(p.get());
+  march_pass_.run(fb_w, fb_h, direct);
   glUseProgram(0);
   if (clipped) glDisable(GL_SCISSOR_TEST);
-  timer_.end();
+  march_timer_.end();
 }
 
 }  // namespace physarum::render

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "render/colormap.hpp"
+#include "render/compute_pass.hpp"
 #include "render/cuda_interop.hpp"
 #include "render/gl_objects.hpp"
 #include "render/gpu_range.hpp"
@@ -17,13 +18,6 @@
 #include "sim/backend.hpp"
 
 namespace physarum::render {
-
-// The texture a colour pass writes straight into (0: none, the pass goes through its own RGBA8
-// image) and its GL internal format: RGBA8, or RGBA32F for the deep stills.
-struct DirectTarget {
-  unsigned texture = 0;
-  unsigned format = 0;
-};
 
 class FieldRenderer {
  public:
@@ -90,13 +84,10 @@ class FieldRenderer {
   void build_binary_cave(int passes, int cave_channel);
   void update_environment(const Backend& backend);
   void set_environment_uniforms(const Program& p, const DisplayParams& d);
-  void colour_pass(int fb_w, int fb_h, DirectTarget direct);
 
   Program minmax_prog_, cave_prog_, colour_prog_;
   Program float_colour_prog_;  // built when first drawn into a float target
-  Texture colour_tex_;         // colour_pass's RGBA8 image, framebuffer-sized
-  Framebuffer colour_fbo_;
-  Size colour_size_;
+  ComputePass colour_pass_;
   Texture lut_tex_;
   Texture field_tex_;
   Texture cave_tex_[2];

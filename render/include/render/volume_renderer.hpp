@@ -1,6 +1,6 @@
-// Draws a volume (sim/volume.hpp) by ray marching its field in a fragment shader (shaders/volume.frag)
-// as display.volume_mode says: emission-absorption with the palette as transfer function, maximum
-// intensity, or a shaded iso-surface; inside the clip box, seen by the orbit camera
+// Draws a volume (sim/volume.hpp) by ray marching its field in a compute pass (shaders/volume.glsl,
+// render/compute_pass.hpp) as display.volume_mode says: emission-absorption with the palette as transfer
+// function, maximum intensity, or a shaded iso-surface; inside the clip box, seen by the orbit camera
 // (render/orbit_camera.hpp), with the slicing plane, food and walls drawn in. Owns one R32F 3D
 // texture per species (fed by CUDA-GL interop or uploaded from the host), the palette texture and
 // the programs. Needs a current OpenGL 4.5 core context for its whole life.
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "render/colormap.hpp"
+#include "render/compute_pass.hpp"
 #include "render/gl_objects.hpp"
 #include "render/gpu_range.hpp"
 #include "render/orbit_camera.hpp"
@@ -70,23 +71,29 @@ class VolumeRenderer {
   // Channel c of the 3D texture read back (W*H*D floats, x fastest): what the shaders sample.
   std::vector<float> read_texture(int c) const;
   // Duration of the latest draw whose GL timer query has completed (ms; 0 before the first).
-  double draw_ms() const { return timer_.ms(); }
+  double draw_ms() const { return range_timer_.ms() + bricks_timer_.ms() + march_timer_.ms(); }
+  // The draw's stages, each as draw_ms(): the display range, the bricks for skipping, the ray march.
+  struct StageMs {
+    double range = 0, bricks = 0, march = 0;
+  };
+  StageMs stage_ms() const { return {range_timer_.ms(), bricks_timer_.ms(), march_timer_.ms()}; }
   bool interop_active() const { return interop_ready_; }
   const std::string& interop_status() const { return interop_status_; }
 
  private:
   void allocate(Size size, const ChannelColours& colours);
   void compute_range(const DisplayParams& d);
-  void set_uniforms(const DisplayParams& d, const Area& area, int fb_h);
-  void set_environment_uniforms(const DisplayParams& d);
+  void set_uniforms(const Program& p, const DisplayParams& d, const Area& area, int fb_w, int fb_h);
+  void set_environment_uniforms(const Program& p, const DisplayParams& d);
   void upload_food(const std::vector<VoxelFood>& food, Size size);
   void upload_walls(const std::vector<uint8_t>& walls, Size size);
   bool publish_through_interop(Volume& v);
   void build_bricks(const DisplayParams& d);
 
-  Program march_prog_;
+  Program march_prog_;        // volume_march.comp: into RGBA8
+  Program float_march_prog_;  // volume_march_float.comp, built when first drawn into a float target
   Program range_prog_, bricks_prog_;
-  VertexArray vao_;
+  ComputePass march_pass_;
   Texture lut_tex_;
   Texture field_tex_[kMaxSpecies];  // R32F 3D, one per species
   Texture food_tex_;                // R32F 3D, E (only while there is food)
@@ -96,7 +103,7 @@ class VolumeRenderer {
   bool bricks_stale_ = true;  // the volume or what of the environment shows changed since
   int bricks_env_ = -1;       // the food and walls shown when they were built (bits)
   GpuRange gpu_range_;        // the display range the ray marcher reads
-  GpuTimer timer_;
+  GpuTimer range_timer_, bricks_timer_, march_timer_;
 
   Size size_{0, 0};
   Size food_size_{0, 0}, walls_size_{0, 0};

@@ -1,5 +1,5 @@
-#version 450 core
-// A volume by ray marching (render/volume_renderer.hpp): one ray per pixel from the orbit camera
+// A volume by ray marching (render/volume_renderer.hpp), run by volume_march.comp (RGBA8) and
+// volume_march_float.comp (RGBA32F): one ray per pixel from the orbit camera
 // (render/orbit_camera.hpp computes the same rays on the host), through the clip box, in voxel
 // coordinates. Emission: front-to-back emission-absorption, the palette as transfer function, until
 // the ray is nearly opaque; mip: the largest value met; iso: the first crossing of the level,
@@ -16,7 +16,7 @@ layout(binding = 7) uniform sampler3D u_bricks;  // RGBA32F: each 8^3 brick's ma
 
 #include "value_colour.glsl"
 
-uniform float u_fb_h;
+uniform vec2 u_fb_size;  // framebuffer pixels
 uniform vec4 u_area;  // x, y, w, h in pixels, y down
 uniform vec3 u_eye, u_forward, u_right, u_up;
 uniform float u_tan_half_fov;
@@ -36,20 +36,19 @@ uniform int u_show_food, u_show_walls;
 uniform vec3 u_food_colour, u_walls_colour;
 uniform int u_skip;             // 1: skip the bricks that cannot add to the picture
 
-out vec4 o_colour;
-
 // Opacity a voxel of wall (of food at E >= 1) adds per voxel crossed: faint, so the network shows
 // through a closed box's shell and between a catalogue's points.
 const float kWallFog = 0.12;
 const float kFoodFog = 0.2;
 
+// Compute shaders have no derivatives: level 0, filtered between voxels.
 vec4 channels_at(vec3 p) {
   vec3 uv = p / u_size;
   vec4 f = vec4(0.0);
-  f.r = texture(u_vol[0], uv).r;
-  if (u_channels > 1) f.g = texture(u_vol[1], uv).r;
-  if (u_channels > 2) f.b = texture(u_vol[2], uv).r;
-  if (u_channels > 3) f.a = texture(u_vol[3], uv).r;
+  f.r = textureLod(u_vol[0], uv, 0.0).r;
+  if (u_channels > 1) f.g = textureLod(u_vol[1], uv, 0.0).r;
+  if (u_channels > 2) f.b = textureLod(u_vol[2], uv, 0.0).r;
+  if (u_channels > 3) f.a = textureLod(u_vol[3], uv, 0.0).r;
   return f;
 }
 
@@ -66,8 +65,9 @@ vec4 voxel_at(vec3 p) {
 // colours blended), with its mapped intensity as alpha.
 vec4 colour_of(vec4 f) { return value_colour(f, u_cave == 0 ? 0 : 1); }
 
-// The mapped intensity alone (the largest channel's with several), for mip and iso.
-float intensity_of(vec4 f) { return colour_of(f).a; }
+// The mapped intensity alone (the largest channel's with several; colour_of(f).a without the
+// palette), for opacity, mip, iso and skipping.
+float intensity_of(vec4 f) { return value_alpha(f, u_cave == 0 ? 0 : 1); }
 
 bool box_hit(vec3 o, vec3 d, vec3 lo_, vec3 hi_, out float t0, out float t1) {
   vec3 inv = 1.0 / d;  // infinities for axis-parallel rays give the right slabs
@@ -88,11 +88,11 @@ void composite(inout vec4 acc, vec3 c, float a) {
 void environment_fog(inout vec4 fog, vec3 p) {
   vec3 uv = p / u_size;
   if (u_show_walls != 0) {
-    float w = texture(u_walls, uv).r;
+    float w = textureLod(u_walls, uv, 0.0).r;
     if (w > 0.0) composite(fog, u_walls_colour, 1.0 - pow(1.0 - kWallFog * w, u_step));
   }
   if (u_show_food != 0) {
-    float e = texture(u_food, uv).r;
+    float e = textureLod(u_food, uv, 0.0).r;
     if (e > 0.0) composite(fog, u_food_colour, 1.0 - pow(1.0 - kFoodFog * min(e, 1.0), u_step));
   }
 }
@@ -107,10 +107,14 @@ vec3 gradient_at(vec3 p) {
 // How many steps from the sample at t the ray stays in the brick around p when nothing in the brick
 // can change the picture (its maxima add no emission, beat no mip maximum, reach no iso level);
 // 0 when the brick must be sampled. The samples skipped are exactly those that would add nothing.
-float steps_to_skip(vec3 o, vec3 d, float t, vec3 p, float best_i) {
+// `brick` and `most`: the brick the ray was last in and its largest intensity, read once a brick.
+float steps_to_skip(vec3 o, vec3 d, float t, vec3 p, float best_i, inout ivec3 brick, inout float most) {
   const float kBrick = 8.0;
   vec3 b = min(floor(p / kBrick), vec3(textureSize(u_bricks, 0) - 1));
-  float most = intensity_of(texelFetch(u_bricks, ivec3(b), 0));
+  if (ivec3(b) != brick) {
+    brick = ivec3(b);
+    most = intensity_of(texelFetch(u_bricks, brick, 0));
+  }
   bool nothing = u_mode == 0 ? most <= 0.0 : u_mode == 1 ? most <= best_i : most < u_iso;
   if (!nothing) return 0.0;
   vec3 ta = (b * kBrick - o) / d, tb = ((b + 1.0) * kBrick - o) / d;
@@ -126,9 +130,11 @@ vec4 march(vec3 o, vec3 d, float t0, float t1, inout vec4 fog, out bool hit_surf
   vec4 best = vec4(0.0);  // mip: the values of the largest intensity met
   float best_i = -1.0;
   float prev_t = t0;
+  ivec3 brick = ivec3(-1);
+  float most = 0.0;
   for (float t = t0 + 0.5 * u_step; t < t1; t += u_step) {
     vec3 p = o + t * d;
-    float skip = u_skip != 0 ? steps_to_skip(o, d, t, p, best_i) : 0.0;
+    float skip = u_skip != 0 ? steps_to_skip(o, d, t, p, best_i, brick, most) : 0.0;
     if (skip > 0.0) {  // to the last sample in the brick; the loop steps out of it
       t += (skip - 1.0) * u_step;
       prev_t = t;
@@ -137,9 +143,11 @@ vec4 march(vec3 o, vec3 d, float t0, float t1, inout vec4 fog, out bool hit_surf
     environment_fog(fog, p);
     vec4 f = u_mode == 1 ? voxel_at(p) : channels_at(p);
     if (u_mode == 0) {
-      vec4 c = colour_of(f);
-      float a = 1.0 - exp(-u_density * pow(c.a, u_opacity_exp) * u_step);
-      composite(acc, c.rgb, a);
+      float i = intensity_of(f);
+      if (i > 0.0) {  // else it adds nothing: its opacity is 0
+        float a = 1.0 - exp(-u_density * pow(i, u_opacity_exp) * u_step);
+        composite(acc, colour_of(f).rgb, a);
+      }
       if (acc.a + fog.a >= 0.995) break;
     } else if (u_mode == 1) {
       float i = intensity_of(f);
@@ -171,17 +179,16 @@ vec4 march(vec3 o, vec3 d, float t0, float t1, inout vec4 fog, out bool hit_surf
   return acc;
 }
 
-void main() {
-  vec2 px = vec2(gl_FragCoord.x, u_fb_h - gl_FragCoord.y);
+// The colour (straight alpha) of the framebuffer pixel whose centre is `frag` (GL's window
+// coordinates, y up).
+vec4 volume_pixel(vec2 frag) {
+  vec2 px = vec2(frag.x, u_fb_size.y - frag.y);
   vec2 s = vec2((px.x - (u_area.x + 0.5 * u_area.z)) / (0.5 * u_area.w),
                 ((u_area.y + 0.5 * u_area.w) - px.y) / (0.5 * u_area.w));
   vec3 d = normalize(u_forward + (s.x * u_tan_half_fov) * u_right + (s.y * u_tan_half_fov) * u_up);
   vec4 back = u_transparent != 0 ? vec4(0.0) : vec4(u_background, 1.0);
   float t0, t1;
-  if (!box_hit(u_eye, d, u_box_lo, u_box_hi, t0, t1)) {
-    o_colour = back;
-    return;
-  }
+  if (!box_hit(u_eye, d, u_box_lo, u_box_hi, t0, t1)) return back;
   // The slicing plane ends the ray where it crosses it, and is drawn there, opaque.
   vec4 slice = vec4(0.0);
   bool slice_drawn = false;
@@ -204,6 +211,7 @@ void main() {
   vec4 behind = vec4(under.rgb * under.a, under.a);
   vec4 picture = acc.a >= 1.0 ? acc : acc + (1.0 - acc.a) * behind;
   vec4 total = fog + (1.0 - fog.a) * picture;
-  o_colour = total.a > 0.0 ? vec4(total.rgb / total.a, total.a) : vec4(0.0);
-  if (u_transparent == 0) o_colour.a = 1.0;
+  vec4 colour = total.a > 0.0 ? vec4(total.rgb / total.a, total.a) : vec4(0.0);
+  if (u_transparent == 0) colour.a = 1.0;
+  return colour;
 }
