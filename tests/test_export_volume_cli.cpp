@@ -115,6 +115,34 @@ TEST(ExportVolumeCli, AReadBallMeshesToItsVolumeAndMinIslandDropsTheSmallOne) {
   EXPECT_GT(both.volume, big.volume);
 }
 
+// A mesh is sized by its surface, known once the volume is there: a ball in a 160^3 volume (whose
+// worst case, every cube crossed, would be about 7 GB) is made under the default budget; a budget
+// that the volume alone passes and the surface does not refuses after growing, naming the surface,
+// and writes nothing.
+TEST(ExportVolumeCli, AMeshIsSizedByItsSurfaceNotByTheWorstCase) {
+  const fs::path dir = temp_dir();
+  const int n = 160;
+  std::vector<float> v;
+  for (int z = 0; z < n; ++z) {
+    for (int y = 0; y < n; ++y) {
+      for (int x = 0; x < n; ++x)
+        v.push_back(static_cast<float>(70.0 - std::hypot(x - 80.2, y - 79.6, z - 80.4)));
+    }
+  }
+  write_npy_shape(dir / "ball.npy", v.data(), {n, n, n});
+  const std::vector<std::string> args = {"export", "--field", "ball.npy", "--iso", "0"};
+  const ProcessResult ok = run_physarum(with(args, {"--out", "ball.ply"}), dir);
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_TRUE(check_surface(read_ply(dir / "ball.ply")).closed_and_oriented);
+  // The volume, its sum and the working set need 0.18 GB; the surface (about 90K cubes) 0.26 GB more.
+  const ProcessResult refused =
+      run_physarum(with(args, {"--out", "small.ply", "--output-budget", "300MB"}), dir);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("crossing"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("--output-budget"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(dir / "small.ply"));
+}
+
 TEST(ExportVolumeCli, EqualInputsGiveByteIdenticalFiles) {
   const fs::path dir = temp_dir();
   two_balls(dir);

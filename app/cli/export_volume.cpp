@@ -91,11 +91,11 @@ std::string volume_text(const VolumeShape& s) {
   return "the " + format_size(s.size) + " volume";
 }
 
-OutputEstimate estimate_volume_npy(const ExportOptions&, const VolumeShape& s) {
+OutputEstimate estimate_volume_npy(const ExportOptions&, const VolumeShape& s, const MeshBound&) {
   return {{4 * voxels_of(s) * static_cast<uint64_t>(s.planes) + 128, 0}, volume_text(s)};
 }
 
-OutputEstimate estimate_slices(const ExportOptions& o, const VolumeShape& s) {
+OutputEstimate estimate_slices(const ExportOptions& o, const VolumeShape& s, const MeshBound&) {
   const uint64_t png = png_bytes_bound(s.size.width, s.size.height, 1, o.bits / 8);
   const uint64_t plane = static_cast<uint64_t>(s.size.width) * static_cast<uint64_t>(s.size.height);
   return {
@@ -105,46 +105,46 @@ OutputEstimate estimate_slices(const ExportOptions& o, const VolumeShape& s) {
 
 // A leaf of 8^3 voxels holds 4 bytes a voxel and its masks (well under 5 bytes a voxel with the tree
 // above it), on disk and in memory alike; the file is read back once to make its id stable.
-OutputEstimate estimate_vdb(const ExportOptions&, const VolumeShape& s) {
+OutputEstimate estimate_vdb(const ExportOptions&, const VolumeShape& s, const MeshBound&) {
   const uint64_t bytes = (5 * voxels_of(s) + (uint64_t{1} << 20)) * static_cast<uint64_t>(s.planes);
   return {{bytes, 3 * bytes}, volume_text(s) + " with every voxel active"};
 }
 
-// Marching tetrahedra puts at most one vertex on each of the 7 edges leaving a grid point of the
-// padded volume, and at most 2 triangles in each of a cube's 6 tetrahedra. Making the mesh holds, once
-// for every mesh output: the padded signed field, the mask, its labels and search (about 30 bytes a
-// voxel), 60 bytes a vertex (positions, normals and their sums) and 96 a triangle (the indices, the
-// simplifier's copy and the topology checks' sorted edges and links).
-struct MeshBound {
-  uint64_t vertices, triangles, held;
-};
-MeshBound mesh_bound(const VolumeShape& s) {
-  const uint64_t pw = static_cast<uint64_t>(s.size.width) + 2, ph = static_cast<uint64_t>(s.size.height) + 2,
-                 pd = static_cast<uint64_t>(s.size.depth) + 2;
-  const uint64_t v = 7 * pw * ph * pd, t = 12 * (pw - 1) * (ph - 1) * (pd - 1);
-  return {v, t, 30 * pw * ph * pd + 60 * v + 96 * t};
+// Making the mesh holds, once for every mesh output: the padded signed field, the mask, its labels
+// and search (about 30 bytes a voxel of the padded volume), whatever the surface.
+uint64_t mesh_working_set(const VolumeShape& s) {
+  return 30 * (static_cast<uint64_t>(s.size.width) + 2) * (static_cast<uint64_t>(s.size.height) + 2) *
+         (static_cast<uint64_t>(s.size.depth) + 2);
 }
-std::string mesh_text(const VolumeShape& s) {
-  return "the iso-surface of " + volume_text(s) + " before --triangles";
+// Marching tetrahedra puts at most 2 triangles in each of a crossed cube's 6 tetrahedra, and one vertex
+// on each crossed edge: each lies in a crossed cube, which has 19 (12 sides, 6 face diagonals, its
+// diagonal); never more than the 7 edges leaving each point of the padded grid. On top of the working
+// set: 60 bytes a vertex (positions, normals and their sums) and 96 a triangle (the indices, the
+// simplifier's copy and the topology checks' sorted edges and links).
+MeshBound mesh_bound(const VolumeShape& s, uint64_t cubes) {
+  const uint64_t points = mesh_working_set(s) / 30;
+  const uint64_t v = std::min(19 * cubes, 7 * points), t = 12 * cubes;
+  return {cubes, v, t, mesh_working_set(s) + 60 * v + 96 * t};
+}
+std::string mesh_text(const VolumeShape& s, const MeshBound& b) {
+  return "the iso-surface of " + volume_text(s) + ", crossing " + format_count(b.cubes) +
+         " cubes, before --triangles";
 }
 // Each file is built whole in memory before it is written.
-OutputEstimate estimate_ply(const ExportOptions&, const VolumeShape& s) {
-  const MeshBound b = mesh_bound(s);
+OutputEstimate estimate_ply(const ExportOptions&, const VolumeShape& s, const MeshBound& b) {
   const uint64_t file = 24 * b.vertices + 13 * b.triangles + 4096;
-  return {{file, file}, mesh_text(s)};
+  return {{file, file}, mesh_text(s, b)};
 }
 // A vertex is two lines of three shortest floats (at most 15 characters each); a face three pairs
 // of indices of at most 10 digits.
-OutputEstimate estimate_obj(const ExportOptions&, const VolumeShape& s) {
-  const MeshBound b = mesh_bound(s);
+OutputEstimate estimate_obj(const ExportOptions&, const VolumeShape& s, const MeshBound& b) {
   const uint64_t file = 2 * 52 * b.vertices + 72 * b.triangles + 4096;
-  return {{file, file}, mesh_text(s)};
+  return {{file, file}, mesh_text(s, b)};
 }
 // tinygltf holds the buffer, its stream and the string made of it.
-OutputEstimate estimate_glb(const ExportOptions&, const VolumeShape& s) {
-  const MeshBound b = mesh_bound(s);
+OutputEstimate estimate_glb(const ExportOptions&, const VolumeShape& s, const MeshBound& b) {
   const uint64_t file = 24 * b.vertices + 12 * b.triangles + 8192;
-  return {{file, 3 * file}, mesh_text(s)};
+  return {{file, 3 * file}, mesh_text(s, b)};
 }
 
 constexpr VolumeWriter kVolumeWriters[] = {
@@ -253,6 +253,29 @@ VolumeShape volume_shape(const ExportOptions& o, const Preset& preset) {
   return {{v.width, v.height, v.depth}, v.species};
 }
 
+// The outputs against --output-budget: before the volume exists (`mesh` null), what grows with the
+// volume alone (the mesh's working set, not its surface); with the surface's bound, everything.
+void check_volume_budget(const ExportOptions& o, const ExportPlan& plan, const VolumeShape& shape,
+                         const MeshBound* mesh) {
+  OutputBudget budget;
+  budget.add("the volume and its sum", volume_text(shape),
+             {0, 4 * voxels_of(shape) * static_cast<uint64_t>(shape.planes + 2)});
+  if (plan.needs_mesh) {
+    if (mesh != nullptr) {
+      budget.add("the mesh", mesh_text(shape, *mesh), {0, mesh->held});
+    } else {
+      budget.add("the mesh's working set", "the signed field and labels of " + volume_text(shape),
+                 {0, mesh_working_set(shape)});
+    }
+  }
+  for (const ExportOutput& out : plan.outputs) {
+    if (out.volume_writer->mesh && mesh == nullptr) continue;  // sized by the surface, checked then
+    OutputEstimate e = out.volume_writer->estimate(o, shape, mesh != nullptr ? *mesh : MeshBound{});
+    budget.add("--out " + out.path.string(), std::move(e.because), e.cost);
+  }
+  budget.check(o.output_budget);
+}
+
 void check_volume_options(const ExportOptions& o, const CLI::App& cmd) {
   for (const char* name : kPlaneOnly) {
     if (cmd.count(name) > 0) {
@@ -291,15 +314,7 @@ void plan_volume(const ExportOptions& o, const CLI::App& cmd, const Preset& pres
                      std::to_string(shape.planes) + " species");
   }
   if (o.channel >= 0) shape.planes = 1;
-  OutputBudget budget;
-  budget.add("the volume and its sum", volume_text(shape),
-             {0, 4 * voxels_of(shape) * static_cast<uint64_t>(shape.planes + 2)});
-  if (plan.needs_mesh) budget.add("the mesh", mesh_text(shape), {0, mesh_bound(shape).held});
-  for (const ExportOutput& out : plan.outputs) {
-    OutputEstimate e = out.volume_writer->estimate(o, shape);
-    budget.add("--out " + out.path.string(), std::move(e.because), e.cost);
-  }
-  budget.check(o.output_budget);
+  check_volume_budget(o, plan, shape, nullptr);
 }
 
 namespace {
@@ -365,8 +380,9 @@ void sum_channels(VolumeInputs& in) {
   }
 }
 
-// The inside cleaned as a plane's cave floor is (islands, voids, one region), then meshed.
-void make_mesh(const ExportOptions& o, VolumeInputs& in) {
+// The inside cleaned as a plane's cave floor is (islands, voids, one region), then, once the surface's
+// size is within --output-budget, meshed.
+void make_mesh(const ExportOptions& o, const ExportPlan& plan, VolumeInputs& in) {
   in.level = o.iso ? *o.iso
                    : exporter::quantile(in.grid.values, 1.0 - o.floor_fraction.value_or(kVolumeInsideShare));
   exporter::Mask mask = exporter::inside_mask(in.grid, in.level);
@@ -389,6 +405,10 @@ void make_mesh(const ExportOptions& o, VolumeInputs& in) {
     throw UsageError(std::string("no voxel is inside the mesh at level ") + level +
                      " (after --min-island): give a lower --iso or a larger --floor-fraction");
   }
+  const VolumeShape shape{in.size, o.channel >= 0 ? 1 : in.species};
+  const uint64_t cubes = exporter::surface_cubes(mask);
+  const MeshBound bound = mesh_bound(shape, cubes);
+  check_volume_budget(o, plan, shape, &bound);
   in.mesh = exporter::iso_surface(in.grid, in.level, mask, o.voxel_size, stop_on_signal());
   throw_if_stopped();
   in.decimated = exporter::decimate(in.mesh, static_cast<size_t>(o.triangles));
@@ -406,7 +426,7 @@ VolumeInputs prepare_volume(const ExportOptions& o, const ExportPlan& plan, std:
   }
   if (o.channel >= 0) keep_channel(in, o.channel);
   sum_channels(in);
-  if (plan.needs_mesh) make_mesh(o, in);
+  if (plan.needs_mesh) make_mesh(o, plan, in);
   return in;
 }
 

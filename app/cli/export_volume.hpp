@@ -44,12 +44,22 @@ struct VolumeShape {
   int planes = 1;  // after --channel
 };
 
+// At most this many vertices and triangles in the iso-surface, and bytes held while making it: from
+// the cubes the surface crosses (exporter::surface_cubes), known once the inside is cleaned up. The
+// plan, before the volume exists, checks the part that grows with the volume alone; the mesh and its
+// files are checked against --output-budget again before the surface is made.
+struct MeshBound {
+  uint64_t cubes = 0;  // crossed
+  uint64_t vertices = 0, triangles = 0, held = 0;
+};
+
 struct VolumeWriter {
   std::string_view name;
   std::array<std::string_view, 2> extensions;
   bool mesh = false;
   void (*write)(const std::filesystem::path& out, const VolumeInputs& in) = nullptr;
-  OutputEstimate (*estimate)(const ExportOptions& o, const VolumeShape& s) = nullptr;
+  // The mesh's writers size their files by the surface's bound (MeshBound), known once the inside is.
+  OutputEstimate (*estimate)(const ExportOptions& o, const VolumeShape& s, const MeshBound& m) = nullptr;
 };
 
 std::span<const VolumeWriter> volume_writers();

@@ -368,6 +368,29 @@ Mask inside_mask(const VolumeGrid& g, float level) {
   return m;
 }
 
+uint64_t surface_cubes(const Mask& inside) {
+  const int w = inside.width, h = inside.height, d = inside.depth;
+  const auto at = [&](int x, int y, int z) -> uint8_t {
+    if (x < 0 || y < 0 || z < 0 || x >= w || y >= h || z >= d) return 0;  // the border is outside
+    return inside.cells[(static_cast<size_t>(z) * static_cast<size_t>(h) + static_cast<size_t>(y)) *
+                            static_cast<size_t>(w) +
+                        static_cast<size_t>(x)] != 0
+               ? 1
+               : 0;
+  };
+  uint64_t cubes = 0;
+  for (int z = -1; z < d; ++z) {
+    for (int y = -1; y < h; ++y) {
+      for (int x = -1; x < w; ++x) {
+        int count = 0;
+        for (int c = 0; c < 8; ++c) count += at(x + (c & 1), y + ((c >> 1) & 1), z + (c >> 2));
+        cubes += count > 0 && count < 8 ? 1 : 0;
+      }
+    }
+  }
+  return cubes;
+}
+
 Mesh iso_surface(const VolumeGrid& g, float level, const Mask& inside, double voxel_size,
                  const StopCheck& stop) {
   const SignedField f = signed_field(g, level, inside);
