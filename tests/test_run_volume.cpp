@@ -204,6 +204,10 @@ TEST(RunVolume, WhatAVolumeCannotTakeIsRefusedNamingIt) {
   r = volume_recipe();
   r.size = "9x7x5x3";
   refused(r, "9x7x5x3");
+  // A plane's rule's key (registry: plane_only), in the model or a species'.
+  r = volume_recipe();
+  r.sets = {"model.jitter=0.5"};
+  refused(r, "model.jitter = 0.5");
   // Point data on a plane.
   r = volume_recipe();
   r.size = "32x32";
@@ -215,6 +219,8 @@ TEST(RunVolume, WhatAVolumeCannotTakeIsRefusedNamingIt) {
   EXPECT_THROW(run.set({"run.seed=9"}), UsageError);
   EXPECT_THROW(run.set({"environment.points=other.csv"}), UsageError);
   EXPECT_THROW(run.set({"model.decay=2"}), UsageError);
+  EXPECT_THROW(run.set({"model.jitter=0.2"}), UsageError);
+  EXPECT_EQ(run.preset().model.jitter, 0.0f) << "a refused change changes nothing";
   EXPECT_THROW(run.brush(BrushStroke{}), UsageError);
 }
 

@@ -207,7 +207,7 @@ bool parameter_widget(const registry::Param& p, void* table, Toasts& toasts, boo
 bool model_sliders(ModelParams& m, Toasts& toasts, bool volume) {
   bool changed = false;
   for (const registry::Param& p : registry::params()) {
-    if (p.section == registry::Section::Model && (volume || !p.volume_only))
+    if (p.section == registry::Section::Model && (volume ? !p.plane_only : !p.volume_only))
       changed |= parameter_widget(p, &m, toasts, volume);
   }
   return changed;

@@ -6,6 +6,7 @@
 
 #include "run/recipe.hpp"
 #include "sim/npy.hpp"
+#include "sim/registry.hpp"
 #include "sim/text.hpp"
 
 namespace physarum::run {
@@ -79,7 +80,34 @@ std::vector<uint8_t> load_volume_walls(const EnvironmentParams& e, Size size) {
   return walls;
 }
 
+namespace {
+
+// The model keys a volume's rule does not have (registry: plane_only), at their defaults in the
+// model and in each species'.
+void check_plane_only_keys(const Preset& p) {
+  static const ModelParams kDefaults;
+  for (const registry::Param& key : registry::params()) {
+    if (key.section != registry::Section::Model || !key.plane_only) continue;
+    const Value fallback = key.get(&kDefaults);
+    if (key.get(&p.model) != fallback) {
+      throw not_for_volume(p, "model." + std::string(key.name) + " = " +
+                                  registry::to_text(key, key.get(&p.model)) +
+                                  " (a plane's; a volume's rule has none)");
+    }
+    for (const Species& s : p.species.list) {
+      if (key.get(&s.model) != fallback) {
+        throw not_for_volume(p, "species " + s.name + "'s " + std::string(key.name) + " = " +
+                                    registry::to_text(key, key.get(&s.model)) +
+                                    " (a plane's; a volume's rule has none)");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void check_volume_preset(const Preset& p, const Recipe& r) {
+  check_plane_only_keys(p);
   if (p.run.scale != 1)
     throw not_for_volume(p, "run.scale = " + std::to_string(p.run.scale) + " (detail is 1)");
   if (!r.image.empty() || r.picture) throw not_for_volume(p, "a seed image");

@@ -136,6 +136,7 @@ struct P : Param {
   P& choices(std::string_view c) { return Param::choices = c, *this; }
   P& volume_choices(std::string_view c) { return Param::volume_choices = c, *this; }
   P& volume_only() { return Param::volume_only = true, *this; }
+  P& plane_only() { return Param::plane_only = true, *this; }
   P& ui(double lo, double hi, bool log = false, std::string_view format = "%.3f") {
     ui_lo = lo, ui_hi = hi, ui_log = log, ui_format = format;
     return *this;
@@ -176,7 +177,7 @@ void rule_and_world(std::vector<P>& t) {
       "simple: turn toward a strictly larger side; jones: Jones 2010 (random turn when both sides beat the centre); mcpm: a volume's Monte Carlo Physarum Machine (Elek et al. 2022)")
       .choices("simple, jones").volume_choices("mcpm").explore(0, 1).species());
   t.push_back(P::of<&ModelParams::jitter>(S::Model, "jitter", T::Float, 0, rule::kTwoPi,
-      "random wobble added to the heading each step").unit("rad").ui(0, 3.14159, false, "%.3f rad").explore(0, 0.4).species());
+      "random wobble added to the heading each step (a plane's rule: a volume has none)").unit("rad").ui(0, 3.14159, false, "%.3f rad").explore(0, 0.4).species().plane_only());
   t.push_back(P::of<&ModelParams::ring>(S::Model, "ring", T::Int, 1, kMaxRing,
       "volume, simple and jones: the sensors on the cone around the forward one").unit("sensors").ui(1, kMaxRing).species().when_set().volume_only());
   t.push_back(P::of<&ModelParams::sharpness>(S::Model, "sharpness", T::Float, 0, 100,

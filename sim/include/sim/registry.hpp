@@ -54,9 +54,10 @@ struct Param {
   bool explore_log = false;               // drawn log-uniformly
   bool per_species = false;               // a Model key that each [[species]] table also holds
   bool volume_only = false;               // a volume's key alone: the plane's panel does not show it
-  bool keyframable = true;                // false: it needs new agents or a new field
-  bool optional = false;                  // may be absent (Value is monostate)
-  bool written_when_default = true;       // false: a preset writes it only when it differs from the default
+  bool plane_only = false;           // a plane's key alone: a volume refuses a value other than its default
+  bool keyframable = true;           // false: it needs new agents or a new field
+  bool optional = false;             // may be absent (Value is monostate)
+  bool written_when_default = true;  // false: a preset writes it only when it differs from the default
   // Typed access to the member of the table's struct (ModelParams, SpawnParams, RunParams,
   // DisplayParams, EnvironmentParams, Species, SpeciesSet). put() stores without checks.
   Value (*get)(const void* table);
