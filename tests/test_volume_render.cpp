@@ -356,6 +356,36 @@ TEST(VolumeRender, EmptySpaceSkippingChangesNoPixel) {
   }
 }
 
+// Quantile cave levels need the volume on the host: an interop frame (the volume on the GPU alone)
+// draws with the levels of the last host copy made for the same display, and until there is one
+// (here: other levels) with even levels, which differ on a skewed volume.
+TEST(VolumeRender, AnInteropFrameKeepsTheLastHostCopysQuantileLevels) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  const int n = 24;
+  std::vector<float> v = sphere_field(n, 9.0f);
+  for (float& x : v) x = x * x * x;  // skewed: quantile and even levels part
+  render::VolumeRenderer r;
+  r.set_palette(render::greyscale_palette());
+  DisplayParams d = camera(20, 30, 1.4f);
+  d.cave = CaveMode::Quantile;
+  d.levels = 4;
+  r.upload_host_volume(v.data(), {n, n, n});
+  EXPECT_FALSE(r.has_host_range_for(d)) << "nothing drawn yet";
+  const Pixels host = draw(r, d, 64, 48);
+  EXPECT_TRUE(r.has_host_range_for(d));
+  r.forget_host_volume();
+  EXPECT_EQ(draw(r, d, 64, 48).rgba, host.rgba);
+  DisplayParams even = d;
+  even.cave = CaveMode::Even;
+  const Pixels even_picture = draw(r, even, 64, 48);
+  EXPECT_NE(even_picture.rgba, host.rgba) << "the volume does not tell quantile from even levels";
+  DisplayParams other = d;
+  other.levels = 5;
+  EXPECT_FALSE(r.has_host_range_for(other)) << "other levels need a new host copy";
+}
+
 TEST(VolumeRender, TheGpuRangeOfAnInteropFrameDrawsAsTheHostRange) {
   std::string why;
   auto egl = test::try_egl(false, why);

@@ -450,7 +450,7 @@ class HeadlessRender {
       if (volume_) volume_->set_palette(palette_.current());
     }
     if (volume_) {
-      volume_->draw(sim_.preset().display, out_, frame_);
+      volume_->draw(sim_.preset().display, out_, frame_, host_range);
       return;
     }
     renderer_.update_field(*b_, host_range);

@@ -61,7 +61,7 @@ void VolumeFrames::set_palette(const render::Palette& p) {
   plane_.set_palette(p);
 }
 
-void VolumeFrames::draw(const DisplayParams& given, Size out, uint64_t frame) {
+void VolumeFrames::draw(const DisplayParams& given, Size out, uint64_t frame, bool host_range) {
   Volume& v = sim_.volume();
   if (slice_.axis != SliceAxis::Off) {
     v.read_field(field_);
@@ -74,7 +74,7 @@ void VolumeFrames::draw(const DisplayParams& given, Size out, uint64_t frame) {
   }
   DisplayParams d = given;
   d.camera_yaw_deg = orbit_yaw(d.camera_yaw_deg, orbit_s_, fps_, frame);
-  volume_.update_volume(v, d, colours_);
+  volume_.update_volume(v, d, colours_, host_range);
   volume_.draw(d, out.width, out.height);
 }
 

@@ -39,7 +39,8 @@ class VolumeFrames {
   VolumeFrames(run::Run& sim, SliceOption slice, std::optional<double> orbit_s, int fps);
   // The volume as it is now, drawn as frame `frame` into the bound framebuffer of `out`; the
   // palette is the caller's (set_palette on both renderers).
-  void draw(const DisplayParams& d, Size out, uint64_t frame);
+  // `host_range`: through the host (quantile cave levels need the whole volume there).
+  void draw(const DisplayParams& d, Size out, uint64_t frame, bool host_range);
   void set_palette(const render::Palette& p);
   const std::string& interop_status() const { return volume_.interop_status(); }
 

@@ -148,7 +148,8 @@ void WindowCore::render(int fb_w, int fb_h) {
       const Size size = field_size();
       r.set_environment(run::load_volume_food(preset.environment, size).food, run_.volume().walls(), size);
     }
-    r.update_volume(run_.volume(), preset.display, render::channel_colours(species()));
+    r.update_volume(run_.volume(), preset.display, render::channel_colours(species()),
+                    quantile_needs_host(r.has_host_range_for(preset.display)));
     r.draw(preset.display, area(fb_w, fb_h), fb_w, fb_h);
     return;
   }
@@ -156,15 +157,16 @@ void WindowCore::render(int fb_w, int fb_h) {
     twin.draw(view, area(fb_w, fb_h), fb_w, fb_h);
     return;
   }
-  const bool quantile = preset.display.cave == CaveMode::Quantile;
-  // With interop the field stays on the GPU; quantile levels need a host copy now and then, and
-  // at once when there is none yet or the cave mode / levels changed (else they would be stale or
-  // all zero: a flat image).
-  const bool need_host =
-      quantile && (!renderer_.has_host_range_for(preset.display) ||
-                   (frame_ - 1) % static_cast<uint64_t>(std::max(host_copy_interval, 1)) == 0);
-  renderer_.update_field(run_.backend(), need_host);
+  renderer_.update_field(run_.backend(), quantile_needs_host(renderer_.has_host_range_for(preset.display)));
   renderer_.draw(preset.display, view, area(fb_w, fb_h), fb_w, fb_h);
+}
+
+// With interop the field stays on the GPU; quantile levels need a host copy now and then, and at
+// once when there is none yet or the cave mode / levels changed (else they would be stale or all
+// zero: a flat image). `has_range`: the renderer's last host range serves this display.
+bool WindowCore::quantile_needs_host(bool has_range) const {
+  return preset.display.cave == CaveMode::Quantile &&
+         (!has_range || (frame_ - 1) % static_cast<uint64_t>(std::max(host_copy_interval, 1)) == 0);
 }
 
 void WindowCore::draw_field(const render::View& v, int w, int h) {

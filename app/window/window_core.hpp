@@ -162,6 +162,8 @@ class WindowCore {
   // one. Throws, changing nothing, when it cannot be made.
   void reallocate(const Preset& p);
   CommandResult refuse(std::string why);
+  // Quantile cave levels this frame need a host copy of the field or volume (render()).
+  bool quantile_needs_host(bool has_range) const;
   // apply_preset and apply_edit: `failed` starts the refusal's message.
   CommandResult change_to(const Preset& p, const std::string& file, const char* failed);
 

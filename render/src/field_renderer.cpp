@@ -57,7 +57,7 @@ void FieldRenderer::allocate(Size size, const ChannelColours& colours) {
   pbo_ = make_buffer(texture_bytes(size, rgba), nullptr, GL_STREAM_DRAW);
   size_ = size;
   host_current_ = false;
-  have_host_range_ = false;
+  host_range_.valid = false;
 }
 
 void FieldRenderer::upload_host_field(const float* data, Size size, const ChannelColours& colours) {
@@ -178,10 +178,8 @@ void FieldRenderer::compute_range(const DisplayParams& d) {
   const size_t cells = static_cast<size_t>(size_.width) * static_cast<size_t>(size_.height);
   const int channels = colours_.count;
   if (host_current_) {
-    last_host_range_ = compute_channels_range(host_.data(), channels, cells, d);
-    last_host_range_display_ = d;
-    have_host_range_ = true;
-    range_.upload(last_host_range_);
+    host_range_.keep(compute_channels_range(host_.data(), channels, cells, d), d);
+    range_.upload(host_range_.range);
     return;
   }
   if (!d.auto_range && d.cave != CaveMode::Quantile) {
@@ -190,18 +188,15 @@ void FieldRenderer::compute_range(const DisplayParams& d) {
   }
   if (d.cave == CaveMode::Quantile) {
     // Quantiles need the whole field on the host; between host copies the last ones serve.
-    range_.upload(have_host_range_ ? last_host_range_ : compute_channels_range(nullptr, channels, 0, d));
+    range_.upload(host_range_.valid ? host_range_.range : compute_channels_range(nullptr, channels, 0, d));
     return;
   }
   glBindTextureUnit(0, field_tex_.get());
   range_.reduce(minmax_prog_, size_.width, size_.height, channels, cells, d, d.cave);
 }
 
-bool FieldRenderer::has_host_range_for(const DisplayParams& given) const {
-  const DisplayParams d = drawable_display(given);
-  const DisplayParams& h = last_host_range_display_;
-  return have_host_range_ && h.cave == d.cave && h.levels == d.levels && h.auto_range == d.auto_range &&
-         h.cave_channel == d.cave_channel;
+bool FieldRenderer::has_host_range_for(const DisplayParams& d) const {
+  return host_range_.serves(drawable_display(d));
 }
 
 void FieldRenderer::build_binary_cave(int passes, int cave_channel) {

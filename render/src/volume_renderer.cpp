@@ -135,6 +135,7 @@ void VolumeRenderer::allocate(Size size, const ChannelColours& colours) {
   glTextureParameteri(bricks_tex_.get(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   size_ = size;
   host_current_ = false;
+  host_range_.valid = false;
 }
 
 void VolumeRenderer::upload_host_volume(const float* data, Size size, const ChannelColours& colours) {
@@ -232,7 +233,8 @@ bool VolumeRenderer::publish_through_interop(Volume& v) {
   }
 }
 
-void VolumeRenderer::update_volume(Volume& v, const DisplayParams& d, const ChannelColours& given) {
+void VolumeRenderer::update_volume(Volume& v, const DisplayParams& d, const ChannelColours& given,
+                                   bool host) {
   ChannelColours colours = given;
   if (colours.count != v.species_count()) {
     colours.count = v.species_count();
@@ -245,7 +247,7 @@ void VolumeRenderer::update_volume(Volume& v, const DisplayParams& d, const Chan
     walls_data_ = v.walls().data();
   }
   const bool trace = d.volume_source == VolumeSource::Trace && v.has_trace();
-  if (!trace && publish_through_interop(v)) {
+  if (!trace && !host && publish_through_interop(v)) {
     host_current_ = false;
     return;
   }
@@ -260,16 +262,29 @@ void VolumeRenderer::update_volume(Volume& v, const DisplayParams& d, const Chan
 
 void VolumeRenderer::compute_range(const DisplayParams& d) {
   const int channels = colours_.count;
-  if (host_current_ || (!d.auto_range && d.cave != CaveMode::Quantile)) {
-    range_ = host_current_ ? compute_channels_range(host_.data(), channels, voxels_of(size_), d)
-                           : compute_channels_range(nullptr, channels, 0, d);
+  if (host_current_) {
+    range_ = compute_channels_range(host_.data(), channels, voxels_of(size_), d);
+    host_range_.keep(range_, d);
+    gpu_range_.upload(range_);
+    return;
+  }
+  if (d.cave == CaveMode::Quantile && host_range_.serves(d)) {  // the last host copy's levels
+    gpu_range_.upload(host_range_.range);
+    return;
+  }
+  if (!d.auto_range && d.cave != CaveMode::Quantile) {
+    range_ = compute_channels_range(nullptr, channels, 0, d);
     gpu_range_.upload(range_);
     return;
   }
   for (int c = 0; c < channels; ++c) glBindTextureUnit(static_cast<GLuint>(c), field_tex_[c].get());
-  // Quantiles need the volume on the host; without it the levels are even.
+  // Quantiles need the volume on the host (update_volume's `host`); until a copy, even levels.
   const CaveMode cave = d.cave == CaveMode::Quantile ? CaveMode::Even : d.cave;
   gpu_range_.reduce(range_prog_, size_.width, size_.height, channels, voxels_of(size_), d, cave);
+}
+
+bool VolumeRenderer::has_host_range_for(const DisplayParams& d) const {
+  return host_range_.serves(drawable_volume_display(d));
 }
 
 void VolumeRenderer::set_environment_uniforms(const Program& p, const DisplayParams& d) {

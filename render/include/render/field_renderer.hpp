@@ -113,9 +113,7 @@ class FieldRenderer {
   std::vector<float> host_;         // planar (S, H, W), as the backend reads it
   std::vector<float> interleaved_;  // several species: the texture's RGBA layout, for upload
   bool host_current_ = false;
-  bool have_host_range_ = false;
-  DisplayRange last_host_range_;
-  DisplayParams last_host_range_display_;  // what last_host_range_ was computed for
+  HostRange host_range_;
 };
 
 // Reads the bound framebuffer's (0, 0, w, h) as RGBA8, rows top to bottom.

@@ -10,6 +10,21 @@
 
 namespace physarum::render {
 
+// The last range computed on the host from a whole field or volume, and the display it was computed
+// for. Quantile cave levels need one (the GPU reduction has no quantiles): while interop keeps the
+// field on the GPU, the last one serves between host copies.
+struct HostRange {
+  DisplayRange range;
+  DisplayParams display;  // drawable: what `range` was computed for
+  bool valid = false;
+  void keep(const DisplayRange& r, const DisplayParams& d) { range = r, display = d, valid = true; }
+  // Computed with the same inputs as `d` (cave mode, levels, auto-range, cave channel).
+  bool serves(const DisplayParams& d) const {
+    return valid && display.cave == d.cave && display.levels == d.levels &&
+           display.auto_range == d.auto_range && display.cave_channel == d.cave_channel;
+  }
+};
+
 class GpuRange {
  public:
   static constexpr int kMaxGroups = 32;  // a reduction's workgroups on each axis, at most

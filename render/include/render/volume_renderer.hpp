@@ -45,8 +45,10 @@ class VolumeRenderer {
   // interop (no host copy) when it can, else read_field()/read_trace() and an upload. `colours`:
   // each species' (channel_colours of the run's species); white when its count is not the volume's.
   // The walls come along the first time a volume is seen; set_environment() replaces them (and
-  // must, when they change). Throws Error.
-  void update_volume(Volume& v, const DisplayParams& d, const ChannelColours& colours = {});
+  // must, when they change). `host`: through the host even where interop could serve (quantile cave
+  // levels need the whole volume there now and then: has_host_range_for). Throws Error.
+  void update_volume(Volume& v, const DisplayParams& d, const ChannelColours& colours = {},
+                     bool host = false);
   // The volume from host memory: colours.count planes (S, D, H, W), z slowest, each W*H*D floats.
   void upload_host_volume(const float* data, Size size, const ChannelColours& colours = {});
   // The overlays: the food's voxels (sim/points.hpp, E = weight) and the walls, (D, H, W) bytes,
@@ -68,6 +70,9 @@ class VolumeRenderer {
   // The next draws compute the range on the GPU, as after an interop frame, though the host has the
   // volume (tests).
   void forget_host_volume() { host_current_ = false; }
+  // As FieldRenderer's: a range computed on the host with the same inputs as `d` serves quantile
+  // cave levels between host copies.
+  bool has_host_range_for(const DisplayParams& d) const;
   // Channel c of the 3D texture read back (W*H*D floats, x fastest): what the shaders sample.
   std::vector<float> read_texture(int c) const;
   // Duration of the latest draw whose GL timer query has completed (ms; 0 before the first).
@@ -111,6 +116,7 @@ class VolumeRenderer {
   std::vector<float> host_;
   bool host_current_ = false;
   DisplayRange range_;
+  HostRange host_range_;              // the last host copy's, for quantile cave levels in interop frames
   const Volume* walls_of_ = nullptr;  // the volume whose walls were last uploaded
   const uint8_t* walls_data_ = nullptr;
   std::vector<std::unique_ptr<CudaGlVolume>> interop_;  // one per species' texture
