@@ -31,9 +31,7 @@ long long texture_bytes(Size s, bool rgba) {
 FieldRenderer::FieldRenderer()
     : minmax_prog_(build_program({{GL_COMPUTE_SHADER, "range_minmax.comp"}})),
       cave_prog_(build_program({{GL_COMPUTE_SHADER, "cave_binary.comp"}})),
-      colour_prog_(build_program({{GL_COMPUTE_SHADER, "field_colour.comp"}})),
-      lut_tex_(make_nearest_texture({kLutSize, 1}, GL_RGBA8)) {
-  set_palette(greyscale_palette());
+      colour_prog_(build_program({{GL_COMPUTE_SHADER, "field_colour.comp"}})) {
   check_gl("creating the field renderer");
 }
 
@@ -42,7 +40,7 @@ FieldRenderer::~FieldRenderer() {
 }
 
 void FieldRenderer::set_palette(const Palette& p) {
-  glTextureSubImage2D(lut_tex_.get(), 0, 0, 0, kLutSize, 1, GL_RGBA, GL_UNSIGNED_BYTE, p.lut.data());
+  lut_.set(p);
 }
 
 void FieldRenderer::allocate(Size size, const ChannelColours& colours) {
@@ -250,7 +248,7 @@ void FieldRenderer::draw_field(const DisplayParams& given, const View& view, con
     }
     range_.bind();
     glBindTextureUnit(0, field_tex_.get());
-    glBindTextureUnit(1, lut_tex_.get());
+    glBindTextureUnit(1, lut_.get());
     glBindTextureUnit(2, cave_tex_[cave_result_].get());
     const float outside[4] = {kBackground[0], kBackground[1], kBackground[2],
                               d.background == Background::Transparent ? 0.0f : 1.0f};

@@ -103,11 +103,7 @@ std::vector<float> extract_slice(const std::vector<float>& volume, Size size, in
 VolumeRenderer::VolumeRenderer()
     : march_prog_(build_program({{GL_COMPUTE_SHADER, "volume_march.comp"}})),
       range_prog_(build_program({{GL_COMPUTE_SHADER, "volume_range.comp"}})),
-      bricks_prog_(build_program({{GL_COMPUTE_SHADER, "volume_bricks.comp"}})),
-      lut_tex_(make_texture_2d(kLutSize, 1, GL_RGBA8)) {
-  glTextureParameteri(lut_tex_.get(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTextureParameteri(lut_tex_.get(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  set_palette(greyscale_palette());
+      bricks_prog_(build_program({{GL_COMPUTE_SHADER, "volume_bricks.comp"}})) {
   check_gl("creating the volume renderer");
 }
 
@@ -116,7 +112,7 @@ VolumeRenderer::~VolumeRenderer() {
 }
 
 void VolumeRenderer::set_palette(const Palette& p) {
-  glTextureSubImage2D(lut_tex_.get(), 0, 0, 0, kLutSize, 1, GL_RGBA, GL_UNSIGNED_BYTE, p.lut.data());
+  lut_.set(p);
 }
 
 void VolumeRenderer::allocate(Size size, const ChannelColours& colours) {
@@ -396,7 +392,7 @@ void VolumeRenderer::draw(const DisplayParams& given, const Area& area, int fb_w
   const Program& p = direct.format == GL_RGBA32F ? float_march_prog_ : march_prog_;
   gpu_range_.bind();
   for (int c = 0; c < colours_.count; ++c) glBindTextureUnit(static_cast<GLuint>(c), field_tex_[c].get());
-  glBindTextureUnit(4, lut_tex_.get());
+  glBindTextureUnit(4, lut_.get());
   glBindTextureUnit(7, bricks_tex_.get());
   set_uniforms(p, d, area, fb_w, fb_h);
   glUseProgram(p.get());

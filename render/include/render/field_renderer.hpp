@@ -14,6 +14,7 @@
 #include "render/gl_objects.hpp"
 #include "render/gpu_range.hpp"
 #include "render/palette.hpp"
+#include "render/palette_texture.hpp"
 #include "render/view.hpp"
 #include "sim/backend.hpp"
 
@@ -88,7 +89,7 @@ class FieldRenderer {
   Program minmax_prog_, cave_prog_, colour_prog_;
   Program float_colour_prog_;  // built when first drawn into a float target
   ComputePass colour_pass_;
-  Texture lut_tex_;
+  PaletteTexture lut_;
   Texture field_tex_;
   Texture cave_tex_[2];
   int cave_result_ = 0;

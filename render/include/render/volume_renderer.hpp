@@ -17,6 +17,7 @@
 #include "render/gpu_range.hpp"
 #include "render/orbit_camera.hpp"
 #include "render/palette.hpp"
+#include "render/palette_texture.hpp"
 #include "render/view.hpp"
 #include "sim/points.hpp"
 
@@ -99,7 +100,7 @@ class VolumeRenderer {
   Program float_march_prog_;  // volume_march_float.comp, built when first drawn into a float target
   Program range_prog_, bricks_prog_;
   ComputePass march_pass_;
-  Texture lut_tex_;
+  PaletteTexture lut_;
   Texture field_tex_[kMaxSpecies];  // R32F 3D, one per species
   Texture food_tex_;                // R32F 3D, E (only while there is food)
   Texture walls_tex_;               // R8 3D, 1 = wall (only while there are walls)
