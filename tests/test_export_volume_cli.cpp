@@ -115,10 +115,10 @@ TEST(ExportVolumeCli, AReadBallMeshesToItsVolumeAndMinIslandDropsTheSmallOne) {
   EXPECT_GT(both.volume, big.volume);
 }
 
-// A mesh is sized by its surface, known once the volume is there: a ball in a 160^3 volume (whose
+// A mesh is sized by its surface, counted once the volume is there: a ball in a 160^3 volume (whose
 // worst case, every cube crossed, would be about 7 GB) is made under the default budget; a budget
-// that the volume alone passes and the surface does not refuses after growing, naming the surface,
-// and writes nothing.
+// that the volume alone passes and the surface does not refuses after reading it, naming the
+// surface's triangles (exactly those the mesh has), and writes nothing.
 TEST(ExportVolumeCli, AMeshIsSizedByItsSurfaceNotByTheWorstCase) {
   const fs::path dir = temp_dir();
   const int n = 160;
@@ -134,11 +134,12 @@ TEST(ExportVolumeCli, AMeshIsSizedByItsSurfaceNotByTheWorstCase) {
   const ProcessResult ok = run_physarum(with(args, {"--out", "ball.ply"}), dir);
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_TRUE(check_surface(read_ply(dir / "ball.ply")).closed_and_oriented);
-  // The volume, its sum and the working set need 0.18 GB; the surface (about 90K cubes) 0.26 GB more.
+  EXPECT_NE(ok.out.find("552692 triangles"), std::string::npos) << ok.out;
+  // The volume, its sum and the working set need 0.18 GB; with the surface, 0.26 GB.
   const ProcessResult refused =
-      run_physarum(with(args, {"--out", "small.ply", "--output-budget", "300MB"}), dir);
+      run_physarum(with(args, {"--out", "small.ply", "--output-budget", "200MB"}), dir);
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
-  EXPECT_NE(refused.err.find("crossing"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("552692 triangles before --triangles"), std::string::npos) << refused.err;
   EXPECT_NE(refused.err.find("--output-budget"), std::string::npos) << refused.err;
   EXPECT_FALSE(fs::exists(dir / "small.ply"));
 }

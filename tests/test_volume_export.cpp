@@ -84,26 +84,24 @@ TEST(VolumeMesh, SphereHasTheBallsAreaAndVolumeAndIsOneClosedSurface) {
   }
 }
 
-TEST(VolumeMesh, SurfaceCubesCountTheCubesWithCornersOnBothSides) {
-  // Empty: no cube. One inside voxel: the 8 cubes it is a corner of (the border around counts as
-  // outside). A full 2x2x2: the 3^3 cubes of the padded grid but the one whose corners are all inside.
+TEST(VolumeMesh, SurfaceSizeCountsTheMeshBeforeItIsMade) {
+  // Hand-counted: nothing inside, no surface. One inside voxel: the 8 cubes around it; its 14 edges
+  // to the 26 neighbours that the tetrahedra use (6 sides, and the diagonals along (1,1,0), (1,0,1),
+  // (0,1,1) and (1,1,1), both ways: 6 + 6 + 2) are crossed; each of its cubes cuts it off with as many
+  // triangles as tetrahedra hold it: the two cubes where it is corner 0 or 7, all 6; the other six, 2.
   ex::Mask m{3, 3, std::vector<uint8_t>(27, 0), 3};
-  EXPECT_EQ(ex::surface_cubes(m), 0u);
+  EXPECT_EQ(ex::surface_size(m).vertices, 0u);
+  EXPECT_EQ(ex::surface_size(m).triangles, 0u);
   m.cells[13] = 1;
-  EXPECT_EQ(ex::surface_cubes(m), 8u);
-  EXPECT_EQ(ex::surface_cubes(ex::Mask{2, 2, std::vector<uint8_t>(8, 1), 2}), 26u);
-  // Two voxels side by side in x: 12 cubes have one or both as a corner, none has all 8 inside.
-  ex::Mask pair{4, 3, std::vector<uint8_t>(36, 0), 3};
-  pair.cells[(1 * 3 + 1) * 4 + 1] = pair.cells[(1 * 3 + 1) * 4 + 2] = 1;
-  EXPECT_EQ(ex::surface_cubes(pair), 12u);
-  // A crossed cube holds at least one of the surface's triangles and at most 12 (6 tetrahedra, 2
-  // each); each vertex lies on a crossed edge of a crossed cube, which has 19 edges.
-  const ex::VolumeGrid g = ball(32, 15.2, 15.7, 16.1, 11.3);
-  const ex::Mesh mesh = mesh_of(g, 0.0f);
-  const uint64_t cubes = ex::surface_cubes(ex::inside_mask(g, 0.0f));
-  EXPECT_GE(mesh.triangle_count(), cubes);
-  EXPECT_LE(mesh.triangle_count(), 12 * cubes);
-  EXPECT_LE(mesh.vertex_count(), 19 * cubes);
+  EXPECT_EQ(ex::surface_size(m).vertices, 14u);
+  EXPECT_EQ(ex::surface_size(m).triangles, 2u * 6u + 6u * 2u);
+  // And against the mesher itself, on a sphere, a torus and a cleaned-up inside.
+  for (const ex::VolumeGrid& g : {ball(32, 15.2, 15.7, 16.1, 11.3), ball(20, 9.5, 9.5, 9.5, 12.0)}) {
+    const ex::Mesh mesh = mesh_of(g, 0.0f);
+    const ex::SurfaceSize size = ex::surface_size(ex::inside_mask(g, 0.0f));
+    EXPECT_EQ(size.vertices, mesh.vertex_count());
+    EXPECT_EQ(size.triangles, mesh.triangle_count());
+  }
 }
 
 TEST(VolumeMesh, TorusHasEulerCharacteristicZero) {

@@ -116,19 +116,14 @@ uint64_t mesh_working_set(const VolumeShape& s) {
   return 30 * (static_cast<uint64_t>(s.size.width) + 2) * (static_cast<uint64_t>(s.size.height) + 2) *
          (static_cast<uint64_t>(s.size.depth) + 2);
 }
-// Marching tetrahedra puts at most 2 triangles in each of a crossed cube's 6 tetrahedra, and one vertex
-// on each crossed edge: each lies in a crossed cube, which has 19 (12 sides, 6 face diagonals, its
-// diagonal); never more than the 7 edges leaving each point of the padded grid. On top of the working
-// set: 60 bytes a vertex (positions, normals and their sums) and 96 a triangle (the indices, the
-// simplifier's copy and the topology checks' sorted edges and links).
-MeshBound mesh_bound(const VolumeShape& s, uint64_t cubes) {
-  const uint64_t points = mesh_working_set(s) / 30;
-  const uint64_t v = std::min(19 * cubes, 7 * points), t = 12 * cubes;
-  return {cubes, v, t, mesh_working_set(s) + 60 * v + 96 * t};
+// On top of the working set: 60 bytes a vertex (positions, normals and their sums) and 96 a
+// triangle (the indices, the simplifier's copy and the topology checks' sorted edges and links).
+MeshBound mesh_bound(const VolumeShape& s, const exporter::SurfaceSize& size) {
+  return {size.vertices, size.triangles, mesh_working_set(s) + 60 * size.vertices + 96 * size.triangles};
 }
 std::string mesh_text(const VolumeShape& s, const MeshBound& b) {
-  return "the iso-surface of " + volume_text(s) + ", crossing " + format_count(b.cubes) +
-         " cubes, before --triangles";
+  return "the iso-surface of " + volume_text(s) + ", " + format_count(b.triangles) +
+         " triangles before --triangles";
 }
 // Each file is built whole in memory before it is written.
 OutputEstimate estimate_ply(const ExportOptions&, const VolumeShape& s, const MeshBound& b) {
@@ -406,8 +401,7 @@ void make_mesh(const ExportOptions& o, const ExportPlan& plan, VolumeInputs& in)
                      " (after --min-island): give a lower --iso or a larger --floor-fraction");
   }
   const VolumeShape shape{in.size, o.channel >= 0 ? 1 : in.species};
-  const uint64_t cubes = exporter::surface_cubes(mask);
-  const MeshBound bound = mesh_bound(shape, cubes);
+  const MeshBound bound = mesh_bound(shape, exporter::surface_size(mask));
   check_volume_budget(o, plan, shape, &bound);
   in.mesh = exporter::iso_surface(in.grid, in.level, mask, o.voxel_size, stop_on_signal());
   throw_if_stopped();

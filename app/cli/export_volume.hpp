@@ -44,12 +44,11 @@ struct VolumeShape {
   int planes = 1;  // after --channel
 };
 
-// At most this many vertices and triangles in the iso-surface, and bytes held while making it: from
-// the cubes the surface crosses (exporter::surface_cubes), known once the inside is cleaned up. The
-// plan, before the volume exists, checks the part that grows with the volume alone; the mesh and its
-// files are checked against --output-budget again before the surface is made.
+// The iso-surface's vertices and triangles before --triangles (exporter::surface_size, known once the
+// inside is cleaned up) and the bytes held while making it. The plan, before the volume exists,
+// checks the part that grows with the volume alone; the mesh and its files are checked against
+// --output-budget again before the surface is made.
 struct MeshBound {
-  uint64_t cubes = 0;  // crossed
   uint64_t vertices = 0, triangles = 0, held = 0;
 };
 

@@ -368,27 +368,42 @@ Mask inside_mask(const VolumeGrid& g, float level) {
   return m;
 }
 
-uint64_t surface_cubes(const Mask& inside) {
-  const int w = inside.width, h = inside.height, d = inside.depth;
-  const auto at = [&](int x, int y, int z) -> uint8_t {
-    if (x < 0 || y < 0 || z < 0 || x >= w || y >= h || z >= d) return 0;  // the border is outside
-    return inside.cells[(static_cast<size_t>(z) * static_cast<size_t>(h) + static_cast<size_t>(y)) *
-                            static_cast<size_t>(w) +
-                        static_cast<size_t>(x)] != 0
-               ? 1
-               : 0;
+SurfaceSize surface_size(const Mask& inside) {
+  // The sides on the padded grid (an outside border), as iso_surface() sees them.
+  const size_t pw = static_cast<size_t>(inside.width) + 2, ph = static_cast<size_t>(inside.height) + 2,
+               pd = static_cast<size_t>(inside.depth) + 2;
+  std::vector<uint8_t> side(pw * ph * pd, 0);
+  for (size_t z = 0; z + 2 < pd; ++z) {
+    for (size_t y = 0; y + 2 < ph; ++y) {
+      const size_t from = (z * (ph - 2) + y) * (pw - 2);
+      for (size_t x = 0; x + 2 < pw; ++x)
+        side[((z + 1) * ph + y + 1) * pw + x + 1] = inside.cells[from + x] != 0 ? 1 : 0;
+    }
+  }
+  const auto corner = [&](size_t i, size_t j, size_t k, int c) {
+    return side[((k + static_cast<size_t>((c >> 2) & 1)) * ph + j + static_cast<size_t>((c >> 1) & 1)) * pw +
+                i + static_cast<size_t>(c & 1)];
   };
-  uint64_t cubes = 0;
-  for (int z = -1; z < d; ++z) {
-    for (int y = -1; y < h; ++y) {
-      for (int x = -1; x < w; ++x) {
+  SurfaceSize out;
+  for (size_t k = 0; k + 1 < pd; ++k) {
+    for (size_t j = 0; j + 1 < ph; ++j) {
+      for (size_t i = 0; i + 1 < pw; ++i) {
+        std::array<uint8_t, 8> s{};
         int count = 0;
-        for (int c = 0; c < 8; ++c) count += at(x + (c & 1), y + ((c >> 1) & 1), z + (c >> 2));
-        cubes += count > 0 && count < 8 ? 1 : 0;
+        for (int c = 0; c < 8; ++c) count += s[static_cast<size_t>(c)] = corner(i, j, k, c);
+        if (count == 0 || count == 8) continue;
+        // Each edge leaves one point (its lower end) as kind 1..7 and lies in the cube whose corner 0
+        // that point is; edges along the grid's last planes join two border points, never crossed.
+        for (int kind = 1; kind < 8; ++kind) out.vertices += s[0] != s[static_cast<size_t>(kind)] ? 1 : 0;
+        for (const auto& t : kTets) {
+          int in = 0;
+          for (int q : t) in += s[static_cast<size_t>(q)];
+          out.triangles += in == 2 ? 2 : (in == 1 || in == 3) ? 1 : 0;
+        }
       }
     }
   }
-  return cubes;
+  return out;
 }
 
 Mesh iso_surface(const VolumeGrid& g, float level, const Mask& inside, double voxel_size,

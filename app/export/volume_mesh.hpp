@@ -42,10 +42,14 @@ struct Mesh {
 // The voxels at or above `level` (1), as a Mask with the volume's depth.
 Mask inside_mask(const VolumeGrid& g, float level);
 
-// The cubes of iso_surface()'s padded grid (voxel centres as corners, an outside border around the
-// volume) whose corners lie on both sides of `inside`: the only cubes the surface crosses, each with
-// at most 12 triangles. Sizes the mesh before it is made (cli/export_volume.cpp's budget).
-uint64_t surface_cubes(const Mask& inside);
+// The size of iso_surface()'s mesh around `inside`, from the sides of its padded grid alone (voxel
+// centres as corners, an outside border): a vertex for each edge of the tetrahedra whose ends lie on
+// both sides, one triangle for each tetrahedron with one or three corners inside, two for two. Sizes
+// the mesh before it is made (cli/export_volume.cpp's budget); 1 byte a padded voxel.
+struct SurfaceSize {
+  uint64_t vertices = 0, triangles = 0;
+};
+SurfaceSize surface_size(const Mask& inside);
 
 // The iso-surface of `g` at `level` around the voxels `inside` marks (its size is the volume's):
 // where the clean-up changed a voxel's side, its value is mirrored about the level so that the
