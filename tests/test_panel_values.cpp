@@ -26,6 +26,7 @@
 #include "window/panel_values.hpp"
 #include "window/toast.hpp"
 #include "window/window_core.hpp"
+#include "window_support.hpp"
 
 namespace physarum::app {
 namespace {
@@ -97,20 +98,11 @@ const FloatLimit& model_limit(std::string_view key) {
   return slider_limit(registry::Section::Model, key);
 }
 
-run::Recipe small_options() {
-  run::Recipe o;
-  o.backend = "cpu";
-  o.threads = 1;
-  o.size = "64x48";
-  o.agents = "2K";
-  return o;
-}
-
 TEST(PanelValues, ModelValuesAreClampedOrRefusedBeforeTheBackend) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  WindowCore core(small_options());
+  WindowCore core(test::small_window_recipe());
   Toasts toasts;
   const ModelParams before = core.backend().model();
 
@@ -223,7 +215,7 @@ TEST(PanelValues, HostileValuesInTheLiveStateDrawAPanelAndASaneFrame) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  WindowCore core(small_options());
+  WindowCore core(test::small_window_recipe());
   test::HeadlessImGui imgui(1280, 800);
   PanelState st;
   Toasts toasts;

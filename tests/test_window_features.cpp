@@ -16,6 +16,7 @@
 #include "video/process.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
+#include "window_support.hpp"
 
 namespace physarum::app {
 namespace {
@@ -31,20 +32,11 @@ TEST(WindowFeatures, UnusedPathNeverOverwritesAnEarlierFile) {
   EXPECT_EQ(unused_path("no-such-dir-here/x.png"), std::filesystem::path("no-such-dir-here/x.png"));
 }
 
-run::Recipe small_options() {
-  run::Recipe o;
-  o.backend = "cpu";
-  o.threads = 1;
-  o.size = "64x48";
-  o.agents = "2K";
-  return o;
-}
-
 TEST(WindowFeatures, LoadingAPresetReallocatesOnlyWhenNeededAndABadOneChangesNothing) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  WindowCore core(small_options());
+  WindowCore core(test::small_window_recipe());
   const std::string file = std::string(PHYSARUM_SOURCE_DIR) + "/assets/presets/jones-2010.toml";
   Preset p = load_preset(file);
   p.run.size = {96, 64};
@@ -96,7 +88,7 @@ TEST(WindowFeatures, AsyncReadbackDeliversWhatWasDrawnAndDropsWhenTheRingIsFull)
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  WindowCore core(small_options());
+  WindowCore core(test::small_window_recipe());
   test::Fbo fbo(100, 70);
   core.step();
   core.render(100, 70);
@@ -163,7 +155,7 @@ TEST(WindowFeatures, RecordingTheFieldOffscreenWritesAPlayableVideo) {
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   const auto dir = test::temp_dir();
-  WindowCore core(small_options());
+  WindowCore core(test::small_window_recipe());
   test::Fbo window(200, 150);  // stands in for the window's framebuffer
   WindowRecording rec;
   rec.start(dir / "field.mp4", RecordSource::Field, 30, Pacing::EveryFrame, core, 200, 150);

@@ -28,21 +28,13 @@
 #include "window/quit_guard.hpp"
 #include "window/timeline.hpp"
 #include "window/twin_panel.hpp"
+#include "window_support.hpp"
 
 namespace physarum::app {
 namespace {
 
 namespace fs = std::filesystem;
 using test::ScopedEnv;
-
-run::Recipe small_recipe() {
-  run::Recipe o;
-  o.backend = "cpu";
-  o.threads = 1;
-  o.size = "64x48";
-  o.agents = "2K";
-  return o;
-}
 
 TEST(WindowLayout, TheViewFitsTheFieldIntoItsAreaAndTheMouseMapsThroughIt) {
   const Size field{960, 540};
@@ -85,7 +77,7 @@ TEST(WindowLayout, TheFieldIsDrawnIntoItsAreaAndTheRestIsBackground) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  WindowCore core(small_recipe());
+  WindowCore core(test::small_window_recipe());
   core.step();
   // The 64x48 field alone in a 100x75 framebuffer...
   std::vector<uint8_t> alone;
@@ -131,7 +123,7 @@ std::vector<ImGuiWindow*> shown_windows() {
 }
 
 struct Session {
-  WindowCore core{small_recipe()};
+  WindowCore core{test::small_window_recipe()};
   PanelState panel;
   Toasts toasts;
   TimelineState timeline;

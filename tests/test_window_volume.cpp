@@ -27,18 +27,10 @@
 #include "window/toast.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
+#include "window_support.hpp"
 
 namespace physarum::app {
 namespace {
-
-run::Recipe plane_options() {
-  run::Recipe o;
-  o.backend = "cpu";
-  o.threads = 1;
-  o.size = "64x48";
-  o.agents = "2K";
-  return o;
-}
 
 std::string preset_file(const char* name) {
   return std::string(PHYSARUM_SOURCE_DIR) + "/assets/presets/" + name + ".toml";
@@ -73,7 +65,7 @@ TEST(WindowVolume, APlaneWindowLoadsAVolumePresetGrowsAndDrawsItAndGoesBackToAPl
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  WindowCore core(plane_options());
+  WindowCore core(test::small_window_recipe());
   ASSERT_FALSE(core.is_volume());
   const Preset v = small_volume();
   ASSERT_TRUE(core.apply_preset(v, preset_file("web-3d"))) << core.notice();
@@ -85,7 +77,7 @@ TEST(WindowVolume, APlaneWindowLoadsAVolumePresetGrowsAndDrawsItAndGoesBackToAPl
   for (int f = 0; f < 4; ++f) core.step();
   EXPECT_EQ(core.steps_done(), 12u);
   // The same bytes as the run library grows from the same preset (a timed step is a step).
-  run::Run ref(run::with_base(plane_options(), v));
+  run::Run ref(run::with_base(test::small_window_recipe(), v));
   ref.step(12);
   std::vector<float> a, b;
   core.run().volume().read_field(a);
@@ -137,7 +129,7 @@ TEST(WindowVolume, AVolumesPanelShowsItsKeysFromTheRegistryAndHidesWhatNeedsAPla
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
   test::HeadlessImGui imgui(1280, 4000);  // tall: every open section is drawn
-  WindowCore core(plane_options());
+  WindowCore core(test::small_window_recipe());
   bool error = false;
   const std::string plane = panel_words(core, &error);
   EXPECT_FALSE(error);
@@ -177,7 +169,7 @@ TEST(WindowVolume, TheVolumeReachesThePictureThroughInteropOnCuda) {
   std::string why;
   auto egl = test::try_egl(true, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  run::Recipe o = plane_options();
+  run::Recipe o = test::small_window_recipe();
   o.backend = "cuda";
   o.size = "32x32x32";
   o.agents = "20K";
@@ -195,7 +187,7 @@ TEST(WindowVolume, AVolumePresetThatCannotBeMadeChangesNothing) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  WindowCore core(plane_options());
+  WindowCore core(test::small_window_recipe());
   core.step();
   const Preset before = core.preset;
   Preset bad = small_volume();
@@ -212,7 +204,7 @@ TEST(WindowVolume, F12AndTheRecordingOfAVolumeTakeItsPictureAtTheSizeTheWindowSh
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  run::Recipe o = plane_options();
+  run::Recipe o = test::small_window_recipe();
   o.size = "24x24x24";
   o.agents = "6000";
   WindowCore core(o);
@@ -264,7 +256,7 @@ TEST(WindowVolume, ATurntableOfCameraKeyframesTurnsTheCameraAsTheVolumeGrows) {
   std::string why;
   auto egl = test::try_egl(false, why);
   if (!egl) GTEST_SKIP() << "no EGL context: " << why;
-  run::Recipe o = plane_options();
+  run::Recipe o = test::small_window_recipe();
   o.size = "24x24x24";
   o.agents = "3000";
   WindowCore core(o);

@@ -400,9 +400,8 @@ class HeadlessRender {
         sim_(sim),
         b_(sim.is_volume() ? nullptr : &sim.backend()),
         out_(out),
-        egl_(b_ ? b_->can_publish() : sim.volume().kind() == BackendKind::Cuda) {
-    std::fprintf(stderr, "physarum render: %s; %s\n", (b_ ? b_->name() : sim.volume().name()).c_str(),
-                 egl_.description().c_str());
+        egl_(sim.kind() == BackendKind::Cuda) {
+    std::fprintf(stderr, "physarum render: %s; %s\n", sim.name().c_str(), egl_.description().c_str());
     palettes_ = render::load_palettes(render::palette_dir());
     check_keyframed_palettes(sim.preset(), palettes_);
     (void)palette_named(palettes_, sim.preset().display.palette);  // a missing one stops here, named
@@ -559,7 +558,7 @@ uint64_t run_steps(const RenderOptions& o, run::Run& sim, HeadlessRender& out, c
   return done;
 }
 
-void say_written(const RenderOptions& o, run::Run& s, uint64_t done, uint64_t frames) {
+void say_written(const RenderOptions& o, const run::Run& s, uint64_t done, uint64_t frames) {
   for (const auto& f : o.outs) {
     if (out_kind(f) == OutKind::Video) {
       std::printf("physarum render: wrote %s (%llu frames at %d fps)\n", printable(f).c_str(),
@@ -568,12 +567,9 @@ void say_written(const RenderOptions& o, run::Run& s, uint64_t done, uint64_t fr
       std::printf("physarum render: wrote %s\n", printable(f).c_str());
     }
   }
-  const bool volume = s.is_volume();
   std::printf("physarum render: %llu steps of %s agents on %s with %s\n",
-              static_cast<unsigned long long>(done),
-              format_count(volume ? s.volume().agent_count() : s.backend().agent_count()).c_str(),
-              format_size(volume ? s.volume().size() : s.backend().size()).c_str(),
-              (volume ? s.volume().name() : s.backend().name()).c_str());
+              static_cast<unsigned long long>(done), format_count(s.agent_count()).c_str(),
+              format_size(s.size()).c_str(), s.name().c_str());
 }
 
 // --from and --loop shape a video: checked with the outputs, before any work.
@@ -671,14 +667,13 @@ int run_render(const RenderOptions& o) {
   if (o.deep.depth == 8) {
     for (const auto& f : outs.pngs) render::write_png_rgba(f, rgba.data(), plan.size.width, plan.size.height);
   }
-  say_written(o, sim, done, loop ? loop->loop_frames : frames);
-  if (sim.is_volume()) return kExitOk;  // check_volume_options refused the plane's outputs
-  Backend& b = sim.backend();
+  // A volume has neither .npy outputs nor a report (check_volume_options refused them).
   const auto& field = out.host_field();
   for (const auto& f : outs.npys)
-    write_npy(f, field.data(), b.size().height, b.size().width, b.species_count());
+    write_npy(f, field.data(), sim.size().height, sim.size().width, sim.species_count());
+  say_written(o, sim, done, loop ? loop->loop_frames : frames);
   if (o.report.wanted() &&
-      !write_render_report(o.report, b, sim.preset().environment, field, done,
+      !write_render_report(o.report, sim.backend(), sim.preset().environment, field, done,
                            "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()),
                            o.output_budget)) {
     const int sig = stop_signal();

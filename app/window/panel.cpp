@@ -177,12 +177,7 @@ bool parameter_widget(const registry::Param& p, void* table, Toasts& toasts, boo
       return changed;
     }
     case registry::Type::Choice: {
-      auto choices = registry::choice_list(p);
-      if (volume && !p.volume_choices.empty()) {
-        registry::Param wider = p;
-        wider.choices = p.volume_choices;
-        for (const std::string_view c : registry::choice_list(wider)) choices.push_back(c);
-      }
+      const auto choices = registry::choice_list(p, volume);
       const std::string now = std::get<std::string>(p.get(table));
       std::string label(p.name);
       std::replace(label.begin(), label.end(), '_', ' ');

@@ -57,15 +57,15 @@ render::VolumeRenderer& WindowCore::volume_renderer() {
 }
 
 Size WindowCore::field_size() const {
-  return run_.is_volume() ? run_.preset().run.size : run_.backend().size();
+  return run_.size();
 }
 
 uint64_t WindowCore::agent_count() const {
-  return run_.is_volume() ? run_.preset().run.agents : run_.backend().agent_count();
+  return run_.agent_count();
 }
 
 int WindowCore::species_count() const {
-  return run_.is_volume() ? std::max(1, preset.species.count()) : run_.backend().species_count();
+  return run_.species_count();
 }
 
 SpeciesSet WindowCore::species() const {
@@ -74,11 +74,11 @@ SpeciesSet WindowCore::species() const {
 }
 
 BackendKind WindowCore::backend_kind() const {
-  return run_.is_volume() ? run_.volume().kind() : run_.backend().kind();
+  return run_.kind();
 }
 
 std::string WindowCore::backend_name() const {
-  return run_.is_volume() ? run_.volume().name() : run_.backend().name();
+  return run_.name();
 }
 
 StageTimings WindowCore::stage_timings() {

@@ -69,8 +69,7 @@ void Sim::step(long long n) {
   }
   // The CPU backend works as it is called: chunks keep Ctrl-C responsive. The CUDA backend only
   // queues work (its CUDA graphs want the whole count in one call).
-  const bool queued =
-      run_->is_volume() ? run_->volume().kind() == BackendKind::Cuda : run_->backend().can_publish();
+  const bool queued = run_->kind() == BackendKind::Cuda;
   const long long chunk = queued ? n : 16;
   for (long long done = 0; done < n;) {
     const int k = static_cast<int>(std::min(chunk, n - done));
@@ -81,16 +80,16 @@ void Sim::step(long long n) {
 }
 
 Size Sim::size() const {
-  return run_->is_volume() ? run_->volume().size() : run_->backend().size();
+  return run_->size();
 }
 uint64_t Sim::agent_count() const {
-  return run_->is_volume() ? run_->volume().agent_count() : run_->backend().agent_count();
+  return run_->agent_count();
 }
 int Sim::species_count() const {
-  return run_->is_volume() ? run_->volume().species_count() : run_->backend().species_count();
+  return run_->species_count();
 }
 std::string Sim::backend_name() const {
-  return run_->is_volume() ? run_->volume().name() : run_->backend().name();
+  return run_->name();
 }
 
 py::array_t<float> Sim::field() {

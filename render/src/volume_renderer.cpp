@@ -259,9 +259,8 @@ void VolumeRenderer::update_volume(Volume& v, const DisplayParams& d, const Chan
 void VolumeRenderer::compute_range(const DisplayParams& d) {
   const int channels = colours_.count;
   if (host_current_) {
-    range_ = compute_channels_range(host_.data(), channels, voxels_of(size_), d);
-    host_range_.keep(range_, d);
-    gpu_range_.upload(range_);
+    host_range_.keep(compute_channels_range(host_.data(), channels, voxels_of(size_), d), d);
+    gpu_range_.upload(host_range_.range);
     return;
   }
   if (d.cave == CaveMode::Quantile && host_range_.serves(d)) {  // the last host copy's levels
@@ -269,8 +268,7 @@ void VolumeRenderer::compute_range(const DisplayParams& d) {
     return;
   }
   if (!d.auto_range && d.cave != CaveMode::Quantile) {
-    range_ = compute_channels_range(nullptr, channels, 0, d);
-    gpu_range_.upload(range_);
+    gpu_range_.upload(compute_channels_range(nullptr, channels, 0, d));
     return;
   }
   for (int c = 0; c < channels; ++c) glBindTextureUnit(static_cast<GLuint>(c), field_tex_[c].get());
@@ -283,9 +281,13 @@ bool VolumeRenderer::has_host_range_for(const DisplayParams& d) const {
   return host_range_.serves(drawable_volume_display(d));
 }
 
+VolumeRenderer::Shown VolumeRenderer::shown_environment(const DisplayParams& d) const {
+  return {d.show_walls && walls_tex_ && walls_size_ == size_,
+          d.show_food && food_tex_ && food_size_ == size_};
+}
+
 void VolumeRenderer::set_environment_uniforms(const Program& p, const DisplayParams& d) {
-  const bool walls = d.show_walls && walls_tex_ && walls_size_ == size_;
-  const bool food = d.show_food && food_tex_ && food_size_ == size_;
+  const auto [walls, food] = shown_environment(d);
   set_uniform(p, "u_show_walls", walls ? 1 : 0);
   set_uniform(p, "u_show_food", food ? 1 : 0);
   if (walls) glBindTextureUnit(6, walls_tex_.get());
@@ -347,8 +349,7 @@ void VolumeRenderer::set_uniforms(const Program& p, const DisplayParams& d, cons
 }
 
 void VolumeRenderer::build_bricks(const DisplayParams& d) {
-  const bool walls = d.show_walls && walls_tex_ && walls_size_ == size_;
-  const bool food = d.show_food && food_tex_ && food_size_ == size_;
+  const auto [walls, food] = shown_environment(d);
   const int env = (walls ? 1 : 0) | (food ? 2 : 0);
   if (!bricks_stale_ && env == bricks_env_) return;
   for (int c = 0; c < colours_.count; ++c) glBindTextureUnit(static_cast<GLuint>(c), field_tex_[c].get());

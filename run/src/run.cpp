@@ -99,6 +99,21 @@ const Volume& Run::volume() const {
 uint64_t Run::steps_done() const {
   return volume_ ? volume_->steps_done() : backend_->steps_done();
 }
+Size Run::size() const {
+  return volume_ ? volume_->size() : backend_->size();
+}
+uint64_t Run::agent_count() const {
+  return volume_ ? volume_->agent_count() : backend_->agent_count();
+}
+int Run::species_count() const {
+  return volume_ ? volume_->species_count() : backend_->species_count();
+}
+std::string Run::name() const {
+  return volume_ ? volume_->name() : backend_->name();
+}
+BackendKind Run::kind() const {
+  return volume_ ? volume_->kind() : backend_->kind();
+}
 
 void Run::need_plane(const char* what) const {
   if (volume_) {

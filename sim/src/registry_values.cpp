@@ -156,8 +156,12 @@ std::vector<float> parse_matrix(std::string_view text) {
 
 }  // namespace
 
-std::vector<std::string_view> choice_list(const Param& param) {
-  return split_choices(param.choices);
+std::vector<std::string_view> choice_list(const Param& param, bool volume) {
+  std::vector<std::string_view> out = split_choices(param.choices);
+  if (volume) {
+    for (const std::string_view c : split_choices(param.volume_choices)) out.push_back(c);
+  }
+  return out;
 }
 
 float float_of(double d) {
@@ -223,10 +227,8 @@ void check(const Param& p, const Value& v, const std::string& name, size_t speci
     case Type::Bool: return;
     case Type::Choice: {
       const std::string& s = std::get<std::string>(v);
-      const auto plane = split_choices(p.choices);
-      const auto volume = split_choices(p.volume_choices);
-      if (std::find(plane.begin(), plane.end(), s) == plane.end() &&
-          std::find(volume.begin(), volume.end(), s) == volume.end())
+      const auto any = choice_list(p, true);
+      if (std::find(any.begin(), any.end(), s) == any.end())
         throw Error(name + " '" + s + "' is not one of: " + range_text(p));
       return;
     }

@@ -63,9 +63,6 @@ class VolumeRenderer {
 
   Size volume_size() const { return size_; }  // {0, 0} before the first volume
   int channels() const { return colours_.count; }
-  // The display range of the last draw made from a host copy (auto range: the volume's, as for a
-  // plane); the GPU's range of an interop frame stays on the GPU.
-  const DisplayRange& range() const { return range_; }
   // The volume as last read to the host ((S, D, H, W)); empty while interop feeds the textures.
   const std::vector<float>& host_volume() const { return host_; }
   // The next draws compute the range on the GPU, as after an interop frame, though the host has the
@@ -91,6 +88,11 @@ class VolumeRenderer {
   void compute_range(const DisplayParams& d);
   void set_uniforms(const Program& p, const DisplayParams& d, const Area& area, int fb_w, int fb_h);
   void set_environment_uniforms(const Program& p, const DisplayParams& d);
+  // Which of the overlays `d` shows that this volume has (walls, food).
+  struct Shown {
+    bool walls = false, food = false;
+  };
+  Shown shown_environment(const DisplayParams& d) const;
   void upload_food(const std::vector<VoxelFood>& food, Size size);
   void upload_walls(const std::vector<uint8_t>& walls, Size size);
   bool publish_through_interop(Volume& v);
@@ -116,7 +118,6 @@ class VolumeRenderer {
   ChannelColours colours_;
   std::vector<float> host_;
   bool host_current_ = false;
-  DisplayRange range_;
   HostRange host_range_;              // the last host copy's, for quantile cave levels in interop frames
   const Volume* walls_of_ = nullptr;  // the volume whose walls were last uploaded
   const uint8_t* walls_data_ = nullptr;

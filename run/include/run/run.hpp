@@ -41,6 +41,12 @@ class Run {
   const Volume& volume() const;
   // The steps done, on either.
   uint64_t steps_done() const;
+  // What the plane's backend or the volume says of itself, on either.
+  Size size() const;
+  uint64_t agent_count() const;
+  int species_count() const;
+  std::string name() const;
+  BackendKind kind() const;
 
   Backend& backend();
   const Backend& backend() const;

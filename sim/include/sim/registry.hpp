@@ -112,8 +112,8 @@ std::string to_toml(const Param& param, const Value& v);
 // The value for a person: as --set takes it ("0.01", "inferno", "#3b5b7a", "1920x1080").
 std::string to_text(const Param& param, const Value& v);
 
-// A Choice parameter's choices, in order (without its volume_choices).
-std::vector<std::string_view> choice_list(const Param& param);
+// A Choice parameter's choices, in order; with `volume`, its volume_choices after them.
+std::vector<std::string_view> choice_list(const Param& param, bool volume = false);
 // A short type name for messages and docs: "float", "integer", "true or false", ...
 std::string_view type_name(Type t);
 // The allowed values in words: "0 to 180", "simple, jones", "1 to 64 characters".
