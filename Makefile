@@ -25,7 +25,7 @@ run: build
 
 test: build
 	@set -o pipefail; cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 900 2>&1 | tee ctest-output.log; \
-	  rc=$$?; $(CURDIR)/scripts/test-summary .; exit $$rc
+	  rc=$$?; $(CURDIR)/scripts/test-summary . || rc=1; exit $$rc
 
 # The record of what `make install` put where (files, and the folders it made) is ours: cmake
 # --install rewrites install_manifest.txt on every install (the tests install too) and lists no folders.

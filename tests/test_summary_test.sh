@@ -23,3 +23,15 @@ grep -qx '  1 no display' <<<"$out" || { echo "FAIL: expected 1 display reason";
 listed=$(grep -E '^  [0-9]+ ' <<<"$out" | awk '{n += $1} END {print n}')
 [ "$listed" -eq 5 ] || { echo "FAIL: reasons add up to $listed, not 5"; exit 1; }
 echo "test-summary: count and reasons agree"
+
+# In CI (PHYSARUM_CI) a skip for lack of something scripts/install-deps installs fails the summary;
+# a skip for what CI cannot have (a CUDA device, an EGL context on the NVIDIA device) does not.
+PHYSARUM_CI=1 "$summary" "$work" >/dev/null || { echo "FAIL: CUDA and display skips failed CI mode"; exit 1; }
+printf '[ RUN      ] Video.Plays\n/src/tests/test_video.cpp:3: Skipped\nffmpeg/ffprobe not installed\n\n[  SKIPPED ] Video.Plays (1 ms)\n' \
+  >>"$work/Testing/Temporary/LastTest.log"
+printf 'gpu.one: Skipped\n  no EGL context on the NVIDIA device: none\n' >>"$work/Testing/Temporary/LastTest.log"
+"$summary" "$work" >/dev/null || { echo "FAIL: outside CI a skip is no failure"; exit 1; }
+if out=$(PHYSARUM_CI=1 "$summary" "$work"); then echo "FAIL: CI mode passed a skip for lack of ffmpeg"; exit 1; fi
+grep -q '1 ffmpeg/ffprobe not installed' <<<"$out" || { echo "FAIL: CI mode did not name ffmpeg: $out"; exit 1; }
+sed -n '/FAILED in CI/,$p' <<<"$out" | grep -q 'NVIDIA' && { echo "FAIL: CI mode named the NVIDIA skip"; exit 1; }
+echo "test-summary: in CI a skip for lack of an installed program fails"
