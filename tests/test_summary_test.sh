@@ -30,8 +30,11 @@ PHYSARUM_CI=1 "$summary" "$work" >/dev/null || { echo "FAIL: CUDA and display sk
 printf '[ RUN      ] Video.Plays\n/src/tests/test_video.cpp:3: Skipped\nffmpeg/ffprobe not installed\n\n[  SKIPPED ] Video.Plays (1 ms)\n' \
   >>"$work/Testing/Temporary/LastTest.log"
 printf 'gpu.one: Skipped\n  no EGL context on the NVIDIA device: none\n' >>"$work/Testing/Temporary/LastTest.log"
+printf 'SKIPPED [1] tests/test_view.py:49: this NumPy gives read-only arrays from DLPack\n' >>"$work/Testing/Temporary/LastTest.log"
 "$summary" "$work" >/dev/null || { echo "FAIL: outside CI a skip is no failure"; exit 1; }
 if out=$(PHYSARUM_CI=1 "$summary" "$work"); then echo "FAIL: CI mode passed a skip for lack of ffmpeg"; exit 1; fi
 grep -q '1 ffmpeg/ffprobe not installed' <<<"$out" || { echo "FAIL: CI mode did not name ffmpeg: $out"; exit 1; }
 sed -n '/FAILED in CI/,$p' <<<"$out" | grep -q 'NVIDIA' && { echo "FAIL: CI mode named the NVIDIA skip"; exit 1; }
+sed -n '/FAILED in CI/,$p' <<<"$out" | grep -q 'read-only' && { echo "FAIL: CI mode named a skip that lacks nothing"; exit 1; }
+grep -qx 'Skipped 7 test(s), and why:' <<<"$out" || { echo "FAIL: a script's skip (NAME: Skipped) counts once: $out"; exit 1; }
 echo "test-summary: in CI a skip for lack of an installed program fails"

@@ -93,6 +93,15 @@ inline double thread_cpu_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
+// The same for every thread of the process (a CPU backend's OpenMP workers): a bound on the work a
+// call does that other processes on a busy machine (ctest -j, a build) do not stretch, as they
+// stretch wall time.
+inline double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
 // A .npy file as numpy 1.x writes it: the dict padded so the data starts at a multiple of 64.
 inline std::string npy_bytes(const std::string& descr, const std::string& shape, const void* data,
                              size_t bytes) {
