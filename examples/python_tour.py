@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""A tour of the physarum Python module, notebook style: run it top to bottom, or paste the cells
-into a notebook (each starts with `# %%`).
+"""A tour of the physarum Python module as a script: run it top to bottom, or paste the cells (each
+starts with `# %%`) into a notebook. examples/tour.ipynb is the notebook tour (towns, measures, a graph,
+a volume).
 
     PYTHONPATH=build/python python3 examples/python_tour.py [--size 512] [--agents 100000] [--steps 400]
 
-It grows a network, shows it (matplotlib when installed, else PNG files written with the module's
-own renderer), then times one step of physarum against a small pure-NumPy implementation of the
-same model, and against PyTorch when that is installed (on the GPU when torch sees one).
+It grows a network and draws it into one picture, python_tour.png (`--out NAME` writes NAME.png): the
+field on a log scale beside the window's colouring of it (`sim.render`; that panel is left out where
+there is no OpenGL). The picture needs matplotlib (python3-matplotlib); without it nothing is written
+and the script says so. Then it checks a small pure-NumPy implementation of the same model against
+physarum's first step and times one step of each, and of PyTorch when that is installed (on the GPU
+when torch sees one).
 """
 
 # %% Set-up
@@ -22,7 +26,7 @@ parser.add_argument("--size", type=int, default=512, help="field side in cells (
 parser.add_argument("--agents", type=int, default=100_000)
 parser.add_argument("--steps", type=int, default=400, help="steps to grow the network")
 parser.add_argument("--backend", default="auto", choices=["auto", "cpu", "cuda"])
-parser.add_argument("--out", default="python_tour", help="prefix of the files written")
+parser.add_argument("--out", default="python_tour", help="the picture is OUT.png")
 args = parser.parse_args()
 
 # %% Grow a network
@@ -58,10 +62,10 @@ try:
     for ax in axes.flat:
         ax.set_axis_off()
     fig.tight_layout()
-    fig.savefig(f"{args.out}.png", dpi=80)
-    print(f"wrote {args.out}.png (matplotlib)")
+    fig.savefig(f"{args.out}.png", dpi=80, bbox_inches="tight")
+    print(f"wrote {args.out}.png")
 except ImportError:
-    print("matplotlib is not installed (python3-matplotlib): no plot")
+    print(f"matplotlib is not installed (python3-matplotlib): {args.out}.png not written")
 
 
 # %% The model in plain NumPy (docs/MODEL.md): one step for every agent, then the field
