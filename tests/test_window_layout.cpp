@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gl_support.hpp"
@@ -416,6 +417,40 @@ TEST(WindowWords, WhatDidNotRunIsLeftOutAndNothingReadsInf) {
   }
   EXPECT_NE(growth_words(std::log(2.0) / 50.0).find("doubles every 50 steps"), std::string::npos)
       << growth_words(std::log(2.0) / 50.0);
+}
+
+// The twin's growth words wrap at spaces, never inside a number: ImGui's own wrapping (TextWrapped)
+// breaks after a '.', which put "lambda = 0." on one line and "0244 per step" on the next.
+TEST(WindowWords, WrappedTextBreaksAtSpacesNeverInsideANumber) {
+  const std::string text = growth_words(0.0244);
+  ASSERT_EQ(text, "the difference doubles every 28.4 steps (lambda = 0.0244 per step)");
+  // A width by hand: one unit a character.
+  const auto chars = [](std::string_view s) { return static_cast<float>(s.size()); };
+  EXPECT_EQ(
+      wrap_at_spaces(text, 30, chars),
+      (std::vector<std::string>{"the difference doubles every", "28.4 steps (lambda = 0.0244", "per step)"}));
+  EXPECT_EQ(wrap_at_spaces("lambda = 0.0244 per step", 11, chars),
+            (std::vector<std::string>{"lambda =", "0.0244 per", "step"}));
+  // A word wider than the line has a line of its own, whole; the text's own newlines stay.
+  EXPECT_EQ(wrap_at_spaces("d = 1.25e-05 at step 300", 3, chars),
+            (std::vector<std::string>{"d =", "1.25e-05", "at", "step", "300"}));
+  EXPECT_EQ(wrap_at_spaces("a b\nc  d", 100, chars), (std::vector<std::string>{"a b", "c  d"}));
+  EXPECT_EQ(wrap_at_spaces("", 10, chars), (std::vector<std::string>{""}));
+
+  // In ImGui's font, at a width where ImGui's wrap splits the number, each line is whole words.
+  test::HeadlessImGui imgui;
+  ImGui::NewFrame();
+  const std::string line = "lambda = 0.0244 per step";
+  const float width = ImGui::CalcTextSize("lambda = 0.02").x;
+  const char* imgui_break =
+      ImGui::GetFont()->CalcWordWrapPositionA(1.0f, line.c_str(), line.c_str() + line.size(), width);
+  EXPECT_EQ(std::string(line.c_str(), imgui_break), "lambda = 0.") << "ImGui's wrap, which this replaces";
+  const auto measure = [](std::string_view s) {
+    return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
+  };
+  EXPECT_EQ(wrap_at_spaces(line, width, measure),
+            (std::vector<std::string>{"lambda =", "0.0244 per", "step"}));
+  ImGui::EndFrame();
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "window/panel_words.hpp"
+
 namespace physarum::app {
 
 std::vector<float> log10_distances(const std::vector<sensitivity::Record>& records, float floor) {
@@ -62,7 +64,7 @@ void distance_plots(const TwinRun& t) {
                    std::min(top, 1.0f), ImVec2(width, 50));
   const sensitivity::LyapunovFit& f = t.fit();
   if (f.ok) {
-    ImGui::TextWrapped("%s", growth_words(f.lambda).c_str());
+    text_wrapped(growth_words(f.lambda));  // never "0." and "0244" on two lines
     ImGui::TextDisabled("fitted over steps %lld to %lld (%d points)", static_cast<long long>(f.from_step),
                         static_cast<long long>(f.to_step), f.points);
     if (f.saturation_step >= 0)
