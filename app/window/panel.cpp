@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "render/environment_overlay.hpp"
@@ -531,8 +532,12 @@ void record_section(PanelState& st) {
     choice_combo("source", st.record_source, sources);
     slider(st.record_fps, limits::kRecordFps);
     static constexpr Choice pacings[] = {
-        {"real time", "The video lasts as long as the recording ran (frames repeated or skipped to fit)"},
-        {"every frame", "One video frame per window frame: the video's speed follows the frame rate"}};
+        {"smooth",
+         "Each picture once, at most fps a second: real time when the window keeps up, faster "
+         "when it draws fewer (never a repeated frame)"},
+        {"every frame", "Each window frame is one video frame: the video's speed follows the frame rate"},
+        {"real time", "The video lasts as long as the recording ran: a slow window's frames are repeated"}};
+    static_assert(std::size(pacings) == std::size(kWindowPacings));
     choice_combo("timing", st.record_pacing, pacings);
     static constexpr Choice formats[] = {{"MP4 (H.264)", "Plays everywhere"},
                                          {"WebM (VP9)", "Keeps a transparent background"},
@@ -563,19 +568,16 @@ void record_section(PanelState& st) {
       ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "REC");
       ImGui::SameLine();
     }
-    ImGui::TextWrapped("%s", r.file.c_str());
-    ImGui::Text("%llu frames written, %llu dropped", static_cast<unsigned long long>(r.rec.video_frames),
-                static_cast<unsigned long long>(r.dropped));
-    if (r.pacing == Pacing::EveryFrame) {
-      // Each window frame is a video frame: the video plays at the recording's rate over the window's.
-      ImGui::TextWrapped("every frame: %.1f s ran, plays in %.1f s (%.2gx speed)", r.rec.wall_s,
-                         r.rec.duration_s, r.speed());
-    } else {
-      ImGui::TextWrapped("real time: %.1f s ran, %.1f s of video (frames repeated or skipped to fit)",
-                         r.rec.wall_s, r.rec.duration_s);
+    text_wrapped(r.file.string());
+    text_wrapped(video_summary(r.rec, r.fps, r.pacing));
+    if (r.dropped > 0) ImGui::Text("%llu dropped", static_cast<unsigned long long>(r.dropped));
+    if (const std::string slideshow = slideshow_note(r.rec, r.fps, r.pacing); !slideshow.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.6f, 0.3f, 1));
+      text_wrapped(slideshow);
+      ImGui::PopStyleColor();
     }
-    ImGui::Text("%.1f s, %s, %dx%d %s", r.rec.duration_s, format_bytes(r.rec.file_bytes).c_str(),
-                r.rec.video_width, r.rec.video_height, r.rec.encoder.c_str());
+    ImGui::Text("%s, %dx%d %s", format_bytes(r.rec.file_bytes).c_str(), r.rec.video_width, r.rec.video_height,
+                r.rec.encoder.c_str());
     if (!r.rec.error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", r.rec.error.c_str());
   }
 }

@@ -76,7 +76,7 @@ struct PanelState {
   // Recording and screenshots: the panel asks (actions above), the window acts.
   int record_source = 0;  // RecordSource
   int record_fps = 60;
-  int record_pacing = 0;       // 0: real time, 1: every frame (Pacing)
+  int record_pacing = 0;       // index into kWindowPacings: smooth, every frame, real time
   int record_format = 0;       // VideoFormat: MP4, WebM, GIF, PNG sequence
   char record_path[512] = "";  // empty: physarum-<time>.mp4 in the current directory
   RecordingStatus recording;   // filled by the window each frame

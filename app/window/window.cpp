@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <future>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <random>
@@ -194,15 +195,19 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
   panel_.image_fit = o.sim.image_fit == "fit" ? 1 : 0;
   panel_.record_fps = o.record_fps;
   panel_.record_source = o.record_window ? 1 : 0;
-  panel_.record_pacing = o.record_every_frame ? 1 : 0;
+  const Pacing pacing =
+      o.record_every_frame ? Pacing::EveryFrame : pacing_named(o.record_timing).value_or(Pacing::Smooth);
+  panel_.record_pacing = static_cast<int>(
+      std::find(std::begin(kWindowPacings), std::end(kWindowPacings), pacing) - std::begin(kWindowPacings));
   install_event_callbacks(win, &events_);
   if (!o.record.empty()) {
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(win, &fb_w, &fb_h);
     // Throws: exit 1 with the message.
     recording_.start(o.record, o.record_window ? RecordSource::Window : RecordSource::Field, o.record_fps,
-                     o.record_every_frame ? Pacing::EveryFrame : Pacing::RealTime, core_, fb_w, fb_h);
-    toasts_.info("recording to " + o.record);
+                     pacing, core_, fb_w, fb_h);
+    toasts_.info("recording to " + o.record + " (" + pacing_words(recording_.status().pacing, o.record_fps) +
+                 ")");
   }
   if (remote_)
     toasts_.info("OSC: listening on UDP port " + std::to_string(remote_->port()) + " (/physarum/...)");
@@ -313,7 +318,7 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
       case PanelAction::ToggleRecording: {
         const RecordingSettings settings{
             panel_.record_path, panel_.record_source == 1 ? RecordSource::Window : RecordSource::Field,
-            panel_.record_fps, panel_.record_pacing == 1 ? Pacing::EveryFrame : Pacing::RealTime,
+            panel_.record_fps, kWindowPacings[std::clamp(panel_.record_pacing, 0, 2)],
             kVideoFormats[std::clamp(panel_.record_format, 0, 3)]};
         tell(recording_.toggle(settings, core_, fb_w, fb_h));
         break;
