@@ -11,6 +11,7 @@
 #include "cli/sim_options.hpp"
 #include "video/video_format.hpp"
 #include "video/video_pacer.hpp"
+#include "window/ui_scale.hpp"
 #include "window/window.hpp"
 
 namespace physarum::app {
@@ -86,10 +87,16 @@ CommandFn add_window_options(CLI::App& app) {
           ->check(CLI::IsMember(timings));
   app.add_flag("--record-every-frame", o->record_every_frame, "The same as --record-timing every-frame")
       ->excludes(timing);
+  app.add_option("--ui-scale", o->ui_scale,
+                 "Size of the panel's text and controls, e.g. 1.5 (default: the monitor's, or the panel's "
+                 "choice; a 4K screen or a laptop gets larger text)")
+      ->type_name("K")
+      ->check(finite_number())
+      ->check(CLI::Range(kMinUiScale, kMaxUiScale));
 
   for (const char* name : {"--frames", "--screenshot", "--window", "--no-vsync", "--fullscreen",
                            "--hide-panel", "--record", "--record-window", "--record-fps", "--twin", "--osc",
-                           "--midi", "--record-timing", "--record-every-frame", "--atlas"}) {
+                           "--midi", "--record-timing", "--record-every-frame", "--atlas", "--ui-scale"}) {
     app.get_option(name)->group(kWindowGroup);
   }
   return [o] {

@@ -21,6 +21,7 @@
 #include "window/panel_words.hpp"
 #include "window/performance_window.hpp"
 #include "window/species_panel.hpp"
+#include "window/ui_scale.hpp"
 
 namespace physarum::app {
 namespace {
@@ -94,10 +95,41 @@ void show_run(PanelState& st, const RunParams& run) {
   st.detail = run.scale;
 }
 
+// The size of the panel's text and widgets: the monitor's (automatic) or a chosen one, kept in the
+// layout file. The window applies a change before its next frame.
+void ui_scale_combo(PanelState& st) {
+  static constexpr float kScales[] = {0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f};
+  const float now = chosen_ui_scale(st.ui_scale_asked, st.layout.ui_scale, st.ui_scale_auto);
+  std::string shown = scale_text(now);
+  if (st.ui_scale_asked > 0) {
+    shown += " (--ui-scale)";
+  } else if (!(st.layout.ui_scale > 0)) {
+    shown = "automatic (" + shown + ")";
+  }
+  if (!ImGui::BeginCombo("UI scale", shown.c_str())) {
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The size of the text and controls; automatic: the monitor's (%s here)",
+                        scale_text(st.ui_scale_auto).c_str());
+    return;
+  }
+  const std::string automatic = "automatic (" + scale_text(st.ui_scale_auto) + ")";
+  if (ImGui::Selectable(automatic.c_str(), st.ui_scale_asked <= 0 && !(st.layout.ui_scale > 0))) {
+    st.ui_scale_asked = 0;
+    st.layout.ui_scale = 0;
+  }
+  for (const float k : kScales) {
+    if (ImGui::Selectable(scale_text(k).c_str(), st.layout.ui_scale == k && st.ui_scale_asked <= 0)) {
+      st.ui_scale_asked = 0;  // the panel's choice replaces the command line's for the rest of the session
+      st.layout.ui_scale = k;
+    }
+  }
+  ImGui::EndCombo();
+}
+
 void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::Text("Backend: %s", core.backend_name().c_str());
   if (!core.backend_note().empty() && core.backend_note() != core.backend_name())
-    ImGui::TextWrapped("%s", core.backend_note().c_str());
+    text_wrapped(core.backend_note());
   picture_path_line(core);
   ImGui::Text("%s %s, %s agents, step %llu", core.is_volume() ? "Volume" : "Field",
               format_size(core.field_size()).c_str(), format_count(core.agent_count()).c_str(),
@@ -124,6 +156,7 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (ImGui::Checkbox("vsync", &st.vsync)) st.actions.push_back(PanelAction::ApplyVsync);
   ImGui::SameLine();
   if (ImGui::Button("Fullscreen (F11)")) st.actions.push_back(PanelAction::ToggleFullscreen);
+  ui_scale_combo(st);
 
   if (!ImGui::TreeNode("Size, agents, detail, seed, spawn (restarts the run)")) return;
   input(st.width, limits::kWidth, 64, 256);
@@ -227,7 +260,7 @@ void species_count_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   for (size_t i = 0; i < planned.list.size(); ++i) {
     const Species& sp = planned.list[i];
     ImGui::PushID(static_cast<int>(i));
-    ImGui::ColorButton("##c", rgb_colour(sp.colour), ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
+    ImGui::ColorButton("##c", rgb_colour(sp.colour), ImGuiColorEditFlags_NoTooltip, ImVec2(px(14), px(14)));
     ImGui::SameLine();
     ImGui::Text("%s%s", sp.name.c_str(), plan.entries[i].origin < 0 ? "  (new)" : "");
     ImGui::SameLine();
@@ -621,7 +654,7 @@ void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
       ImGui::SameLine();
       if (ImGui::SmallButton("x")) core.dismiss_notice();
     }
-    ImGui::PushItemWidth(-140);
+    ImGui::PushItemWidth(-px(140));
     if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
       simulation_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Record", ImGuiTreeNodeFlags_DefaultOpen)) record_section(st);

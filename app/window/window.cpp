@@ -48,6 +48,7 @@
 #include "window/quit_guard.hpp"
 #include "window/remote_control.hpp"
 #include "window/timeline.hpp"
+#include "window/ui_scale.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
 
@@ -130,8 +131,9 @@ void save_screenshot(const std::string& file, int fb_w, int fb_h) {
 // Everything a frame uses, for as long as the window is open.
 class WindowSession {
  public:
-  // `remote`: the OSC control (--osc), or null.
-  WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim, RemoteControl* remote);
+  // `remote`: the OSC control (--osc), or null. `monitor_scale`: the UI scale the monitor asks for.
+  WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim, RemoteControl* remote,
+                float monitor_scale);
   ~WindowSession() { glfwSetWindowUserPointer(win_, nullptr); }  // the callbacks may outlive events_
   WindowSession(const WindowSession&) = delete;
   WindowSession& operator=(const WindowSession&) = delete;
@@ -153,6 +155,8 @@ class WindowSession {
   void quit_or_ask();
   void render_detail();
   void poll_detail();
+  // Before a frame: the UI scale the panel, --ui-scale or the monitor ask for, applied when it changed.
+  void follow_ui_scale();
 
   const WindowOptions& o_;
   GLFWwindow* win_;
@@ -175,13 +179,28 @@ class WindowSession {
   DropDialog drops_;
   DetailRender detail_;
   int frame_ = 0;
+  float ui_scale_ = 1;  // applied to ImGui
   Clock::time_point frame_start_ = Clock::now();
   int status_ = kExitOk;
 };
 
 WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim,
-                             RemoteControl* remote)
+                             RemoteControl* remote, float monitor_scale)
     : o_(o), win_(win), remote_(remote), core_(sim), explore_(std::random_device{}()) {
+  // The layout file now, not at the first frame: its UI scale builds the first frame's font.
+  if (const char* ini = ImGui::GetIO().IniFilename) ImGui::LoadIniSettingsFromDisk(ini);
+  panel_.ui_scale_auto = monitor_scale;
+  panel_.ui_scale_asked = o.ui_scale;
+  ui_scale_ = chosen_ui_scale(o.ui_scale, panel_.layout.ui_scale, monitor_scale);
+  apply_ui_scale(ui_scale_);  // the renderer makes its font texture at the first frame
+  if (panel_.layout.written_at_scale > 0) rescale_panel(ui_scale_ / panel_.layout.written_at_scale);
+  if (ui_scale_ != 1.0f) {
+    std::printf("physarum: UI scale %s (%s; --ui-scale or the panel's UI scale choose)\n",
+                scale_text(ui_scale_).c_str(),
+                o.ui_scale > 0               ? "--ui-scale"
+                : panel_.layout.ui_scale > 0 ? "chosen in the panel"
+                                             : "the monitor's");
+  }
   history_.reset(core_.preset);
   saved_.observe(core_.preset, core_.preset_file);
   if (core_.backend_note() == core_.backend_name()) {  // a volume's note is its name
@@ -236,6 +255,7 @@ bool WindowSession::frame() {
   glfwPollEvents();
 
   const auto ui_start = Clock::now();
+  follow_ui_scale();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -287,6 +307,16 @@ bool WindowSession::frame() {
   glfwSwapBuffers(win_);
   count_times(ui_ms);
   return !last;
+}
+
+void WindowSession::follow_ui_scale() {
+  const float want = chosen_ui_scale(panel_.ui_scale_asked, panel_.layout.ui_scale, panel_.ui_scale_auto);
+  if (want == ui_scale_) return;
+  apply_ui_scale(want);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  rescale_panel(want / ui_scale_);
+  ui_scale_ = want;
 }
 
 // The brush and the keys' actions: a failure is told, the program goes on.
@@ -489,12 +519,18 @@ int run_window(const WindowOptions& o) {
     no_display(("GLFW cannot initialise: " + glfw_error()).c_str());
     return kExitRuntime;
   }
-  const WindowPtr window = open_window(window_size(o.size_window, preset.run.size), o.vsync);
+  const float monitor_scale = primary_monitor_ui_scale();
+  Size size = window_size(o.size_window, preset.run.size);
+  // A UI scale the desktop did not apply (GLFW scales the window by its content scale) grows the
+  // window with it, so the panel does not crowd the field.
+  if (o.size_window.empty())
+    size = grown_window_size(size, chosen_ui_scale(o.ui_scale, 0, monitor_scale) / monitor_content_scale());
+  const WindowPtr window = open_window(size, o.vsync);
   if (!window) return kExitRuntime;
   int status = kExitOk;
   {
-    ImGuiSession imgui(window.get(), content_scale(window.get()));
-    WindowSession session(o, window.get(), sim, remote.get());
+    ImGuiSession imgui(window.get());
+    WindowSession session(o, window.get(), sim, remote.get(), monitor_scale);
     session.set_cpu_fit(start.fit);
     while (!glfwWindowShouldClose(window.get()) && !stop_requested() && session.frame()) {
     }

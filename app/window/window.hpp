@@ -24,6 +24,7 @@ struct WindowOptions {
   int osc_port = -1;                     // listen for OSC on this UDP port (0: a free one; -1: not at all)
   bool midi = false;                     // MIDI knobs: bindings, learn mode (window/midi_control.hpp)
   bool atlas = false;                    // open the Atlas window and grow its grid at once
+  float ui_scale = 0;                    // --ui-scale; 0: the panel's saved choice or the monitor's
 };
 
 // Returns the exit code: 0, 1 with no display (it says so and points to `physarum render`), or
