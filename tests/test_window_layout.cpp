@@ -245,6 +245,7 @@ TEST(UiScale, AtScale2TheTextAndThePanelAreTwiceAsLargeAndEveryLineStillFits) {
     expect_field_uncovered(area, 1920, 1080, 1.0f - kPanelMaxFraction);
     open_every_section();
     s.panel.layout.performance_open = true;
+    s.panel.recording.active = true;  // the Record buttons' row as while recording: "Stop recording"
     s.frames(3);
     expect_lines_fit(kPanelWindow);
     expect_lines_fit("Performance");

@@ -556,6 +556,15 @@ void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   }
 }
 
+// Beside the last item when a button labelled `label` fits there, else on the next line: the
+// Record buttons' row is wider while recording ("Stop recording").
+void same_line_if_fits(const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float right = ImGui::GetItemRectMax().x + style.ItemSpacing.x + ImGui::CalcTextSize(label).x +
+                      2 * style.FramePadding.x;
+  if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
 void record_section(PanelState& st) {
   const RecordingStatus& r = st.recording;
   if (!r.active) {
@@ -581,11 +590,11 @@ void record_section(PanelState& st) {
   }
   if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)"))
     st.actions.push_back(PanelAction::ToggleRecording);
-  ImGui::SameLine();
+  same_line_if_fits("Screenshot (F12)");
   if (ImGui::Button("Screenshot (F12)")) st.actions.push_back(PanelAction::Screenshot);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("The field alone at field resolution; Shift+F12: the whole window");
-  ImGui::SameLine();
+  same_line_if_fits("Render at 4x detail");
   ImGui::BeginDisabled(!st.detail_status.empty());
   if (ImGui::Button("Render at 4x detail")) st.actions.push_back(PanelAction::RenderDetail);
   ImGui::EndDisabled();
