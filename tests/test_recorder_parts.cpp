@@ -84,12 +84,12 @@ TEST(VideoPacer, FramesFillTheVideoUpToTheirCaptureTime) {
   VideoPacer p(10, Pacing::RealTime, std::nullopt);
   p.capture(t0);
   EXPECT_EQ(p.repeats_for(t0), 1u);  // video frame 0
-  p.schedule(1);
+  p.schedule(1, t0);
   p.capture(t0 + 50ms);
   EXPECT_EQ(p.repeats_for(t0 + 50ms), 0u);  // before the next tick: skipped
   p.capture(t0 + 350ms);
   EXPECT_EQ(p.repeats_for(t0 + 350ms), 3u);  // frames 1, 2, 3
-  p.schedule(3);
+  p.schedule(3, t0 + 350ms);
   p.capture(t0 + 400ms);
   EXPECT_EQ(p.repeats_for(t0 + 400ms), 1u);  // exactly on tick 4
   EXPECT_DOUBLE_EQ(p.wall_s(), 0.4);
@@ -101,10 +101,44 @@ TEST(VideoPacer, WithAStartTheVideoCoversStartToStop) {
   VideoPacer p(10, Pacing::RealTime, start);
   p.capture(start + 250ms);
   EXPECT_EQ(p.repeats_for(start + 250ms), 3u);  // shown from the start: frames 0, 1, 2
-  p.schedule(3);
+  p.schedule(3, start + 250ms);
   EXPECT_EQ(p.hold_last_until(start + 1s), 7u);  // frames 3..9 hold it until the stop
   EXPECT_DOUBLE_EQ(p.wall_s(), 1.0);
   EXPECT_EQ(p.hold_last_until(start + 1s), 0u);
+}
+
+// Smooth: frames faster than the rate are skipped as in real time, a late one is shown once and
+// the clock moves on from it. Worked by hand at 10 fps: 20 frames a second, then 2, then 20 again.
+TEST(VideoPacer, SmoothShowsEachFrameAtMostOnceAndKeepsTheClockWhenFramesComeFastEnough) {
+  const Clock::time_point t0{};
+  const auto at = [&](int ms) { return t0 + std::chrono::milliseconds(ms); };
+  const int times[] = {0, 50, 100, 150, 500, 1000, 1500, 1550, 1600, 1650, 1700};
+  const auto run = [&](Pacing pacing) {
+    VideoPacer p(10, pacing, t0);  // a start time changes neither the first frame nor the end here
+    std::vector<uint64_t> repeats;
+    for (const int ms : times) {
+      p.capture(at(ms));
+      repeats.push_back(p.repeats_for(at(ms)));
+      if (repeats.back() > 0) p.schedule(repeats.back(), at(ms));
+    }
+    return std::pair{repeats, p.hold_last_until(at(1700))};
+  };
+  // Ticks 0, 1; 0.5 s is due at tick 5 but shown once, as video frame 2, and so on; at 1.55 s the
+  // clock (moved on to 1.5 s = video frame 4) is not due yet.
+  const auto [smooth, smooth_tail] = run(Pacing::Smooth);
+  EXPECT_EQ(smooth, (std::vector<uint64_t>{1, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1}));
+  EXPECT_EQ(smooth_tail, 0u) << "the last frame is not held: it is shown once too";
+  // Real time repeats the late ones to keep the clock: 18 video frames in all for 1.7 s.
+  const auto [real, real_tail] = run(Pacing::RealTime);
+  EXPECT_EQ(real, (std::vector<uint64_t>{1, 0, 1, 0, 4, 5, 5, 0, 1, 0, 1}));
+  EXPECT_EQ(real_tail, 0u);
+}
+
+TEST(VideoPacer, TheTimingsHaveOneNameEachSmoothFirst) {
+  EXPECT_EQ(kWindowPacings[0], Pacing::Smooth);
+  for (const Pacing p : kWindowPacings) EXPECT_EQ(pacing_named(pacing_name(p)), p);
+  EXPECT_EQ(pacing_name(Pacing::RealTime), "real-time");
+  EXPECT_EQ(pacing_named("realtime"), std::nullopt);
 }
 
 TEST(DiskWatch, RefusesAtTheStartAndReportsLowSpaceWhileRecording) {

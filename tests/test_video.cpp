@@ -9,9 +9,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "test_support.hpp"
 #include "video/process.hpp"
@@ -145,7 +149,86 @@ TEST(WindowVideo, RecordFromTheStartWritesAPlayableFieldVideo) {
   EXPECT_LE(frames, 40);  // every frame: one per window frame at most; Drop mode may drop some
   EXPECT_NE(p["comment"].find("seed 31"), std::string::npos) << p["comment"];
   EXPECT_NE(r.out.find("recorded rec.mp4"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("every frame: "), std::string::npos) << "the effective speed is told: " << r.out;
+  EXPECT_NE(r.out.find("(every frame: each picture once)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("faster than it ran"), std::string::npos) << "the effective speed is told: " << r.out;
+}
+
+// What the last line says a window recording holds: its frames and distinct pictures (-1: not said).
+struct VideoSaid {
+  long long frames = -1, distinct = -1;
+};
+
+VideoSaid video_said(const std::string& out, const std::string& file) {
+  VideoSaid said;
+  const size_t at = out.find("recorded " + file + " (");
+  if (at == std::string::npos) return said;
+  const std::string line = out.substr(at, out.find('\n', at) - at);
+  const size_t colon = line.find("): ");
+  if (colon == std::string::npos || std::sscanf(line.c_str() + colon + 3, "%lld frames", &said.frames) != 1)
+    return said;
+  if (line.find(", each a distinct picture") != std::string::npos) {
+    said.distinct = said.frames;
+  } else if (const size_t d = line.find(" distinct pictures"); d != std::string::npos) {
+    said.distinct = std::atoll(line.c_str() + line.rfind(", ", d) + 2);
+  }
+  return said;
+}
+
+// A window recording, 40 frames drawn under Xvfb with software GL (far fewer than 240 a second).
+test::ProcessResult record_40_frames(const test::XvfbServer& x, const fs::path& dir,
+                                     std::vector<std::string> extra) {
+  std::vector<std::string> args{"--frames",   "40",           "--backend", "cpu",      "--size",
+                                "120x80",     "--agents",     "5K",        "--seed",   "31",
+                                "--no-vsync", "--record-fps", "240",       "--record", "rec.mp4"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return test::run_physarum(args, dir, {{"DISPLAY", x.display()}, {"LIBGL_ALWAYS_SOFTWARE", "1"}},
+                            {"WAYLAND_DISPLAY"});
+}
+
+// The default timing, smooth: a window slower than the video's rate is recorded one frame for each
+// picture it drew, never a picture repeated (a slideshow), and the last line says what the video
+// holds as ffprobe counts it.
+TEST(WindowVideo, SmoothIsTheDefaultAndRecordsEachPictureDrawnOnce) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  test::XvfbServer x;
+  if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
+  const auto dir = test::temp_dir();
+  const auto r = record_40_frames(x, dir, {});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("recording to rec.mp4 (smooth: each picture once, at most 240 a second)"),
+            std::string::npos)
+      << r.out;
+  auto p = probe(dir / "rec.mp4");
+  ASSERT_EQ(p["ok"], "yes");
+  const long long frames = std::stoll(p["nb_read_frames"].empty() ? "0" : p["nb_read_frames"]);
+  const VideoSaid said = video_said(r.out, "rec.mp4");
+  EXPECT_EQ(said.frames, frames) << r.out;
+  EXPECT_EQ(said.distinct, frames) << "each a distinct picture: " << r.out;
+  // One video frame for each frame drawn (Drop mode may lose a few to a busy encoder).
+  EXPECT_LE(frames, 40);
+  EXPECT_GE(frames, 30) << r.out;
+  EXPECT_NE(r.out.find("faster than it ran"), std::string::npos) << r.out;
+}
+
+// Real time keeps the clock by repeating a slow window's pictures, and says so: how many distinct
+// pictures the video holds, how often each shows, and the timing that records each once.
+TEST(WindowVideo, RealTimeRepeatsASlowWindowsPicturesAndSaysSo) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  test::XvfbServer x;
+  if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
+  const auto dir = test::temp_dir();
+  const auto r = record_40_frames(x, dir, {"--record-timing", "real-time"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  auto p = probe(dir / "rec.mp4");
+  ASSERT_EQ(p["ok"], "yes");
+  const long long frames = std::stoll(p["nb_read_frames"].empty() ? "0" : p["nb_read_frames"]);
+  const VideoSaid said = video_said(r.out, "rec.mp4");
+  EXPECT_EQ(said.frames, frames) << r.out;
+  EXPECT_GT(said.distinct, 0) << r.out;
+  EXPECT_LE(said.distinct, 40) << "no more pictures than the window drew: " << r.out;
+  EXPECT_GE(frames, 2 * said.distinct) << "a slow window's pictures repeated: " << r.out;
+  EXPECT_NE(r.out.find("plays in real time"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("timing \"smooth\" records each once"), std::string::npos) << r.out;
 }
 
 TEST(WindowVideo, RecordThatFailsIsExit1WithOneMessageOnStderr) {

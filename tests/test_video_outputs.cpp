@@ -132,7 +132,7 @@ TEST(VideoOutputs, AnOddResolutionIsCroppedToEvenAndSaidSo) {
   EXPECT_EQ(p["height"], "74");
 }
 
-// A window recording lasts as long as it ran (real time is the default), however slow the window:
+// A window recording in real time lasts as long as it ran, however slow the window:
 // recorded from the moment its ffmpeg starts until SIGTERM about 3 s later.
 TEST(VideoOutputs, WindowRecordingLastsTheWallTime) {
   if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
@@ -149,8 +149,9 @@ TEST(VideoOutputs, WindowRecordingLastsTheWallTime) {
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  std::vector<std::string> argv_s = {PHYSARUM_EXE, "--backend",    "cpu", "--size",   "256x160", "--agents",
-                                     "20K",        "--record-fps", "30",  "--record", "rt.mp4"};
+  std::vector<std::string> argv_s = {PHYSARUM_EXE, "--backend", "cpu",          "--size", "256x160",
+                                     "--agents",   "20K",       "--record-fps", "30",     "--record-timing",
+                                     "real-time",  "--record",  "rt.mp4"};
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);

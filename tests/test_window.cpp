@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "png_image.hpp"
@@ -94,8 +95,9 @@ TEST(Window, RunsFramesUnderXvfbAndScreenshotShowsFieldAndPanel) {
   EXPECT_LT(field_changed, 800 * 800 / 100) << "the field differs from the one with the panel hidden";
 }
 
-// --atlas opens the Atlas window beside the panel, over the field, and starts its grid (the tiles
-// themselves are checked in test_atlas_window.cpp, without a display).
+// --atlas opens the Atlas window beside the panel, over the left of the field (at most 40% of its
+// width, window/layout.hpp), and starts its grid (the tiles themselves are checked in
+// test_atlas_window.cpp, without a display).
 TEST(Window, AtlasOpensFromTheCommandLineBesideThePanel) {
   physarum::test::XvfbServer x;
   if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
@@ -105,17 +107,94 @@ TEST(Window, AtlasOpensFromTheCommandLineBesideThePanel) {
   ASSERT_GT(img.w, 0);
   ASSERT_EQ(plain.w, img.w);
   ASSERT_EQ(plain.h, img.h);
-  // The Atlas window: 640x720 at (430, 10), right of the 420-wide panel.
-  int changed = 0, panel_changed = 0;
-  for (int yy = 40; yy < 700; ++yy) {
-    for (int xx = 440; xx < 1060; ++xx)
+  // The Atlas window: 344x534 at (430, 10), right of the 420-wide panel in the 860-wide field area.
+  int changed = 0, panel_changed = 0, right_changed = 0;
+  for (int yy = 40; yy < 530; ++yy) {
+    for (int xx = 440; xx < 764; ++xx)
       changed += !std::equal(img.at(xx, yy), img.at(xx, yy) + 3, plain.at(xx, yy));
     for (int xx = 0; xx < 400; ++xx)
       panel_changed += !std::equal(img.at(xx, yy), img.at(xx, yy) + 3, plain.at(xx, yy));
+    for (int xx = 1050; xx < 1250; ++xx)  // right of a tooltip: Xvfb's pointer rests on the mosaic
+      right_changed += !std::equal(img.at(xx, yy), img.at(xx, yy) + 3, plain.at(xx, yy));
   }
-  EXPECT_GT(changed, 620 * 660 / 2) << "no Atlas window over the field";
-  EXPECT_GT(distinct_colours(img, 440, 40, 1060, 700), 100u);
-  EXPECT_LT(panel_changed, 400 * 660 / 10) << "the panel stays as it was";
+  EXPECT_GT(changed, 324 * 490 / 2) << "no Atlas window over the field";
+  EXPECT_GT(distinct_colours(img, 440, 40, 764, 530), 100u);
+  EXPECT_LT(panel_changed, 400 * 490 / 10) << "the panel stays as it was";
+  EXPECT_LT(right_changed, 200 * 490 / 100) << "the field's right part stays in view";
+}
+
+// The panel's right edge: where its menu bar's flat background ends, on the row above the menu's
+// words (lower down its scroll bar runs along the edge).
+int panel_edge(const Image& img) {
+  const int y = 1;
+  const uint8_t* bg = img.at(2, y);
+  int x = 2;
+  while (x < img.w && std::equal(img.at(x, y), img.at(x, y) + 3, bg)) ++x;
+  return x;
+}
+
+// An earlier version kept Atlas, Explore and Performance open between sessions and showed them at
+// a plain start over the field (the Atlas over two thirds of it). Now a plain start with that
+// layout file shows the panel and the field as a first start does.
+TEST(Window, APlainStartAfterASessionWithWindowsOpenShowsTheField) {
+  physarum::test::XvfbServer x;
+  if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
+  const auto first = temp_dir();
+  const Image fresh = window_screenshot(x, first, "fresh.png");
+  const auto dir = temp_dir();
+  std::filesystem::create_directories(dir / "config" / "physarum");  // run_physarum's XDG_CONFIG_HOME
+  physarum::test::write_file(dir / "config" / "physarum" / "imgui.ini",
+                             "[Window][Atlas]\nPos=430,10\nSize=640,700\nCollapsed=0\n\n"
+                             "[Window][Performance]\nPos=920,10\nSize=350,480\nCollapsed=0\n\n"
+                             "[Window][Explore]\nPos=800,300\nSize=470,490\nCollapsed=0\n\n"
+                             "[Physarum][Layout]\nPerformance=1\nExplore=1\nAtlas=1\n\n");
+  const Image again = window_screenshot(x, dir, "again.png");
+  ASSERT_GT(again.w, 0);
+  ASSERT_EQ(again.w, fresh.w);
+  ASSERT_EQ(again.h, fresh.h);
+  int differ = 0;
+  for (int yy = 0; yy < again.h; ++yy)
+    for (int xx = 430; xx < again.w; ++xx)
+      differ += !std::equal(again.at(xx, yy), again.at(xx, yy) + 3, fresh.at(xx, yy));
+  // A pixel centre exactly on a cell's edge may round either way; a window would change whole blocks.
+  EXPECT_LT(differ, 850 * 800 / 100) << "a window covers the field at a plain start";
+  const std::string ini = physarum::test::read_file(dir / "config" / "physarum" / "imgui.ini");
+  EXPECT_EQ(ini.find("Atlas=1"), std::string::npos) << "written again without the open windows: " << ini;
+}
+
+// --ui-scale makes the text and the panel larger; the field is fitted beside the wider panel.
+TEST(Window, UiScaleWidensThePanelAndTheFieldMakesRoom) {
+  physarum::test::XvfbServer x;
+  if (!x.ok()) GTEST_SKIP() << "no Xvfb: " << x.error();
+  const auto dir = temp_dir();
+  const Image one = window_screenshot(x, dir, "one.png");
+  const Image big = window_screenshot(x, dir, "big.png", {"--ui-scale", "1.5"});
+  ASSERT_GT(big.w, 0);
+  ASSERT_EQ(big.w, one.w) << "--window unset, a scale asked for grows the window only up to the screen";
+  EXPECT_NEAR(panel_edge(one), 420, 2);
+  EXPECT_NEAR(panel_edge(big), 630, 2);
+  // The field, 800x800 beside a 420-wide panel, is 650 wide beside a 630-wide one.
+  EXPECT_GT(distinct_colours(big, 640, 100, 1270, 700), 200u) << "no field beside the wider panel";
+}
+
+TEST(Window, BadWindowOptionsExitTwoNamingTheValue) {
+  const auto dir = temp_dir();
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--ui-scale", "0"}, "0"},
+      {{"--ui-scale", "5"}, "5"},
+      {{"--ui-scale", "big"}, "big"},
+      {{"--ui-scale", "nan"}, "nan"},
+      {{"--record-timing", "fast"}, "fast"},
+      {{"--record-timing", "smooth", "--record-every-frame"}, "--record-every-frame"},
+  };
+  for (const auto& [args, named] : cases) {
+    std::vector<std::string> all{"--frames", "1", "--backend", "cpu", "--size", "64x64", "--agents", "1K"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto r = run_physarum(all, dir, {}, {"DISPLAY", "WAYLAND_DISPLAY"});
+    EXPECT_EQ(r.exit_code, 2) << testing::PrintToString(args) << ": " << r.err;
+    EXPECT_NE(r.err.find(named), std::string::npos) << testing::PrintToString(args) << ": " << r.err;
+    EXPECT_NE(r.err.find(args[0]), std::string::npos) << r.err;
+  }
 }
 
 TEST(Window, WithoutDisplaySaysSoAndPointsToRender) {

@@ -32,6 +32,41 @@ TEST(WindowFeatures, UnusedPathNeverOverwritesAnEarlierFile) {
   EXPECT_EQ(unused_path("no-such-dir-here/x.png"), std::filesystem::path("no-such-dir-here/x.png"));
 }
 
+// What a finished recording says it holds, on the complaint's own numbers: a window drawing
+// about 2.4 pictures a second recorded for 53 s at 60 fps.
+TEST(WindowFeatures, ARecordingSaysItsFramesItsDistinctPicturesAndTheTimeItCovers) {
+  RecorderStatus real;
+  real.video_frames = 3183;
+  real.written = 129;
+  real.duration_s = 3183.0 / 60;
+  real.wall_s = 53.0;
+  EXPECT_EQ(
+      video_summary(real, 60, Pacing::RealTime),
+      "3183 frames, 53.0 s at 60 fps, of 53.0 s of running, 129 distinct pictures (each shown 24.7 times on "
+      "average): plays in real time");
+  EXPECT_EQ(
+      slideshow_note(real, 60, Pacing::RealTime),
+      "the window drew 2.43 pictures a second, under the video's 60: timing \"smooth\" records each once");
+  // The same window recorded smooth: each picture once; the 129 captures span 53 s, and the last
+  // one was on screen for one more interval (53 / 128 s): 53.4 s of running in 2.15 s.
+  RecorderStatus smooth = real;
+  smooth.video_frames = 129;
+  smooth.duration_s = 129.0 / 60;
+  EXPECT_EQ(video_summary(smooth, 60, Pacing::Smooth),
+            "129 frames, 2.1 s at 60 fps, of 53.4 s of running, each a distinct picture: plays 24.8x faster "
+            "than it ran");
+  EXPECT_EQ(slideshow_note(smooth, 60, Pacing::Smooth), "");
+  // A window that keeps up: real time, each picture once.
+  RecorderStatus fast;
+  fast.video_frames = fast.written = 600;
+  fast.duration_s = 10;
+  fast.wall_s = 9.99;
+  EXPECT_EQ(
+      video_summary(fast, 60, Pacing::Smooth),
+      "600 frames, 10.0 s at 60 fps, of 10.0 s of running, each a distinct picture: plays in real time");
+  EXPECT_EQ(pacing_words(Pacing::Smooth, 60), "smooth: each picture once, at most 60 a second");
+}
+
 TEST(WindowFeatures, LoadingAPresetReallocatesOnlyWhenNeededAndABadOneChangesNothing) {
   std::string why;
   auto egl = test::try_egl(false, why);

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gl_support.hpp"
@@ -20,6 +21,7 @@
 #include "render/field_renderer.hpp"
 #include "run/preset_library.hpp"
 #include "test_support.hpp"
+#include "window/atlas_window.hpp"
 #include "window/brush.hpp"
 #include "window/frame_windows.hpp"
 #include "window/layout.hpp"
@@ -28,6 +30,7 @@
 #include "window/quit_guard.hpp"
 #include "window/timeline.hpp"
 #include "window/twin_panel.hpp"
+#include "window/ui_scale.hpp"
 #include "window_support.hpp"
 
 namespace physarum::app {
@@ -128,11 +131,12 @@ struct Session {
   Toasts toasts;
   TimelineState timeline;
   ExploreStrip explore{1};
+  AtlasWindow atlas;
   render::Area frames(int n) {
     render::Area a;
     for (int i = 0; i < n; ++i) {
       ImGui::NewFrame();
-      a = draw_frame_windows(core, panel, toasts, timeline, explore);
+      a = draw_frame_windows(core, panel, toasts, timeline, explore, &atlas);
       ImGui::Render();
     }
     return a;
@@ -203,6 +207,54 @@ TEST(WindowLayout, AtStartNoWindowCoversTheFieldAndEveryPanelLineFits) {
     s.panel.visible = false;  // Tab: the field takes the whole window
     const render::Area all = s.frames(2);
     EXPECT_EQ(all, render::Area::whole(static_cast<int>(size.x), static_cast<int>(size.y)));
+  }
+}
+
+TEST(UiScale, TheMonitorsScaleIsItsDesktopSettingElseItsPixelDensityOver96Dpi) {
+  EXPECT_EQ(monitor_ui_scale(2.0f, 3840, 597), 2.0f) << "the desktop's setting first";
+  EXPECT_EQ(monitor_ui_scale(1.0f, 3840, 597), 1.5f) << "a 27-inch 4K screen: 163 dpi";
+  EXPECT_EQ(monitor_ui_scale(1.0f, 3840, 344), 2.75f) << "a 15.6-inch 4K laptop: 283 dpi";
+  EXPECT_EQ(monitor_ui_scale(1.0f, 1920, 344), 1.25f) << "a 15.6-inch full-HD laptop: 142 dpi";
+  EXPECT_EQ(monitor_ui_scale(1.0f, 1920, 527), 1.0f) << "a 24-inch full-HD screen: 92 dpi";
+  EXPECT_EQ(monitor_ui_scale(1.0f, 1920, 0), 1.0f) << "no size told";
+  EXPECT_EQ(monitor_ui_scale(1.0f, 1280, 1600), 1.0f) << "20 dpi: a projector's or a wrong size";
+  EXPECT_EQ(monitor_ui_scale(1.0f, 3840, 60), 1.0f) << "narrower than 100 mm: not believed";
+  EXPECT_EQ(monitor_ui_scale(5.0f, 3840, 597), 3.0f) << "at most 3";
+  EXPECT_EQ(chosen_ui_scale(1.25f, 2.0f, 1.5f), 1.25f) << "--ui-scale first";
+  EXPECT_EQ(chosen_ui_scale(0, 2.0f, 1.5f), 2.0f) << "then the panel's choice";
+  EXPECT_EQ(chosen_ui_scale(0, 0, 1.5f), 1.5f) << "then the monitor's";
+}
+
+TEST(UiScale, AtScale2TheTextAndThePanelAreTwiceAsLargeAndEveryLineStillFits) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  for (const float scale : {1.0f, 2.0f}) {
+    SCOPED_TRACE(scale);
+    test::HeadlessImGui imgui(1920, 1080);
+    apply_ui_scale(scale);
+    EXPECT_EQ(ui_scale(), scale);
+    EXPECT_EQ(ImGui::GetIO().Fonts->Fonts[0]->FontSize, 13.0f * scale) << "the font is built at the scale";
+    EXPECT_EQ(ImGui::GetStyle().FramePadding.x, 4.0f * scale) << "and the style's sizes follow";
+    Session s;
+    const render::Area area = s.frames(3);
+    const ImGuiWindow* panel = ImGui::FindWindowByName(kPanelWindow);
+    ASSERT_NE(panel, nullptr);
+    EXPECT_NEAR(panel->Size.x, kPanelWidth * scale, 0.5f);
+    EXPECT_NEAR(area.x, panel->Size.x, 0.5f) << "the field is fitted beside it";
+    expect_field_uncovered(area, 1920, 1080, 1.0f - kPanelMaxFraction);
+    open_every_section();
+    s.panel.layout.performance_open = true;
+    s.panel.recording.active = true;  // the Record buttons' row as while recording: "Stop recording"
+    s.frames(3);
+    expect_lines_fit(kPanelWindow);
+    expect_lines_fit("Performance");
+    EXPECT_TRUE(cut_off_choices().empty()) << cut_off_choices().front();
+    // Another scale chosen in the panel: the panel's width follows.
+    apply_ui_scale(scale * 1.25f);
+    rescale_panel(1.25f);
+    s.frames(2);
+    EXPECT_NEAR(ImGui::FindWindowByName(kPanelWindow)->Size.x, kPanelWidth * scale * 1.25f, 1.0f);
   }
 }
 
@@ -307,7 +359,7 @@ bool section_open(const char* label) {
   return panel && panel->StateStorage.GetInt(ImHashStr(label, 0, panel->ID), -1) == 1;
 }
 
-TEST(WindowLayout, OpenWindowsSectionsAndThePanelWidthComeBackInTheNextSession) {
+TEST(WindowLayout, SectionsThePanelWidthAndTheUiScaleComeBackButTheFloatingWindowsStartClosed) {
   const fs::path tmp = test::temp_dir();
   ScopedEnv xdg("XDG_CONFIG_HOME", (tmp / "config").string());
   const fs::path ini = prepare_ini_file();
@@ -318,23 +370,28 @@ TEST(WindowLayout, OpenWindowsSectionsAndThePanelWidthComeBackInTheNextSession) 
     LayoutState st;
     st.performance_open = true;
     st.atlas_open = true;
+    st.ui_scale = 1.5f;
     panel_session(ini, st, "Display", "Record", &width);
     EXPECT_NEAR(width, kPanelWidth, 0.5f);
   }
   const std::string text = test::read_file(ini);
   EXPECT_NE(text.find("[Physarum][Layout]"), std::string::npos) << text;
-  EXPECT_NE(text.find("Performance=1"), std::string::npos) << text;
-  EXPECT_NE(text.find("Explore=0"), std::string::npos) << text;
-  EXPECT_NE(text.find("Atlas=1"), std::string::npos) << text;
+  EXPECT_NE(text.find("UiScale=1.5"), std::string::npos) << text;
+  EXPECT_NE(text.find("WrittenAtScale=1"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Performance="), std::string::npos) << "open windows are not kept: " << text;
 
+  // A file of an earlier version, which kept the windows open, reads them closed too.
+  test::write_file(ini, text + "[Physarum][Layout]\nPerformance=1\nExplore=1\nAtlas=1\n");
   LayoutState next;
   const std::string file = ini.string();
   test::HeadlessImGui imgui(1280, 720, file.c_str());
   LayoutSettings settings(next);
   ImGui::NewFrame();  // reads the file
-  EXPECT_TRUE(next.performance_open);
+  EXPECT_FALSE(next.performance_open);
   EXPECT_FALSE(next.explore_open);
-  EXPECT_TRUE(next.atlas_open);
+  EXPECT_FALSE(next.atlas_open);
+  EXPECT_EQ(next.ui_scale, 1.5f) << "the panel's choice of UI scale";
+  EXPECT_EQ(next.written_at_scale, 1.0f);
   bool visible = true;
   begin_side_panel(next, visible);
   EXPECT_NEAR(ImGui::GetWindowWidth(), 500.0f, 0.5f) << "the width the user dragged it to";
@@ -345,6 +402,72 @@ TEST(WindowLayout, OpenWindowsSectionsAndThePanelWidthComeBackInTheNextSession) 
   EXPECT_TRUE(section_open("Display"));
   if (!cwd_had_one) {
     EXPECT_FALSE(fs::exists("imgui.ini")) << "nothing written into the current folder";
+  }
+}
+
+// The part of `area` that `w` covers.
+float cover(const ImGuiWindow* w, const render::Area& area) {
+  const float x0 = std::max(w->Pos.x, area.x), x1 = std::min(w->Pos.x + w->Size.x, area.x + area.w);
+  const float y0 = std::max(w->Pos.y, area.y), y1 = std::min(w->Pos.y + w->Size.y, area.y + area.h);
+  return x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) / (area.w * area.h) : 0.0f;
+}
+
+// The file an earlier version left after a session with Atlas, Explore and Performance open, the
+// Atlas at its old default place (two thirds of the field at 1280x720).
+constexpr const char* kIniWithWindowsOpen =
+    "[Window][Atlas]\nPos=430,10\nSize=640,700\nCollapsed=0\n\n"
+    "[Window][Performance]\nPos=900,400\nSize=300,200\nCollapsed=0\n\n"
+    "[Window][Explore]\nPos=800,300\nSize=470,410\nCollapsed=0\n\n"
+    "[Physarum][Layout]\nPerformance=1\nExplore=1\nAtlas=1\n\n";
+
+TEST(WindowLayout, APlainStartShowsTheFieldUncoveredAndAWindowOpensOverAtMostHalfOfIt) {
+  std::string why;
+  auto egl = test::try_egl(false, why);
+  if (!egl) GTEST_SKIP() << "no EGL context: " << why;
+  for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(1920, 1080)}) {
+    SCOPED_TRACE(std::to_string(static_cast<int>(size.x)));
+    const fs::path ini = test::temp_dir() / "imgui.ini";
+    test::write_file(ini, kIniWithWindowsOpen);
+    const std::string file = ini.string();
+    test::HeadlessImGui imgui(size.x, size.y, file.c_str());
+    Session s;
+    LayoutSettings settings(s.panel.layout);
+    const render::Area area = s.frames(3);
+    for (const char* name : {"Atlas", "Explore", "Performance"}) {
+      const ImGuiWindow* w = ImGui::FindWindowByName(name);
+      EXPECT_TRUE(w == nullptr || !w->Active) << name << " is open at a plain start";
+    }
+    expect_field_uncovered(area, size.x, size.y);
+
+    // Opened (the menu bar, A, E, P): the Atlas's old place covered most of the field and gives way
+    // to the default; Performance's small one is kept.
+    s.panel.layout.atlas_open = s.panel.layout.explore_open = s.panel.layout.performance_open = true;
+    const render::Area field = s.frames(3);
+    for (const char* name : {"Atlas", "Explore", "Performance"}) {
+      const ImGuiWindow* w = ImGui::FindWindowByName(name);
+      ASSERT_TRUE(w && w->Active) << name;
+      EXPECT_LE(cover(w, field), kMaxFieldCover) << name << " " << w->Size.x << "x" << w->Size.y;
+    }
+    const ImGuiWindow* atlas = ImGui::FindWindowByName("Atlas");
+    if (size.x == 1280) {  // the old place covered 72% of this field
+      EXPECT_LE(atlas->Size.x, 0.4f * field.w + 0.5f) << "beside the panel, most of the field in view";
+      EXPECT_GE(atlas->Pos.x, field.x) << "not over the panel";
+    } else {  // and 28% of this one: kept
+      EXPECT_EQ(atlas->Pos.x, 430.0f);
+      EXPECT_EQ(atlas->Size.x, 640.0f);
+    }
+    const ImGuiWindow* perf = ImGui::FindWindowByName("Performance");
+    EXPECT_EQ(perf->Pos.x, 900.0f) << "where the user left it";
+    EXPECT_EQ(perf->Pos.y, 400.0f);
+    expect_lines_fit("Atlas");
+
+    // Closed and opened again in the session: where the user moved it.
+    ImGui::SetWindowPos("Atlas", ImVec2(field.x + 100, atlas->Pos.y));
+    s.panel.layout.atlas_open = false;
+    s.frames(2);
+    s.panel.layout.atlas_open = true;
+    s.frames(2);
+    EXPECT_EQ(ImGui::FindWindowByName("Atlas")->Pos.x, field.x + 100);
   }
 }
 
@@ -416,6 +539,40 @@ TEST(WindowWords, WhatDidNotRunIsLeftOutAndNothingReadsInf) {
   }
   EXPECT_NE(growth_words(std::log(2.0) / 50.0).find("doubles every 50 steps"), std::string::npos)
       << growth_words(std::log(2.0) / 50.0);
+}
+
+// The twin's growth words wrap at spaces, never inside a number: ImGui's own wrapping (TextWrapped)
+// breaks after a '.', which put "lambda = 0." on one line and "0244 per step" on the next.
+TEST(WindowWords, WrappedTextBreaksAtSpacesNeverInsideANumber) {
+  const std::string text = growth_words(0.0244);
+  ASSERT_EQ(text, "the difference doubles every 28.4 steps (lambda = 0.0244 per step)");
+  // A width by hand: one unit a character.
+  const auto chars = [](std::string_view s) { return static_cast<float>(s.size()); };
+  EXPECT_EQ(
+      wrap_at_spaces(text, 30, chars),
+      (std::vector<std::string>{"the difference doubles every", "28.4 steps (lambda = 0.0244", "per step)"}));
+  EXPECT_EQ(wrap_at_spaces("lambda = 0.0244 per step", 11, chars),
+            (std::vector<std::string>{"lambda =", "0.0244 per", "step"}));
+  // A word wider than the line has a line of its own, whole; the text's own newlines stay.
+  EXPECT_EQ(wrap_at_spaces("d = 1.25e-05 at step 300", 3, chars),
+            (std::vector<std::string>{"d =", "1.25e-05", "at", "step", "300"}));
+  EXPECT_EQ(wrap_at_spaces("a b\nc  d", 100, chars), (std::vector<std::string>{"a b", "c  d"}));
+  EXPECT_EQ(wrap_at_spaces("", 10, chars), (std::vector<std::string>{""}));
+
+  // In ImGui's font, at a width where ImGui's wrap splits the number, each line is whole words.
+  test::HeadlessImGui imgui;
+  ImGui::NewFrame();
+  const std::string line = "lambda = 0.0244 per step";
+  const float width = ImGui::CalcTextSize("lambda = 0.02").x;
+  const char* imgui_break =
+      ImGui::GetFont()->CalcWordWrapPositionA(1.0f, line.c_str(), line.c_str() + line.size(), width);
+  EXPECT_EQ(std::string(line.c_str(), imgui_break), "lambda = 0.") << "ImGui's wrap, which this replaces";
+  const auto measure = [](std::string_view s) {
+    return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
+  };
+  EXPECT_EQ(wrap_at_spaces(line, width, measure),
+            (std::vector<std::string>{"lambda =", "0.0244 per", "step"}));
+  ImGui::EndFrame();
 }
 
 }  // namespace

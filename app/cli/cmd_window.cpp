@@ -1,6 +1,8 @@
 // The interactive window's options (no subcommand): the simulation's, then the window's own.
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
@@ -8,6 +10,8 @@
 #include "cli/output_paths.hpp"
 #include "cli/sim_options.hpp"
 #include "video/video_format.hpp"
+#include "video/video_pacer.hpp"
+#include "window/ui_scale.hpp"
 #include "window/window.hpp"
 
 namespace physarum::app {
@@ -72,12 +76,27 @@ CommandFn add_window_options(CLI::App& app) {
   app.add_flag("--atlas", o->atlas,
                "Open the Atlas window (A) and grow its grid of the live preset at once: sensor x rotation "
                "angle, 6 x 6");
-  app.add_flag("--record-every-frame", o->record_every_frame,
-               "One video frame per window frame (default: real time, the video lasts as long as it ran)");
+  std::vector<std::string> timings;
+  for (const Pacing p : kWindowPacings) timings.emplace_back(pacing_name(p));
+  auto* timing =
+      app.add_option("--record-timing", o->record_timing,
+                     "How window frames become video frames: smooth (each picture once, at most --record-fps "
+                     "a second: real time when the window keeps up, faster when it draws fewer), every-frame "
+                     "(each window frame once), real-time (frames repeated to keep the clock)")
+          ->capture_default_str()
+          ->check(CLI::IsMember(timings));
+  app.add_flag("--record-every-frame", o->record_every_frame, "The same as --record-timing every-frame")
+      ->excludes(timing);
+  app.add_option("--ui-scale", o->ui_scale,
+                 "Size of the panel's text and controls, e.g. 1.5 (default: the monitor's, or the panel's "
+                 "choice; a 4K screen or a laptop gets larger text)")
+      ->type_name("K")
+      ->check(finite_number())
+      ->check(CLI::Range(kMinUiScale, kMaxUiScale));
 
-  for (const char* name :
-       {"--frames", "--screenshot", "--window", "--no-vsync", "--fullscreen", "--hide-panel", "--record",
-        "--record-window", "--record-fps", "--twin", "--osc", "--midi", "--record-every-frame", "--atlas"}) {
+  for (const char* name : {"--frames", "--screenshot", "--window", "--no-vsync", "--fullscreen",
+                           "--hide-panel", "--record", "--record-window", "--record-fps", "--twin", "--osc",
+                           "--midi", "--record-timing", "--record-every-frame", "--atlas", "--ui-scale"}) {
     app.get_option(name)->group(kWindowGroup);
   }
   return [o] {

@@ -117,7 +117,7 @@ bool Recorder::write_rgba(const uint8_t* rgba, int width, int height) {
 }
 
 bool Recorder::write_rgba_at(const uint8_t* rgba, int width, int height, Clock::time_point captured) {
-  return enqueue(rgba, width, height, captured, options_.pacing == Pacing::RealTime);
+  return enqueue(rgba, width, height, captured, options_.pacing != Pacing::EveryFrame);
 }
 
 bool Recorder::enqueue(const uint8_t* rgba, int width, int height, Clock::time_point captured, bool paced) {
@@ -136,7 +136,7 @@ bool Recorder::enqueue(const uint8_t* rgba, int width, int height, Clock::time_p
     }
     slot = take_slot(lock, repeats);
     if (slot < 0) return options_.policy == RingPolicy::Drop;
-    if (paced) pacer_.schedule(repeats);
+    if (paced) pacer_.schedule(repeats, captured);
   }
   // Copy outside the lock: the slot is ours until it is queued.
   copy_frame(ring_->data(slot), video_w_, video_h_, rgba, width, height, options_.bottom_up);

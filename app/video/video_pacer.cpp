@@ -22,8 +22,31 @@ void VideoPacer::capture(Clock::time_point captured) {
 }
 
 uint64_t VideoPacer::repeats_for(Clock::time_point captured) const {
-  const uint64_t due = ticks(captured - first_.value_or(captured), fps_) + 1;
-  return due > scheduled_ ? due - scheduled_ : 0;
+  const uint64_t due = ticks(captured - first_.value_or(captured), fps_) + 1 - forgotten_;
+  if (due <= scheduled_) return 0;
+  return pacing_ == Pacing::Smooth ? 1 : due - scheduled_;
+}
+
+void VideoPacer::schedule(uint64_t repeats, Clock::time_point captured) {
+  scheduled_ += repeats;
+  if (pacing_ != Pacing::Smooth) return;
+  const uint64_t due = ticks(captured - first_.value_or(captured), fps_) + 1 - forgotten_;
+  if (due > scheduled_) forgotten_ += due - scheduled_;
+}
+
+std::string_view pacing_name(Pacing p) {
+  switch (p) {
+    case Pacing::EveryFrame: return "every-frame";
+    case Pacing::RealTime: return "real-time";
+    case Pacing::Smooth: return "smooth";
+  }
+  return "smooth";
+}
+
+std::optional<Pacing> pacing_named(std::string_view name) {
+  for (const Pacing p : kWindowPacings)
+    if (pacing_name(p) == name) return p;
+  return std::nullopt;
 }
 
 uint64_t VideoPacer::hold_last_until(Clock::time_point now) {

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,9 @@
 #include "run/batch.hpp"
 #include "sim/registry.hpp"
 #include "window/gallery.hpp"
+#include "window/layout.hpp"
+#include "window/panel_words.hpp"
+#include "window/ui_scale.hpp"
 
 namespace physarum::app {
 namespace {
@@ -178,13 +182,15 @@ void AtlasWindow::upload_latest() {
   for (const PreviewImage& img : s.tiles) textures_.push_back(upload_preview(img));
 }
 
+// The key on one line, its range and count under it: the window stays narrow beside the field.
 void AtlasWindow::axis_controls(const char* id, AtlasAxisChoice& a, const Preset& live,
                                 const std::vector<std::string>& keys) {
   ImGui::PushID(id);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(id);
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(230);
+  const float indent = ImGui::GetCursorPosX();
+  ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::BeginCombo("##key", a.key.c_str(), ImGuiComboFlags_HeightLarge)) {
     for (const std::string& k : keys) {
       if (ImGui::Selectable(k.c_str(), k == a.key) && k != a.key) {
@@ -199,16 +205,16 @@ void AtlasWindow::axis_controls(const char* id, AtlasAxisChoice& a, const Preset
     }
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(70);
+  ImGui::SetCursorPosX(indent);
+  ImGui::SetNextItemWidth(px(70));
   ImGui::InputDouble("##from", &a.from, 0, 0, "%.4g");
   ImGui::SameLine();
   ImGui::TextUnformatted("to");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(70);
+  ImGui::SetNextItemWidth(px(70));
   ImGui::InputDouble("##to", &a.to, 0, 0, "%.4g");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(80);
+  ImGui::SetNextItemWidth(px(80));
   ImGui::InputInt("##count", &a.count);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("values along this axis, %d to %d", kAtlasMinCount, kAtlasMaxCount);
@@ -222,7 +228,7 @@ void AtlasWindow::controls(WindowCore& core, Toasts& toasts) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("steps");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(100);
+  ImGui::SetNextItemWidth(px(100));
   ImGui::InputInt("##steps", &settings.steps, 100, 1000);
   ImGui::SameLine();
   if (ImGui::Button(grower_.growing() ? "Restart" : "Grow")) grow(core, toasts);
@@ -233,14 +239,14 @@ void AtlasWindow::controls(WindowCore& core, Toasts& toasts) {
     if (ImGui::Button("Cancel")) grower_.cancel();
   }
   if (!shown_) {
-    ImGui::TextDisabled("Grow: one small world of the live preset a tile");
+    note("Grow: one small world of the live preset a tile");
     return;
   }
   ImGui::SameLine();
   const float done = static_cast<float>(steps_done_) / static_cast<float>(std::max(1, grid_.steps));
   const std::string progress = std::to_string(steps_done_) + " / " + std::to_string(grid_.steps) + " steps";
   ImGui::ProgressBar(done, ImVec2(-1, 0), progress.c_str());
-  ImGui::TextDisabled("%s", note_.c_str());
+  note(note_.c_str());  // wrapped: the window is narrow
 }
 
 // Each axis's values under (x) and beside (y) the tiles, thinned where they would touch, and the
@@ -318,16 +324,18 @@ void AtlasWindow::mosaic(WindowCore& core, Toasts& toasts) {
     }
   }
   tick_labels(l, x0, y0);
-  ImGui::Dummy(ImVec2(0, 2 * line + 8));
+  ImGui::Dummy(ImVec2(0, 2 * line + px(8)));
 }
 
 void AtlasWindow::draw(WindowCore& core, Toasts& toasts, bool& open) {
   upload_latest();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + 10, vp->WorkPos.y + 10), ImGuiCond_FirstUseEver);
-  // Nearly square: the mosaic below the controls takes most of it, leaving the field's right side.
-  const float h = std::min(900.0f, vp->WorkSize.y - 20);
-  ImGui::SetNextWindowSize(ImVec2(std::min(h - 60, vp->WorkSize.x - 20), h), ImGuiCond_FirstUseEver);
+  // Beside the panel, at most 40% of the field's width and as tall as its controls and a square
+  // mosaic need: most of the field stays in view.
+  const float w = std::min(px(840), 0.4f * vp->WorkSize.x);
+  const float h = std::min(w + px(190), vp->WorkSize.y - px(20));
+  place_over_field("Atlas", ImVec2(vp->WorkPos.x + px(10), vp->WorkPos.y + px(10)), ImVec2(0, 0),
+                   ImVec2(w, h));
   ImGui::SetNextWindowBgAlpha(0.9f);
   if (ImGui::Begin("Atlas", &open)) {
     controls(core, toasts);

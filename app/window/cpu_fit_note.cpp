@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "window/panel_words.hpp"
 #include "window/toast.hpp"
 #include "window/window_core.hpp"
 
@@ -19,7 +20,7 @@ std::optional<run::AreaFit> fit_preset_for_cpu(Preset& p, BackendKind backend, i
 
 void cpu_fit_note(WindowCore& core, std::optional<run::AreaFit>& fit, Toasts& toasts) {
   if (!fit || !fit->scaled) return;
-  ImGui::TextWrapped("Smaller to stay smooth on the CPU: %s.", run::describe_fit(*fit).c_str());
+  text_wrapped("Smaller to stay smooth on the CPU: " + run::describe_fit(*fit) + ".");
   const std::string label = "Full size (" + format_size(fit->full.size) + ", slower)";
   const bool clicked = ImGui::Button(label.c_str());
   if (ImGui::IsItemHovered())

@@ -13,7 +13,9 @@
 #include "window/explore_favourites.hpp"
 #include "window/explore_morph.hpp"
 #include "window/gallery.hpp"
+#include "window/layout.hpp"
 #include "window/panel_values.hpp"
+#include "window/ui_scale.hpp"
 
 namespace physarum::app {
 namespace {
@@ -194,7 +196,7 @@ void ExploreStrip::header(WindowCore& core, Toasts& toasts) {
   } else {
     ImGui::TextDisabled("next seed %llu", static_cast<unsigned long long>(next_seed_));
   }
-  ImGui::SetNextItemWidth(120);
+  ImGui::SetNextItemWidth(px(120));
   const bool typed =
       ImGui::InputTextWithHint("##seed", "seed", typed_, sizeof typed_,
                                ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CharsDecimal);
@@ -227,7 +229,7 @@ void ExploreStrip::strip(WindowCore& core, Toasts& toasts) {
   for (auto it = entries_.rbegin(); it != entries_.rend(); ++it, ++shown) {
     if (shown % 3 != 0) ImGui::SameLine();
     ImGui::PushID(static_cast<int>(it->id & 0x7fffffff));
-    const bool clicked = preview(*it, kPreviewWidth);
+    const bool clicked = preview(*it, px(kPreviewWidth));
     (void)entry_menu(core, toasts, *it, false);
     ImGui::PopID();
     if (clicked) {
@@ -239,7 +241,7 @@ void ExploreStrip::strip(WindowCore& core, Toasts& toasts) {
 }
 
 void ExploreStrip::lock_and_mutate(WindowCore& core, Toasts& toasts) {
-  ImGui::SetNextItemWidth(160);
+  ImGui::SetNextItemWidth(px(160));
   ImGui::SliderFloat("##amount", &mutate_amount, 0, 1, "amount %.2f");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("how far each value may move, as a fraction of its Explore range");
@@ -273,7 +275,7 @@ void ExploreStrip::favourites(WindowCore& core, Toasts& toasts) {
   for (auto it = favourites_.begin(); it != favourites_.end(); ++it, ++shown) {
     if (shown % 3 != 0) ImGui::SameLine();
     ImGui::PushID(static_cast<int>(it->id & 0x7fffffff));
-    const bool clicked = preview(*it, kPreviewWidth);
+    const bool clicked = preview(*it, px(kPreviewWidth));
     const bool remove = entry_menu(core, toasts, *it, true);
     ImGui::PopID();
     if (remove) {
@@ -310,7 +312,7 @@ void ExploreStrip::morph(WindowCore& core, Toasts& toasts) {
       toasts.error(ex.what());
     }
   }
-  ImGui::SetNextItemWidth(120);
+  ImGui::SetNextItemWidth(px(120));
   ImGui::InputInt("steps##story", &story_steps, 100, 1000);
   ImGui::SameLine();
   if (ImGui::Button("As a story")) {
@@ -331,11 +333,14 @@ void ExploreStrip::draw(WindowCore& core, Toasts& toasts) {
   upload_finished();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   // Anchored at the bottom right and sized to fit: it grows upward as results arrive.
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + vp->WorkSize.y - 10),
-                          ImGuiCond_Always, ImVec2(1, 1));
+  ImGui::SetNextWindowPos(
+      ImVec2(vp->WorkPos.x + vp->WorkSize.x - px(10), vp->WorkPos.y + vp->WorkSize.y - px(10)),
+      ImGuiCond_Always, ImVec2(1, 1));
   ImGui::SetNextWindowBgAlpha(0.85f);
-  // Never taller than the window: with every section open the content scrolls instead.
-  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(vp->WorkSize.x - 20, vp->WorkSize.y - 20));
+  // Never more than half the field's height: with every section open the content scrolls instead,
+  // and the field stays in view (layout.hpp: kMaxFieldCover).
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0),
+                                      ImVec2(vp->WorkSize.x - px(20), kMaxFieldCover * vp->WorkSize.y));
   if (ImGui::Begin("Explore", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     header(core, toasts);
     strip(core, toasts);

@@ -12,6 +12,7 @@
 
 #include "render/gl_objects.hpp"
 #include "window/layout.hpp"
+#include "window/ui_scale.hpp"
 
 namespace physarum::app {
 
@@ -24,15 +25,13 @@ void WindowDeleter::operator()(GLFWwindow* w) const {
   glfwDestroyWindow(w);
 }
 
-ImGuiSession::ImGuiSession(GLFWwindow* w, float scale) {
+ImGuiSession::ImGuiSession(GLFWwindow* w) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ini_file_ = prepare_ini_file().string();
   // Never ImGui's default, an imgui.ini in the current folder.
   ImGui::GetIO().IniFilename = ini_file_.empty() ? nullptr : ini_file_.c_str();
   ImGui::StyleColorsDark();
-  ImGui::GetStyle().ScaleAllSizes(scale);
-  ImGui::GetIO().FontGlobalScale = scale;
   ImGui_ImplGlfw_InitForOpenGL(w, true);
   ImGui_ImplOpenGL3_Init("#version 450 core");
 }
@@ -103,10 +102,30 @@ WindowPtr open_window(Size size, bool vsync) {
   return window;
 }
 
-float content_scale(GLFWwindow* win) {
+float monitor_content_scale() {
   float x = 1.0f, y = 1.0f;
-  glfwGetWindowContentScale(win, &x, &y);
+  if (GLFWmonitor* m = glfwGetPrimaryMonitor()) glfwGetMonitorContentScale(m, &x, &y);
   return std::max(1.0f, x);
+}
+
+float primary_monitor_ui_scale() {
+  GLFWmonitor* m = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = m ? glfwGetVideoMode(m) : nullptr;
+  int mm_w = 0, mm_h = 0;
+  if (m) glfwGetMonitorPhysicalSize(m, &mm_w, &mm_h);
+  return app::monitor_ui_scale(monitor_content_scale(), mode ? mode->width : 0, mm_w);
+}
+
+Size grown_window_size(Size base, float factor) {
+  if (!(factor > 1.0f)) return base;
+  int x = 0, y = 0, w = 0, h = 0;
+  if (GLFWmonitor* m = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(m, &x, &y, &w, &h);
+  if (w <= 0 || h <= 0) return base;
+  const float fit = std::min({factor, static_cast<float>(w) / static_cast<float>(base.width),
+                              static_cast<float>(h) / static_cast<float>(base.height)});
+  if (fit <= 1.0f) return base;
+  return {static_cast<int>(static_cast<float>(base.width) * fit),
+          static_cast<int>(static_cast<float>(base.height) * fit)};
 }
 
 }  // namespace physarum::app

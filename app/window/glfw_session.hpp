@@ -25,10 +25,10 @@ struct WindowDeleter {
 };
 using WindowPtr = std::unique_ptr<GLFWwindow, WindowDeleter>;
 
-// The ImGui context with its GLFW and OpenGL 3 back ends, scaled for the monitor, keeping its
-// layout in the user's config folder (window/layout.hpp).
+// The ImGui context with its GLFW and OpenGL 3 back ends, keeping its layout in the user's config
+// folder (window/layout.hpp). The window scales it (window/ui_scale.hpp) once the layout is read.
 struct ImGuiSession {
-  ImGuiSession(GLFWwindow* w, float scale);
+  explicit ImGuiSession(GLFWwindow* w);
   ~ImGuiSession();
   ImGuiSession(const ImGuiSession&) = delete;
   ImGuiSession& operator=(const ImGuiSession&) = delete;
@@ -55,7 +55,12 @@ Size window_size(const std::string& asked, Size field);
 // An OpenGL 4.5 core window with its context current and the GL functions loaded; null (told on
 // stderr) when there is none to be had.
 WindowPtr open_window(Size size, bool vsync);
-// The monitor's content scale (HiDPI), at least 1.
-float content_scale(GLFWwindow* win);
+// The primary monitor's content scale (the desktop's HiDPI setting), at least 1.
+float monitor_content_scale();
+// The UI scale the primary monitor asks for (window/ui_scale.hpp: monitor_ui_scale).
+float primary_monitor_ui_scale();
+// The window's default size grown by `factor` (a UI scale the desktop did not already apply), at
+// most the primary monitor's work area, never smaller than `base`.
+Size grown_window_size(Size base, float factor);
 
 }  // namespace physarum::app

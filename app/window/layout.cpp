@@ -4,11 +4,14 @@
 #include <imgui_internal.h>  // the viewport's work area, ini settings handlers
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <system_error>
 
 #include "run/preset_library.hpp"
+#include "window/ui_scale.hpp"
 
 namespace physarum::app {
 namespace {
@@ -41,9 +44,11 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
   auto& st = *static_cast<LayoutState*>(entry);
   int v = 0;
   unsigned id = 0;
-  if (std::sscanf(line, "Performance=%d", &v) == 1) st.performance_open = v != 0;
-  if (std::sscanf(line, "Explore=%d", &v) == 1) st.explore_open = v != 0;
-  if (std::sscanf(line, "Atlas=%d", &v) == 1) st.atlas_open = v != 0;
+  float scale = 0;
+  // Earlier versions kept Performance=, Explore= and Atlas= (open or not): ignored, they start closed.
+  const auto valid = [](float k) { return k >= kMinUiScale && k <= kMaxUiScale; };
+  if (std::sscanf(line, "UiScale=%f", &scale) == 1 && valid(scale)) st.ui_scale = scale;
+  if (std::sscanf(line, "WrittenAtScale=%f", &scale) == 1 && valid(scale)) st.written_at_scale = scale;
   if (std::sscanf(line, "Open=0x%X,%d", &id, &v) == 2 && (v == 0 || v == 1)) {
     st.restored_sections.emplace_back(static_cast<uint32_t>(id), v);
   }
@@ -52,8 +57,8 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
 void write_all(ImGuiContext*, ImGuiSettingsHandler* handler, ImGuiTextBuffer* out) {
   const auto& st = *static_cast<const LayoutState*>(handler->UserData);
   out->appendf("[%s][Layout]\n", handler->TypeName);
-  out->appendf("Performance=%d\nExplore=%d\nAtlas=%d\n", st.performance_open ? 1 : 0, st.explore_open ? 1 : 0,
-               st.atlas_open ? 1 : 0);
+  if (st.ui_scale > 0) out->appendf("UiScale=%g\n", static_cast<double>(st.ui_scale));
+  out->appendf("WrittenAtScale=%g\n", static_cast<double>(ui_scale()));  // the panel's width is at it
   if (const ImGuiWindow* panel = ImGui::FindWindowByName(kPanelWindow)) {
     for (const auto& p : panel->StateStorage.Data)
       if (is_open_state(p)) out->appendf("Open=0x%08X,%d\n", p.key, p.val_i);
@@ -69,7 +74,7 @@ constexpr const char* kSettingsType = "Physarum";
 
 bool begin_side_panel(LayoutState& layout, bool& visible) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float scale = ImGui::GetIO().FontGlobalScale;
+  const float scale = ui_scale();
   const float widest = std::max(kPanelMinWidth * scale, kPanelMaxFraction * vp->Size.x);
   const float narrowest = std::min(kPanelMinWidth * scale, widest);
   ImGui::SetNextWindowPos(vp->Pos, ImGuiCond_Always);
@@ -121,8 +126,7 @@ void dock_under_field(const char* window_name, float width) {
   const float wanted = w->Collapsed ? w->TitleBarHeight() : ImGui::CalcWindowNextAutoFitSize(w).y;
   const float height = std::min(wanted, 0.5f * space);
   const float right = work.Max.x - band.right;
-  const float left =
-      width > 0 ? std::max(work.Min.x, right - width * ImGui::GetIO().FontGlobalScale) : work.Min.x;
+  const float left = width > 0 ? std::max(work.Min.x, right - px(width)) : work.Min.x;
   ImGui::SetWindowPos(window_name, ImVec2(left, bottom - height));
   ImGui::SetWindowSize(window_name, ImVec2(right - left, height));
   band.right += right - left;
@@ -130,6 +134,40 @@ void dock_under_field(const char* window_name, float width) {
     vp->WorkOffsetMax.y -= height - band.height;
     band.height = height;
     vp->UpdateWorkRect();
+  }
+}
+
+float field_cover(const ImRect& r) {
+  const ImRect work = main_viewport()->GetWorkRect();
+  const float area = work.GetWidth() * work.GetHeight();
+  if (!(area > 0)) return 0;
+  const float w = std::min(r.Max.x, work.Max.x) - std::max(r.Min.x, work.Min.x);
+  const float h = std::min(r.Max.y, work.Max.y) - std::max(r.Min.y, work.Min.y);
+  return w > 0 && h > 0 ? w * h / area : 0;
+}
+
+void place_over_field(const char* window_name, ImVec2 pos, ImVec2 pivot, ImVec2 size) {
+  const ImGuiWindow* w = ImGui::FindWindowByName(window_name);
+  if (w && w->WasActive) return;  // open already: where the user has it
+  std::optional<ImRect> remembered;
+  if (w) {
+    remembered = ImRect(w->Pos, ImVec2(w->Pos.x + w->SizeFull.x, w->Pos.y + w->SizeFull.y));
+  } else if (const ImGuiWindowSettings* s = ImGui::FindWindowSettings(ImHashStr(window_name))) {
+    remembered = ImRect(ImVec2(s->Pos.x, s->Pos.y), ImVec2(s->Pos.x + s->Size.x, s->Pos.y + s->Size.y));
+  }
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const ImRect window(vp->Pos, ImVec2(vp->Pos.x + vp->Size.x, vp->Pos.y + vp->Size.y));
+  if (remembered && window.Contains(*remembered) && field_cover(*remembered) <= kMaxFieldCover) return;
+  ImGui::SetNextWindowPos(pos, ImGuiCond_Always, pivot);
+  if (size.x > 0 && size.y > 0) ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+}
+
+void rescale_panel(float ratio) {
+  if (!(ratio > 0) || ratio == 1.0f) return;
+  if (ImGuiWindow* w = ImGui::FindWindowByName(kPanelWindow)) {
+    ImGui::SetWindowSize(w, ImVec2(w->SizeFull.x * ratio, w->SizeFull.y));
+  } else if (ImGuiWindowSettings* s = ImGui::FindWindowSettings(ImHashStr(kPanelWindow))) {
+    s->Size.x = static_cast<short>(std::lround(s->Size.x * ratio));
   }
 }
 

@@ -1,8 +1,10 @@
 // The window's layout, the picture first: the panel is a full-height side panel on the left
 // (resizable by its right edge), the strips that belong to the field (the timeline, the twin's
-// distances) sit under it, and the field is fitted into what is left. Performance and Explore open
-// on request and float over the field. The panel's width, which windows are open and which panel
-// sections are open are kept between sessions in ImGui's ini file in the user's config folder.
+// distances) sit under it, and the field is fitted into what is left. Performance, Explore and Atlas
+// open on request and float over the field, each covering at most half of it when it opens. The
+// panel's width, which panel sections are open, the UI scale chosen in the panel and the floating
+// windows' places are kept between sessions in ImGui's ini file in the user's config folder; the
+// floating windows themselves start closed (a plain start shows the panel and the field).
 #pragma once
 
 #include <cstdint>
@@ -10,21 +12,28 @@
 #include <utility>
 #include <vector>
 
+#include <imgui.h>
+#include <imgui_internal.h>  // ImRect
+
 #include "render/view.hpp"
 
 namespace physarum::app {
 
 // What the layout keeps between frames and sessions.
 struct LayoutState {
+  // Open this session: never restored, a start shows the field (an ini file of an earlier version
+  // that says they were open is read as closed).
   bool performance_open = false;
   bool explore_open = false;
   bool atlas_open = false;
+  float ui_scale = 0;          // the panel's choice, kept; 0: the monitor's (window/ui_scale.hpp)
+  float written_at_scale = 0;  // the scale in effect when the file was written (0: not said)
   // Panel sections (ImGui tree nodes) read from the ini file, applied when the panel first shows:
   // (ImGui id, open).
   std::vector<std::pair<uint32_t, int>> restored_sections;
 };
 
-// The panel's width at a content scale of 1: the sliders, their labels and the longest lines read
+// The panel's width at a UI scale of 1: the sliders, their labels and the longest lines read
 // whole at 1280x720, and the field keeps two thirds of the window.
 inline constexpr float kPanelWidth = 420.0f;
 inline constexpr float kPanelMinWidth = 300.0f;
@@ -43,9 +52,26 @@ void end_side_panel();
 
 // After a window that belongs under the field (drawn this frame): moves it into a band along the
 // bottom of the work area, as tall as its contents, and takes the band's height off the work area.
-// With a `width` (at a content scale of 1) it sits at the band's right end, else it takes the rest
+// With a `width` (at a UI scale of 1) it sits at the band's right end, else it takes the rest
 // of the band's width. Nothing when it did not show.
 void dock_under_field(const char* window_name, float width = 0);
+
+// The most of the field's area a floating window covers when it opens.
+inline constexpr float kMaxFieldCover = 0.5f;
+
+// Before Begin() of a window that floats over the field (Performance, Atlas): when it opens (it
+// did not show last frame) it goes to `pos` (placed by `pivot`), at `size` unless that is 0 (a window
+// that sizes itself), where it has no remembered place, or the remembered one (this session's or
+// the ini file's) covers more than kMaxFieldCover of the field or lies partly off the window.
+// Otherwise it opens where the user left it.
+void place_over_field(const char* window_name, ImVec2 pos, ImVec2 pivot, ImVec2 size = ImVec2(0, 0));
+
+// The part of the field's area (ImGui's work area) that `r` covers, 0 to 1.
+float field_cover(const ImRect& r);
+
+// After the UI scale changed by `ratio`: the panel's width follows (this session's window or the
+// ini file's width, before the panel first shows).
+void rescale_panel(float ratio);
 
 // Where the field goes this frame, in framebuffer pixels: what the panel and the strips left of the
 // window (all of it when they are hidden). Call after the windows that take space were drawn.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "render/environment_overlay.hpp"
@@ -20,6 +21,7 @@
 #include "window/panel_words.hpp"
 #include "window/performance_window.hpp"
 #include "window/species_panel.hpp"
+#include "window/ui_scale.hpp"
 
 namespace physarum::app {
 namespace {
@@ -93,10 +95,41 @@ void show_run(PanelState& st, const RunParams& run) {
   st.detail = run.scale;
 }
 
+// The size of the panel's text and widgets: the monitor's (automatic) or a chosen one, kept in the
+// layout file. The window applies a change before its next frame.
+void ui_scale_combo(PanelState& st) {
+  static constexpr float kScales[] = {0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f};
+  const float now = chosen_ui_scale(st.ui_scale_asked, st.layout.ui_scale, st.ui_scale_auto);
+  std::string shown = scale_text(now);
+  if (st.ui_scale_asked > 0) {
+    shown += " (--ui-scale)";
+  } else if (!(st.layout.ui_scale > 0)) {
+    shown = "automatic (" + shown + ")";
+  }
+  if (!ImGui::BeginCombo("UI scale", shown.c_str())) {
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The size of the text and controls; automatic: the monitor's (%s here)",
+                        scale_text(st.ui_scale_auto).c_str());
+    return;
+  }
+  const std::string automatic = "automatic (" + scale_text(st.ui_scale_auto) + ")";
+  if (ImGui::Selectable(automatic.c_str(), st.ui_scale_asked <= 0 && !(st.layout.ui_scale > 0))) {
+    st.ui_scale_asked = 0;
+    st.layout.ui_scale = 0;
+  }
+  for (const float k : kScales) {
+    if (ImGui::Selectable(scale_text(k).c_str(), st.layout.ui_scale == k && st.ui_scale_asked <= 0)) {
+      st.ui_scale_asked = 0;  // the panel's choice replaces the command line's for the rest of the session
+      st.layout.ui_scale = k;
+    }
+  }
+  ImGui::EndCombo();
+}
+
 void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   ImGui::Text("Backend: %s", core.backend_name().c_str());
   if (!core.backend_note().empty() && core.backend_note() != core.backend_name())
-    ImGui::TextWrapped("%s", core.backend_note().c_str());
+    text_wrapped(core.backend_note());
   picture_path_line(core);
   ImGui::Text("%s %s, %s agents, step %llu", core.is_volume() ? "Volume" : "Field",
               format_size(core.field_size()).c_str(), format_count(core.agent_count()).c_str(),
@@ -123,6 +156,7 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   if (ImGui::Checkbox("vsync", &st.vsync)) st.actions.push_back(PanelAction::ApplyVsync);
   ImGui::SameLine();
   if (ImGui::Button("Fullscreen (F11)")) st.actions.push_back(PanelAction::ToggleFullscreen);
+  ui_scale_combo(st);
 
   if (!ImGui::TreeNode("Size, agents, detail, seed, spawn (restarts the run)")) return;
   input(st.width, limits::kWidth, 64, 256);
@@ -226,7 +260,7 @@ void species_count_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   for (size_t i = 0; i < planned.list.size(); ++i) {
     const Species& sp = planned.list[i];
     ImGui::PushID(static_cast<int>(i));
-    ImGui::ColorButton("##c", rgb_colour(sp.colour), ImGuiColorEditFlags_NoTooltip, ImVec2(14, 14));
+    ImGui::ColorButton("##c", rgb_colour(sp.colour), ImGuiColorEditFlags_NoTooltip, ImVec2(px(14), px(14)));
     ImGui::SameLine();
     ImGui::Text("%s%s", sp.name.c_str(), plan.entries[i].origin < 0 ? "  (new)" : "");
     ImGui::SameLine();
@@ -522,6 +556,15 @@ void seed_brush_section(WindowCore& core, PanelState& st, Toasts& toasts) {
   }
 }
 
+// Beside the last item when a button labelled `label` fits there, else on the next line: the
+// Record buttons' row is wider while recording ("Stop recording").
+void same_line_if_fits(const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float right = ImGui::GetItemRectMax().x + style.ItemSpacing.x + ImGui::CalcTextSize(label).x +
+                      2 * style.FramePadding.x;
+  if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
 void record_section(PanelState& st) {
   const RecordingStatus& r = st.recording;
   if (!r.active) {
@@ -531,8 +574,12 @@ void record_section(PanelState& st) {
     choice_combo("source", st.record_source, sources);
     slider(st.record_fps, limits::kRecordFps);
     static constexpr Choice pacings[] = {
-        {"real time", "The video lasts as long as the recording ran (frames repeated or skipped to fit)"},
-        {"every frame", "One video frame per window frame: the video's speed follows the frame rate"}};
+        {"smooth",
+         "Each picture once, at most fps a second: real time when the window keeps up, faster "
+         "when it draws fewer (never a repeated frame)"},
+        {"every frame", "Each window frame is one video frame: the video's speed follows the frame rate"},
+        {"real time", "The video lasts as long as the recording ran: a slow window's frames are repeated"}};
+    static_assert(std::size(pacings) == std::size(kWindowPacings));
     choice_combo("timing", st.record_pacing, pacings);
     static constexpr Choice formats[] = {{"MP4 (H.264)", "Plays everywhere"},
                                          {"WebM (VP9)", "Keeps a transparent background"},
@@ -543,11 +590,11 @@ void record_section(PanelState& st) {
   }
   if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)"))
     st.actions.push_back(PanelAction::ToggleRecording);
-  ImGui::SameLine();
+  same_line_if_fits("Screenshot (F12)");
   if (ImGui::Button("Screenshot (F12)")) st.actions.push_back(PanelAction::Screenshot);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("The field alone at field resolution; Shift+F12: the whole window");
-  ImGui::SameLine();
+  same_line_if_fits("Render at 4x detail");
   ImGui::BeginDisabled(!st.detail_status.empty());
   if (ImGui::Button("Render at 4x detail")) st.actions.push_back(PanelAction::RenderDetail);
   ImGui::EndDisabled();
@@ -563,19 +610,16 @@ void record_section(PanelState& st) {
       ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "REC");
       ImGui::SameLine();
     }
-    ImGui::TextWrapped("%s", r.file.c_str());
-    ImGui::Text("%llu frames written, %llu dropped", static_cast<unsigned long long>(r.rec.video_frames),
-                static_cast<unsigned long long>(r.dropped));
-    if (r.pacing == Pacing::EveryFrame) {
-      // Each window frame is a video frame: the video plays at the recording's rate over the window's.
-      ImGui::TextWrapped("every frame: %.1f s ran, plays in %.1f s (%.2gx speed)", r.rec.wall_s,
-                         r.rec.duration_s, r.speed());
-    } else {
-      ImGui::TextWrapped("real time: %.1f s ran, %.1f s of video (frames repeated or skipped to fit)",
-                         r.rec.wall_s, r.rec.duration_s);
+    text_wrapped(r.file.string());
+    text_wrapped(video_summary(r.rec, r.fps, r.pacing));
+    if (r.dropped > 0) ImGui::Text("%llu dropped", static_cast<unsigned long long>(r.dropped));
+    if (const std::string slideshow = slideshow_note(r.rec, r.fps, r.pacing); !slideshow.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.6f, 0.3f, 1));
+      text_wrapped(slideshow);
+      ImGui::PopStyleColor();
     }
-    ImGui::Text("%.1f s, %s, %dx%d %s", r.rec.duration_s, format_bytes(r.rec.file_bytes).c_str(),
-                r.rec.video_width, r.rec.video_height, r.rec.encoder.c_str());
+    ImGui::Text("%s, %dx%d %s", format_bytes(r.rec.file_bytes).c_str(), r.rec.video_width, r.rec.video_height,
+                r.rec.encoder.c_str());
     if (!r.rec.error.empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", r.rec.error.c_str());
   }
 }
@@ -619,7 +663,7 @@ void panel_windows(WindowCore& core, PanelState& st, Toasts& toasts) {
       ImGui::SameLine();
       if (ImGui::SmallButton("x")) core.dismiss_notice();
     }
-    ImGui::PushItemWidth(-140);
+    ImGui::PushItemWidth(-px(140));
     if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
       simulation_section(core, st, toasts);
     if (ImGui::CollapsingHeader("Record", ImGuiTreeNodeFlags_DefaultOpen)) record_section(st);

@@ -52,9 +52,11 @@ struct PanelState {
   int seed = 0;
   int spawn_mode = 0;
   bool vsync = true;
-  float ui_ms = 0;      // measured by the window: building + drawing the panel last frame
-  bool visible = true;  // Tab: the panel and every window but the field
-  LayoutState layout;   // which windows are open, kept between sessions (window/layout.hpp)
+  float ui_scale_auto = 1;   // the monitor's UI scale (window/ui_scale.hpp)
+  float ui_scale_asked = 0;  // --ui-scale; 0: none (the panel's choice is layout.ui_scale)
+  float ui_ms = 0;           // measured by the window: building + drawing the panel last frame
+  bool visible = true;       // Tab: the panel and every window but the field
+  LayoutState layout;        // which windows are open, kept between sessions (window/layout.hpp)
 
   // Species added or removed wait here until their "Apply" (they reallocate); empty: none planned.
   SpeciesPlan species_plan;
@@ -76,7 +78,7 @@ struct PanelState {
   // Recording and screenshots: the panel asks (actions above), the window acts.
   int record_source = 0;  // RecordSource
   int record_fps = 60;
-  int record_pacing = 0;       // 0: real time, 1: every frame (Pacing)
+  int record_pacing = 0;       // index into kWindowPacings: smooth, every frame, real time
   int record_format = 0;       // VideoFormat: MP4, WebM, GIF, PNG sequence
   char record_path[512] = "";  // empty: physarum-<time>.mp4 in the current directory
   RecordingStatus recording;   // filled by the window each frame

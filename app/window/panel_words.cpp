@@ -21,6 +21,24 @@ void note_if_cut_off(const char* name) {
     log.emplace_back(name);
 }
 
+// One paragraph (no newline) into `lines`: as many words on a line as fit.
+void wrap_paragraph(std::string_view para, float width, const std::function<float(std::string_view)>& measure,
+                    std::vector<std::string>& lines) {
+  size_t start = 0, end = 0;  // the line so far: para[start, end)
+  for (size_t i = 0;;) {
+    const size_t word = para.find_first_not_of(' ', i);
+    if (word == std::string_view::npos) break;
+    size_t word_end = para.find(' ', word);
+    if (word_end == std::string_view::npos) word_end = para.size();
+    if (end > start && measure(para.substr(start, word_end - start)) > width) {
+      lines.emplace_back(para.substr(start, end - start));
+      start = word;
+    }
+    end = i = word_end;
+  }
+  lines.emplace_back(para.substr(start, end - start));
+}
+
 }  // namespace
 
 bool choice_combo(const char* label, int& value, std::span<const Choice> choices) {
@@ -47,8 +65,28 @@ bool choice_combo(const char* label, int& value, std::span<const Choice> choices
 
 void note(const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", text);
+  text_wrapped(text);
   ImGui::PopStyleColor();
+}
+
+std::vector<std::string> wrap_at_spaces(std::string_view text, float width,
+                                        const std::function<float(std::string_view)>& measure) {
+  std::vector<std::string> lines;
+  for (size_t pos = 0;;) {
+    const size_t newline = text.find('\n', pos);
+    wrap_paragraph(text.substr(pos, newline == std::string_view::npos ? newline : newline - pos), width,
+                   measure, lines);
+    if (newline == std::string_view::npos) return lines;
+    pos = newline + 1;
+  }
+}
+
+void text_wrapped(std::string_view text) {
+  const float width = std::max(ImGui::GetContentRegionAvail().x, 1.0f);
+  const auto measure = [](std::string_view s) {
+    return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
+  };
+  for (const std::string& line : wrap_at_spaces(text, width, measure)) ImGui::TextUnformatted(line.c_str());
 }
 
 const std::vector<std::string>& cut_off_choices() {

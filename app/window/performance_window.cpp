@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "window/layout.hpp"
+#include "window/ui_scale.hpp"
+
 namespace physarum::app {
 namespace {
 
@@ -20,7 +23,7 @@ void plot(const char* label, const PerfHistory& h, const std::array<float, PerfH
   std::snprintf(overlay, sizeof overlay, "%s (up to %.2f ms)", label, static_cast<double>(peak));
   ImGui::PushID(label);  // several plots share the hidden "##plot" label
   ImGui::PlotLines("##plot", values.data(), PerfHistory::kHistory, h.head, overlay, 0.0f, peak * 1.1f + 1e-3f,
-                   ImVec2(kPlotWidth * ImGui::GetIO().FontGlobalScale, 40));
+                   ImVec2(px(kPlotWidth), px(40)));
   ImGui::PopID();
 }
 
@@ -89,8 +92,8 @@ std::string rate_text(double per_second) {
 void performance_window(WindowCore& core, float ui_ms, bool& open) {
   // At the top right of what the panel leaves: watched while the sliders move.
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + 10),
-                          ImGuiCond_FirstUseEver, ImVec2(1, 0));
+  place_over_field("Performance", ImVec2(vp->WorkPos.x + vp->WorkSize.x - px(10), vp->WorkPos.y + px(10)),
+                   ImVec2(1, 0));
   ImGui::SetNextWindowBgAlpha(0.85f);
   if (ImGui::Begin("Performance", &open, ImGuiWindowFlags_AlwaysAutoResize)) contents(core, ui_ms);
   ImGui::End();

@@ -11,6 +11,7 @@
 #include "sim/keyframes.hpp"
 #include "sim/registry.hpp"
 #include "window/timeline.hpp"
+#include "window/ui_scale.hpp"
 
 namespace physarum::app {
 
@@ -100,7 +101,7 @@ void ruler_tooltip(WindowCore& core, const TimelineState& st, uint64_t under) {
 
 void timeline_ruler(WindowCore& core, TimelineState& st) {
   const ImVec2 origin = lay_out(core, st);
-  const float width = st.x1 - st.x0 + 2 * kPad, height = 22.0f;
+  const float width = st.x1 - st.x0 + 2 * kPad, height = px(22);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(24, 24, 30, 255), 3.0f);
   if (st.loop.out > st.loop.in) {
@@ -190,7 +191,7 @@ void draw_keyframes(ImDrawList* dl, const Preset& p, const TimelineState& st) {
 void timeline_track(WindowCore& core, TimelineState& st) {
   Preset& p = core.preset;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = st.x1 - st.x0 + 2 * kPad, height = 30.0f;
+  const float width = st.x1 - st.x0 + 2 * kPad, height = px(30);
   st.track_mid = origin.y + height * 0.5f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(30, 30, 36, 255), 4.0f);

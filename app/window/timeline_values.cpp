@@ -11,6 +11,7 @@
 #include "sim/registry.hpp"
 #include "window/panel_values.hpp"
 #include "window/timeline.hpp"
+#include "window/ui_scale.hpp"
 
 namespace physarum::app {
 
@@ -96,7 +97,7 @@ void ease_and_delete(WindowCore& core, TimelineState& st) {
   ImGui::SameLine();
   int ease = static_cast<int>(k.ease);
   const char* eases[] = {"linear", "smoothstep", "hold"};
-  ImGui::SetNextItemWidth(120);
+  ImGui::SetNextItemWidth(px(120));
   if (ImGui::Combo("ease to the next", &ease, eases, 3)) k.ease = static_cast<Ease>(ease);
   ImGui::SameLine();
   if (ImGui::Button("Delete keyframe")) {
@@ -114,7 +115,8 @@ void selected_keyframe_editor(WindowCore& core, TimelineState& st, Toasts& toast
   Keyframe& k = core.preset.keyframes[static_cast<size_t>(st.selected)];
   const std::string title = "Values (" + std::to_string(k.values.size()) + ")###keyframe_values";
   if (!ImGui::TreeNode(title.c_str())) return;
-  ImGui::BeginChild("##values", ImVec2(0, std::min(180.0f, 26.0f * static_cast<float>(k.values.size()) + 8)));
+  ImGui::BeginChild("##values",
+                    ImVec2(0, std::min(px(180), px(26) * static_cast<float>(k.values.size()) + px(8))));
   for (KeyframeValue& kv : k.values) {
     try {
       const registry::Key key = registry::resolve(core.preset, kv.key);

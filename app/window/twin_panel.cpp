@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "window/panel_words.hpp"
+#include "window/ui_scale.hpp"
+
 namespace physarum::app {
 
 std::vector<float> log10_distances(const std::vector<sensitivity::Record>& records, float floor) {
@@ -48,7 +51,7 @@ void distance_plots(const TwinRun& t) {
   std::snprintf(overlay, sizeof overlay, "d = %.3g at step %lld", last.field_distance,
                 static_cast<long long>(last.step));
   ImGui::PlotLines("##logd", logd.data(), static_cast<int>(logd.size()), 0, overlay, floor, 0.5f,
-                   ImVec2(width, 90));
+                   ImVec2(width, px(90)));
   ImGui::TextDisabled("log10 distance of the fields (%.0f: equal)", static_cast<double>(floor));
   std::vector<float> frac;
   frac.reserve(recs.size());
@@ -59,10 +62,10 @@ void distance_plots(const TwinRun& t) {
   }
   std::snprintf(overlay, sizeof overlay, "%.2f%% of agents in other cells", 100.0 * last.agent_fraction);
   ImGui::PlotLines("##agents", frac.data(), static_cast<int>(frac.size()), 0, overlay, 0.0f,
-                   std::min(top, 1.0f), ImVec2(width, 50));
+                   std::min(top, 1.0f), ImVec2(width, px(50)));
   const sensitivity::LyapunovFit& f = t.fit();
   if (f.ok) {
-    ImGui::TextWrapped("%s", growth_words(f.lambda).c_str());
+    text_wrapped(growth_words(f.lambda));  // never "0." and "0244" on two lines
     ImGui::TextDisabled("fitted over steps %lld to %lld (%d points)", static_cast<long long>(f.from_step),
                         static_cast<long long>(f.to_step), f.points);
     if (f.saturation_step >= 0)
@@ -124,7 +127,7 @@ void twin_panel(WindowCore& core, TwinPanelState& st, Toasts& toasts) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + vp->WorkSize.y - 110),
                           ImGuiCond_FirstUseEver, ImVec2(1, 1));
-  ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(px(360), 0), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(0.85f);
   if (ImGui::Begin("Twin distance")) distance_plots(core.twin);
   ImGui::End();

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <future>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <random>
@@ -47,6 +48,7 @@
 #include "window/quit_guard.hpp"
 #include "window/remote_control.hpp"
 #include "window/timeline.hpp"
+#include "window/ui_scale.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
 
@@ -129,8 +131,9 @@ void save_screenshot(const std::string& file, int fb_w, int fb_h) {
 // Everything a frame uses, for as long as the window is open.
 class WindowSession {
  public:
-  // `remote`: the OSC control (--osc), or null.
-  WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim, RemoteControl* remote);
+  // `remote`: the OSC control (--osc), or null. `monitor_scale`: the UI scale the monitor asks for.
+  WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim, RemoteControl* remote,
+                float monitor_scale);
   ~WindowSession() { glfwSetWindowUserPointer(win_, nullptr); }  // the callbacks may outlive events_
   WindowSession(const WindowSession&) = delete;
   WindowSession& operator=(const WindowSession&) = delete;
@@ -152,6 +155,8 @@ class WindowSession {
   void quit_or_ask();
   void render_detail();
   void poll_detail();
+  // Before a frame: the UI scale the panel, --ui-scale or the monitor ask for, applied when it changed.
+  void follow_ui_scale();
 
   const WindowOptions& o_;
   GLFWwindow* win_;
@@ -174,13 +179,28 @@ class WindowSession {
   DropDialog drops_;
   DetailRender detail_;
   int frame_ = 0;
+  float ui_scale_ = 1;  // applied to ImGui
   Clock::time_point frame_start_ = Clock::now();
   int status_ = kExitOk;
 };
 
 WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run::Recipe& sim,
-                             RemoteControl* remote)
+                             RemoteControl* remote, float monitor_scale)
     : o_(o), win_(win), remote_(remote), core_(sim), explore_(std::random_device{}()) {
+  // The layout file now, not at the first frame: its UI scale builds the first frame's font.
+  if (const char* ini = ImGui::GetIO().IniFilename) ImGui::LoadIniSettingsFromDisk(ini);
+  panel_.ui_scale_auto = monitor_scale;
+  panel_.ui_scale_asked = o.ui_scale;
+  ui_scale_ = chosen_ui_scale(o.ui_scale, panel_.layout.ui_scale, monitor_scale);
+  apply_ui_scale(ui_scale_);  // the renderer makes its font texture at the first frame
+  if (panel_.layout.written_at_scale > 0) rescale_panel(ui_scale_ / panel_.layout.written_at_scale);
+  if (ui_scale_ != 1.0f) {
+    std::printf("physarum: UI scale %s (%s; --ui-scale or the panel's UI scale choose)\n",
+                scale_text(ui_scale_).c_str(),
+                o.ui_scale > 0               ? "--ui-scale"
+                : panel_.layout.ui_scale > 0 ? "chosen in the panel"
+                                             : "the monitor's");
+  }
   history_.reset(core_.preset);
   saved_.observe(core_.preset, core_.preset_file);
   if (core_.backend_note() == core_.backend_name()) {  // a volume's note is its name
@@ -194,15 +214,19 @@ WindowSession::WindowSession(const WindowOptions& o, GLFWwindow* win, const run:
   panel_.image_fit = o.sim.image_fit == "fit" ? 1 : 0;
   panel_.record_fps = o.record_fps;
   panel_.record_source = o.record_window ? 1 : 0;
-  panel_.record_pacing = o.record_every_frame ? 1 : 0;
+  const Pacing pacing =
+      o.record_every_frame ? Pacing::EveryFrame : pacing_named(o.record_timing).value_or(Pacing::Smooth);
+  panel_.record_pacing = static_cast<int>(
+      std::find(std::begin(kWindowPacings), std::end(kWindowPacings), pacing) - std::begin(kWindowPacings));
   install_event_callbacks(win, &events_);
   if (!o.record.empty()) {
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(win, &fb_w, &fb_h);
     // Throws: exit 1 with the message.
     recording_.start(o.record, o.record_window ? RecordSource::Window : RecordSource::Field, o.record_fps,
-                     o.record_every_frame ? Pacing::EveryFrame : Pacing::RealTime, core_, fb_w, fb_h);
-    toasts_.info("recording to " + o.record);
+                     pacing, core_, fb_w, fb_h);
+    toasts_.info("recording to " + o.record + " (" + pacing_words(recording_.status().pacing, o.record_fps) +
+                 ")");
   }
   if (remote_)
     toasts_.info("OSC: listening on UDP port " + std::to_string(remote_->port()) + " (/physarum/...)");
@@ -231,6 +255,7 @@ bool WindowSession::frame() {
   glfwPollEvents();
 
   const auto ui_start = Clock::now();
+  follow_ui_scale();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -284,6 +309,16 @@ bool WindowSession::frame() {
   return !last;
 }
 
+void WindowSession::follow_ui_scale() {
+  const float want = chosen_ui_scale(panel_.ui_scale_asked, panel_.layout.ui_scale, panel_.ui_scale_auto);
+  if (want == ui_scale_) return;
+  apply_ui_scale(want);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  rescale_panel(want / ui_scale_);
+  ui_scale_ = want;
+}
+
 // The brush and the keys' actions: a failure is told, the program goes on.
 void WindowSession::read_input(int fb_w, int fb_h) {
   if (!drops_.waiting().empty()) {  // Esc answers the drop dialog instead of closing the window
@@ -313,7 +348,7 @@ void WindowSession::run_actions(int fb_w, int fb_h) {
       case PanelAction::ToggleRecording: {
         const RecordingSettings settings{
             panel_.record_path, panel_.record_source == 1 ? RecordSource::Window : RecordSource::Field,
-            panel_.record_fps, panel_.record_pacing == 1 ? Pacing::EveryFrame : Pacing::RealTime,
+            panel_.record_fps, kWindowPacings[std::clamp(panel_.record_pacing, 0, 2)],
             kVideoFormats[std::clamp(panel_.record_format, 0, 3)]};
         tell(recording_.toggle(settings, core_, fb_w, fb_h));
         break;
@@ -484,12 +519,18 @@ int run_window(const WindowOptions& o) {
     no_display(("GLFW cannot initialise: " + glfw_error()).c_str());
     return kExitRuntime;
   }
-  const WindowPtr window = open_window(window_size(o.size_window, preset.run.size), o.vsync);
+  const float monitor_scale = primary_monitor_ui_scale();
+  Size size = window_size(o.size_window, preset.run.size);
+  // A UI scale the desktop did not apply (GLFW scales the window by its content scale) grows the
+  // window with it, so the panel does not crowd the field.
+  if (o.size_window.empty())
+    size = grown_window_size(size, chosen_ui_scale(o.ui_scale, 0, monitor_scale) / monitor_content_scale());
+  const WindowPtr window = open_window(size, o.vsync);
   if (!window) return kExitRuntime;
   int status = kExitOk;
   {
-    ImGuiSession imgui(window.get(), content_scale(window.get()));
-    WindowSession session(o, window.get(), sim, remote.get());
+    ImGuiSession imgui(window.get());
+    WindowSession session(o, window.get(), sim, remote.get(), monitor_scale);
     session.set_cpu_fit(start.fit);
     while (!glfwWindowShouldClose(window.get()) && !stop_requested() && session.frame()) {
     }

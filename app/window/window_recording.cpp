@@ -2,6 +2,8 @@
 
 #include <glad/gl.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 
@@ -52,6 +54,7 @@ void WindowRecording::start(const std::filesystem::path& file, RecordSource sour
   dropped_before_ = readback_.dropped();
   source_ = source;
   pacing_ = pacing;
+  fps_ = fps;
   last_error_.clear();
   last_file_ = file;
   recorder_ = std::move(rec);
@@ -116,20 +119,71 @@ std::string WindowRecording::stop() {
     return last_error_;
   }
   if (video_format_of(last_file_) == VideoFormat::PngSequence) return png_sequence_note();
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "recorded %s: %llu frames (%.1f s, %s), %llu dropped", last_file_.c_str(),
-                static_cast<unsigned long long>(final_status_.video_frames), final_status_.duration_s,
-                format_bytes(final_status_.file_bytes).c_str(),
-                static_cast<unsigned long long>(final_status_.dropped));
-  std::string msg = buf;
-  if (pacing_ == Pacing::EveryFrame && final_status_.wall_s > 0) {
-    RecordingStatus s;
-    s.rec = final_status_;
-    std::snprintf(buf, sizeof buf, "; every frame: %.1f s of running plays in %.1f s (%.2gx speed)",
-                  final_status_.wall_s, final_status_.duration_s, s.speed());
-    msg += buf;
-  }
+  std::string msg = "recorded " + last_file_.string() + " (" + format_bytes(final_status_.file_bytes) +
+                    "): " + video_summary(final_status_, fps_, pacing_);
+  if (final_status_.dropped > 0)
+    msg += "; " + std::to_string(final_status_.dropped) + " dropped (the encoder fell behind)";
+  if (const std::string note = slideshow_note(final_status_, fps_, pacing_); !note.empty())
+    msg += "; " + note;
   return msg;
+}
+
+double video_speed(const RecorderStatus& s, Pacing pacing) {
+  if (!(s.duration_s > 0) || !(s.wall_s > 0)) return 1.0;
+  // Without the real-time clock the running covered ends at the last picture's capture: one more
+  // interval between pictures is the time it was on screen.
+  double ran = s.wall_s;
+  if (pacing != Pacing::RealTime && s.written > 1)
+    ran *= static_cast<double>(s.written) / static_cast<double>(s.written - 1);
+  return ran / s.duration_s;
+}
+
+std::string video_summary(const RecorderStatus& s, int fps, Pacing pacing) {
+  if (s.video_frames == 0) return "no frames yet";
+  const double speed = video_speed(s, pacing);
+  char buf[256];
+  int n =
+      std::snprintf(buf, sizeof buf, "%llu frames, %.1f s at %d fps, of %.1f s of running",
+                    static_cast<unsigned long long>(s.video_frames), s.duration_s, fps, s.duration_s * speed);
+  const auto add = [&](const char* fmt, auto... args) {
+    if (n >= 0 && static_cast<size_t>(n) < sizeof buf)
+      n += std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), fmt, args...);
+  };
+  if (s.written >= s.video_frames) {
+    add(", each a distinct picture");
+  } else {
+    add(", %llu distinct pictures (each shown %.1f times on average)",
+        static_cast<unsigned long long>(s.written),
+        static_cast<double>(s.video_frames) / static_cast<double>(std::max<uint64_t>(s.written, 1)));
+  }
+  if (std::abs(speed - 1.0) < 0.05) {
+    add(": plays in real time");
+  } else if (speed > 1.0) {
+    add(": plays %.3gx faster than it ran", speed);
+  } else {
+    add(": plays %.3gx slower than it ran", 1.0 / speed);
+  }
+  return buf;
+}
+
+std::string slideshow_note(const RecorderStatus& s, int fps, Pacing pacing) {
+  if (pacing != Pacing::RealTime || s.written == 0 || s.video_frames < 2 * s.written || !(s.wall_s > 0))
+    return {};
+  char buf[160];
+  std::snprintf(
+      buf, sizeof buf,
+      "the window drew %.3g pictures a second, under the video's %d: timing \"smooth\" records each once",
+      static_cast<double>(s.written) / s.wall_s, fps);
+  return buf;
+}
+
+std::string pacing_words(Pacing pacing, int fps) {
+  switch (pacing) {
+    case Pacing::Smooth: return "smooth: each picture once, at most " + std::to_string(fps) + " a second";
+    case Pacing::EveryFrame: return "every frame: each picture once";
+    case Pacing::RealTime: return "real time: pictures repeated or skipped to keep the clock";
+  }
+  return {};
 }
 
 std::string WindowRecording::png_sequence_note() const {
@@ -167,7 +221,7 @@ RecordingNote WindowRecording::toggle(const RecordingSettings& settings, const W
   }
   if (video_format_of(file) == VideoFormat::PngSequence)
     return {"recording PNG frames into " + recording_folder(file), false};
-  return {"recording to " + file, false};
+  return {"recording to " + file + " (" + pacing_words(settings.pacing, settings.fps) + ")", false};
 }
 
 RecordingNote WindowRecording::finish() {
@@ -181,6 +235,7 @@ RecordingStatus WindowRecording::status() const {
   s.active = recorder_ != nullptr;
   s.file = last_file_;
   s.pacing = pacing_;
+  s.fps = fps_;
   if (recorder_) {
     s.rec = recorder_->status();
     s.dropped = s.rec.dropped + (readback_.dropped() - dropped_before_);

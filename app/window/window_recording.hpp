@@ -2,9 +2,12 @@
 // resolution, the default) or the whole window with the panel, read back asynchronously and fed
 // to the recorder in Drop mode, so the frame loop never waits for the encoder. A failure (ffmpeg
 // died, disk full) ends the recording with a message; the program keeps running.
-// Real time is the default: frames are repeated or skipped by their capture time so the video
-// lasts as long as the recording did, however fast the window runs. "Every frame" keeps each
-// window frame as one video frame instead; the video then plays faster or slower than it ran.
+// The timing (video_pacer.hpp) is "smooth" by default: each window frame at most once, at most
+// fps a second, so a window slower than the video's rate (the CPU backend draws a few frames a
+// second) records every picture once and plays faster than it ran, instead of a slideshow of
+// repeated frames; a faster one keeps real time. "Real time" repeats frames to keep the clock,
+// "every frame" keeps each window frame whatever the rate. What the video holds is said while it
+// records and when it ends (video_summary).
 #pragma once
 
 #include <filesystem>
@@ -25,17 +28,32 @@ struct RecordingStatus {
   std::filesystem::path file;
   RecorderStatus rec;
   uint64_t dropped = 0;  // in the readback ring plus in the recorder's ring
-  Pacing pacing = Pacing::RealTime;
-  // How much faster the video plays than the recording ran (wall time / video time); 1 in real time.
-  double speed() const { return rec.duration_s > 0 && rec.wall_s > 0 ? rec.wall_s / rec.duration_s : 1.0; }
+  Pacing pacing = Pacing::Smooth;
+  int fps = 60;
 };
+
+// How much faster the video plays than the recording ran: the running it covers (each frame's time
+// on screen included) over the video's length; 1 in real time.
+double video_speed(const RecorderStatus& s, Pacing pacing);
+
+// What a video holds, in words: "129 frames, 2.2 s at 60 fps, of 53.0 s of running, each a
+// distinct picture: plays 24x faster than it ran", or with real time "3183 frames, ..., 129
+// distinct pictures (each shown 24.7 times on average): plays in real time".
+std::string video_summary(const RecorderStatus& s, int fps, Pacing pacing);
+
+// A real-time video that is mostly repeats (a slideshow): how many pictures a second the window
+// drew and the timing that records each once. Empty otherwise.
+std::string slideshow_note(const RecorderStatus& s, int fps, Pacing pacing);
+
+// The timing in a few words, as the start of a recording says it.
+std::string pacing_words(Pacing pacing, int fps);
 
 // What the panel's Record section chose.
 struct RecordingSettings {
   std::string file;  // as typed; empty: physarum-<date>-<time> in the current directory
   RecordSource source = RecordSource::Field;
   int fps = 60;
-  Pacing pacing = Pacing::RealTime;
+  Pacing pacing = Pacing::Smooth;
   VideoFormat format = VideoFormat::Mp4;
 };
 
@@ -83,7 +101,8 @@ class WindowRecording {
   std::unique_ptr<Recorder> recorder_;
   AsyncReadback readback_;
   RecordSource source_ = RecordSource::Field;
-  Pacing pacing_ = Pacing::RealTime;
+  Pacing pacing_ = Pacing::Smooth;
+  int fps_ = 60;
   render::Texture color_;
   render::Framebuffer fbo_;
   int w_ = 0, h_ = 0;
