@@ -81,6 +81,8 @@ class CMakeBuild(build_ext):
         if self.inplace:
             sys.exit("physarum: no editable install (the module is compiled, its data installed): "
                      "use the build tree's module, PYTHONPATH=build/python, or pip install without -e")
+        # cmake and ninja installed by pip into this environment count, as they would once activated.
+        os.environ["PATH"] = sysconfig.get_path("scripts") + os.pathsep + os.environ.get("PATH", "")
         cmake = shutil.which("cmake")
         if cmake is None:
             sys.exit("physarum: cmake not found: install it (sudo apt-get install cmake, or scripts/install-deps)")
@@ -108,9 +110,10 @@ class CMakeBuild(build_ext):
             "-DPHYSARUM_PYTHON_INSTALL_DIR=" + module_dir(),
             "-DPHYSARUM_LIBRARIES_FROM=" + libraries_from(),
             *pybind11_include(),
-            *shlex.split(os.environ.get("CMAKE_ARGS", "")),
         ]
-        run(command)
+        if "PHYSARUM_LIB_DIR" in os.environ:
+            command.append("-DPHYSARUM_LIB_DIR=" + os.environ["PHYSARUM_LIB_DIR"])
+        run(command + shlex.split(os.environ.get("CMAKE_ARGS", "")))
 
     def place(self, stage):
         module_folder = stage / module_dir()

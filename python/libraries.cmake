@@ -23,6 +23,7 @@ function(physarum_record_module_libraries)
   target_link_libraries(physarum_python_libraries PRIVATE ${ARGN})
   set_target_properties(physarum_python_libraries PROPERTIES
     LIBRARY_OUTPUT_DIRECTORY ${dir}
+    LINK_DEPENDS ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/record_link.cmake
     RULE_LAUNCH_LINK "\"${CMAKE_COMMAND}\" -DRECORD=${dir}/link.cmake -DBUILD_DIR=${CMAKE_BINARY_DIR} -DSTAGE=${dir}/stage -DREADELF=${CMAKE_READELF} -DOBJECT=physarum_python_libraries.dir/ -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/record_link.cmake --")
   find_path(PHYSARUM_DLPACK_HEADER_DIR dlpack/dlpack.h)
   if(PHYSARUM_DLPACK_HEADER_DIR)
