@@ -10,7 +10,8 @@ The build's own tools (cmake, a compiler, the -dev packages, setuptools, wheel) 
   PHYSARUM_CMAKE_BUILD_DIR  a build folder of this project with position-independent libraries
                             (configured with -DCMAKE_POSITION_INDEPENDENT_CODE=ON, or with the Python
                             module, and built): only python/src is compiled, against its libraries,
-                            and the wheel holds the module and the data, not the program.
+                            and the wheel holds the module and the data, not the program. A
+                            relative path is taken from the source folder (where pip builds).
   PHYSARUM_PIP_BUILD_DIR    where CMake builds (default: build/pip-<python>, or build/pip-<python>-module
                             with PHYSARUM_CMAKE_BUILD_DIR), kept so that a second install is quick.
   PHYSARUM_LIB_DIR          shared libraries the libraries of PHYSARUM_CMAKE_BUILD_DIR link that this
