@@ -7,6 +7,10 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
+data_dir: str
+"""The folder holding shaders/, palettes/, presets/, images/ and points/ that the module reads:
+$PHYSARUM_DATA_DIR when set, else share/physarum found from the module's own folder; "" when neither
+is there."""
 
 class Error(RuntimeError):
     """A failure inside physarum (a device error, an unreadable file)."""

@@ -10,12 +10,11 @@ namespace physarum::python {
 
 namespace fs = std::filesystem;
 
-void point_data_dir_at_module() {
-  const char* set = std::getenv("PHYSARUM_DATA_DIR");
-  if (set != nullptr && *set != '\0') return;
+std::string point_data_dir_at_module() {
+  if (const char* set = std::getenv("PHYSARUM_DATA_DIR"); set != nullptr && *set != '\0') return set;
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&point_data_dir_at_module), &info) == 0 || info.dli_fname == nullptr)
-    return;
+    return "";
   std::error_code ec;
   const fs::path folder = fs::absolute(info.dli_fname, ec).parent_path();
   fs::path installed = folder;
@@ -24,9 +23,10 @@ void point_data_dir_at_module() {
     const fs::path share = root / "share" / "physarum";
     if (fs::is_directory(share / "presets", ec)) {
       setenv("PHYSARUM_DATA_DIR", share.c_str(), 0);
-      return;
+      return share.string();
     }
   }
+  return "";
 }
 
 }  // namespace physarum::python

@@ -3,10 +3,13 @@
 // nothing about where physarum is.
 #pragma once
 
+#include <string>
+
 namespace physarum::python {
 
 // Sets PHYSARUM_DATA_DIR to share/physarum beside the module (build tree: one level up; installed:
 // as many levels up as the install folder is deep) unless it is set already or neither exists.
-void point_data_dir_at_module();
+// Returns the folder PHYSARUM_DATA_DIR names then (physarum.data_dir), or "" when it is not set.
+std::string point_data_dir_at_module();
 
 }  // namespace physarum::python

@@ -290,9 +290,12 @@ void bind_sim_outputs(py::class_<Sim>& cls) {
 PYBIND11_MODULE(physarum, m) {
   using namespace physarum;
   using namespace physarum::python;
-  point_data_dir_at_module();
+  const std::string data_dir = point_data_dir_at_module();
   m.doc() = kModuleDoc;
   m.attr("__version__") = PHYSARUM_VERSION;
+  // Where the shaders, palettes, presets and images are read from, so an installed copy can be
+  // checked ("" when neither $PHYSARUM_DATA_DIR nor share/physarum beside the module is there).
+  m.attr("data_dir") = data_dir;
   register_errors(m);
 
   bind_field_view(m);

@@ -41,6 +41,7 @@ def test_installed_module_imports_and_finds_its_data_beside_it(installed, tmp_pa
         "s = physarum.Sim(preset='coral', size=(32, 24), agents=200, backend='cpu')\n"
         "s.step(2)\n"
         "print(physarum.__file__)\n"
+        "print(physarum.data_dir)\n"
         "try:\n"
         "    physarum.Sim(preset='no-such-preset', backend='cpu')\n"
         "except ValueError as e:\n"
@@ -48,6 +49,14 @@ def test_installed_module_imports_and_finds_its_data_beside_it(installed, tmp_pa
     )
     r = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    module_file, message = r.stdout.splitlines()[:2]
+    module_file, data_dir, message = r.stdout.splitlines()[:3]
     assert pathlib.Path(module_file).parent == folder
+    assert data_dir == str(prefix / "share" / "physarum")
     assert str(prefix / "share" / "physarum" / "presets") in message  # the installed data, not the build tree's
+
+
+def test_the_build_trees_module_reads_the_build_trees_data(physarum):
+    build = os.environ.get("PHYSARUM_BUILD_DIR")
+    if not build or os.environ.get("PHYSARUM_DATA_DIR"):
+        pytest.skip("PHYSARUM_BUILD_DIR not set (ctest sets it), or PHYSARUM_DATA_DIR set by hand")
+    assert physarum.data_dir == str(pathlib.Path(build) / "share" / "physarum")
