@@ -126,6 +126,33 @@ TEST(Bench, BareCpuBenchIsOneCaseAndSaysHowToAskForTheSweep) {
   EXPECT_EQ(test::run_physarum({"bench", "--sweep", "full", "--size", "64x64"}, dir).exit_code, 2);
 }
 
+// One world that is not batched (the CPU) is the same run as that world alone: timed once, so the
+// speedup is 1 and "in turn" is the batch's own rate, never a near-zero time's noise.
+TEST(Bench, OneWorldIsItsOwnRunInTurn) {
+  const auto dir = test::temp_dir();
+  const std::vector<std::string> base = {"bench",   "--worlds", "1",   "--backend", "cpu", "--size",
+                                         "128x128", "--agents", "10K", "--warmup",  "2"};
+  auto args = base;
+  args.push_back("--json");
+  const auto r = test::run_physarum(args, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json_number(r.out, "worlds"), 1) << r.out;
+  EXPECT_EQ(json_number(r.out, "speedup"), 1) << r.out;
+  EXPECT_EQ(json_value(r.out, "gagent_steps_per_s"),
+            json_value(r.out, "one_after_another_gagent_steps_per_s"))
+      << r.out;
+  EXPECT_EQ(json_value(r.out, "agents_ms"), "")
+      << "worlds side by side are not timed stage by stage: " << r.out;
+  // The table gives every rate in significant digits: 10K agents at a few hundred steps a second are
+  // a few thousandths of a G agent-step, which two decimals print as 0.00.
+  const auto t = test::run_physarum(base, dir);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const std::string row = t.out.substr(t.out.find('\n') + 1);
+  EXPECT_EQ(row.find(" 0.00 "), std::string::npos) << row;
+  EXPECT_NE(row.find(" 1x "), std::string::npos) << row;
+  EXPECT_NE(row.find("in turn is the same run"), std::string::npos) << row;
+}
+
 TEST(Bench, TableForHumansAndBadOptions) {
   const auto dir = test::temp_dir();
   const auto table = test::run_physarum(
