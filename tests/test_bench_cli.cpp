@@ -64,6 +64,95 @@ TEST(Bench, SpeciesOptionRunsSeveralSpecies) {
   EXPECT_EQ(test::run_physarum({"bench", "--species", "0"}, dir).exit_code, 2);
 }
 
+// On the CPU every timed step is timed stage by stage: the stages are the timed steps' own, so
+// with "other" (the step loop outside the stages) they add up to the step, and "other" is a sliver.
+// 64 timed steps hold two reorderings of the agents, so sort takes its share as the step does.
+TEST(Bench, CpuStagesPartitionTheTimedStep) {
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum({"bench", "--backend", "cpu", "--threads", "1", "--size", "128x128",
+                                     "--agents", "20K", "--warmup", "8", "--json"},
+                                    dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string line = r.out.substr(0, r.out.find('\n'));
+  EXPECT_EQ(json_number(line, "steps"), 64) << "the CPU's default: two reorderings";
+  EXPECT_EQ(json_number(line, "stage_samples"), 64) << "the stages of the timed steps themselves: " << line;
+  const double ms = json_number(line, "ms_per_step");
+  const double agents = json_number(line, "agents_ms");
+  const double field = json_number(line, "field_ms");
+  const double sort = json_number(line, "sort_ms");
+  ASSERT_NE(json_value(line, "other_ms"), "") << line;
+  const double other = json_number(line, "other_ms");
+  EXPECT_GT(agents, 0) << line;
+  EXPECT_GT(field, 0) << line;
+  EXPECT_GT(sort, 0) << "two reorderings in the timed steps: " << line;
+  // Each printed to 6 significant digits.
+  EXPECT_NEAR(agents + field + sort + other, ms, 1e-5 * ms) << line;
+  // Tolerance: the step loop's own work (a clock read and an average a step) is well under 5%.
+  EXPECT_GE(other, -1e-5 * ms) << line;
+  EXPECT_LE(other, 0.05 * ms) << line;
+}
+
+// A volume on the CPU: its timed steps are timed stage by stage too.
+TEST(Bench, CpuVolumeStagesPartitionTheTimedStep) {
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum({"bench", "--size", "32x32x32", "--agents", "20K", "--backend", "cpu",
+                                     "--threads", "1", "--steps", "8", "--warmup", "2", "--json"},
+                                    dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const double ms = json_number(r.out, "ms_per_step");
+  ASSERT_NE(json_value(r.out, "other_ms"), "") << r.out;
+  const double other = json_number(r.out, "other_ms");
+  const double sum = json_number(r.out, "agents_ms") + json_number(r.out, "field_ms") +
+                     json_number(r.out, "sort_ms") + other;
+  EXPECT_NEAR(sum, ms, 1e-5 * ms) << r.out;
+  EXPECT_GE(other, -1e-5 * ms) << r.out;
+  EXPECT_LE(other, 0.05 * ms) << r.out;
+}
+
+// A bare bench on the CPU is one case sized for it (1024x1024 with 1M agents; the GPU's sweep
+// goes to 4096x4096 with 16M), and it says how to ask for the GPU's sweep.
+TEST(Bench, BareCpuBenchIsOneCaseAndSaysHowToAskForTheSweep) {
+  const auto dir = test::temp_dir();
+  const auto r = test::run_physarum(
+      {"bench", "--backend", "cpu", "--threads", "1", "--warmup", "2", "--steps", "2", "--json"}, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_EQ(json_number(r.out, "width"), 1024) << r.out;
+  EXPECT_EQ(json_number(r.out, "height"), 1024) << r.out;
+  EXPECT_EQ(json_number(r.out, "agents"), 1000000) << r.out;
+  EXPECT_NE(r.err.find("--sweep full"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("4096x4096 with 16M agents"), std::string::npos) << r.err;
+  // --sweep full picks its own cases.
+  EXPECT_EQ(test::run_physarum({"bench", "--sweep", "full", "--size", "64x64"}, dir).exit_code, 2);
+}
+
+// One world that is not batched (the CPU) is the same run as that world alone: timed once, so the
+// speedup is 1 and "in turn" is the batch's own rate, never a near-zero time's noise.
+TEST(Bench, OneWorldIsItsOwnRunInTurn) {
+  const auto dir = test::temp_dir();
+  const std::vector<std::string> base = {"bench",   "--worlds", "1",   "--backend", "cpu", "--size",
+                                         "128x128", "--agents", "10K", "--warmup",  "2"};
+  auto args = base;
+  args.push_back("--json");
+  const auto r = test::run_physarum(args, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json_number(r.out, "worlds"), 1) << r.out;
+  EXPECT_EQ(json_number(r.out, "speedup"), 1) << r.out;
+  EXPECT_EQ(json_value(r.out, "gagent_steps_per_s"),
+            json_value(r.out, "one_after_another_gagent_steps_per_s"))
+      << r.out;
+  EXPECT_EQ(json_value(r.out, "agents_ms"), "")
+      << "worlds side by side are not timed stage by stage: " << r.out;
+  // The table gives every rate in significant digits: 10K agents at a few hundred steps a second are
+  // a few thousandths of a G agent-step, which two decimals print as 0.00.
+  const auto t = test::run_physarum(base, dir);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const std::string row = t.out.substr(t.out.find('\n') + 1);
+  EXPECT_EQ(row.find(" 0.00 "), std::string::npos) << row;
+  EXPECT_NE(row.find(" 1x "), std::string::npos) << row;
+  EXPECT_NE(row.find("in turn is the same run"), std::string::npos) << row;
+}
+
 TEST(Bench, TableForHumansAndBadOptions) {
   const auto dir = test::temp_dir();
   const auto table = test::run_physarum(

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,91 @@ TEST(RenderOutputs, GifWebmAndPngSequenceHaveTheFrameCountsAndSizes) {
       test::run_physarum(small_render({"--size", "65x49", "--steps", "40", "--out", "last.png"}), dir, kEgl);
   ASSERT_EQ(last.exit_code, 0) << last.err;
   EXPECT_EQ(load_rgba_png(dir / "new/dir/00010.png").rgba, load_rgba_png(dir / "last.png").rgba);
+}
+
+// ffprobe's count of a file's frames, their average rate (a fraction, as a number) and the length.
+struct Probed {
+  long frames = -1;
+  double fps = 0;
+  double seconds = 0;
+};
+
+Probed probe_rate(const fs::path& file) {
+  const ProcessOutput r =
+      run_capture({"ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                   "stream=nb_read_frames,avg_frame_rate:format=duration", "-of",
+                   "default=noprint_wrappers=1", "file:" + fs::absolute(file).string()});
+  Probed p;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+    if (key == "nb_read_frames") p.frames = std::stol(value);
+    if (key == "duration" && value != "N/A") p.seconds = std::stod(value);
+    if (key == "avg_frame_rate" && value.find('/') != std::string::npos) {
+      const double den = std::stod(value.substr(value.find('/') + 1));
+      p.fps = den > 0 ? std::stod(value) / den : 0;
+    }
+  }
+  return p;
+}
+
+// What a "wrote FILE (N frames at F fps, S s)" line says.
+Probed said_about(const std::string& out, const std::string& file) {
+  const std::string key = "wrote " + file + " (";
+  const auto at = out.find(key);
+  Probed p;
+  if (at == std::string::npos) return p;
+  std::istringstream in(out.substr(at + key.size()));
+  std::string frames_word, at_word, fps_word;
+  in >> p.frames >> frames_word >> at_word >> p.fps >> fps_word >> p.seconds;
+  return p;
+}
+
+// Every video's "wrote" line says what its file holds, as ffprobe counts it (the case:
+// a GIF said to be 150 frames at 30 fps held 125 at 25). 30 frames at 30 fps make a 1 s MP4 and
+// WebM, a GIF of 25 frames at 25 fps (4 cs each) and 30 PNG files; at --fps 24 and --gif-fps 20
+// the same 30 frames are 1.25 s, a GIF of 25 frames at 20 fps (5 cs each).
+TEST(RenderOutputs, WroteLinesSayWhatEachVideoHolds) {
+  if (!have_ffmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
+  const auto dir = test::temp_dir();
+  const auto r =
+      test::run_physarum(small_render({"--size", "64x48", "--steps", "60", "--every", "2", "--out", "a.gif",
+                                       "--out", "a.mp4", "--out", "a.webm", "--out", "f/%05d.png"}),
+                         dir, kEgl);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const std::string file : {"a.gif", "a.mp4", "a.webm"}) {
+    SCOPED_TRACE(file);
+    const Probed said = said_about(r.out, file);
+    const Probed real = probe_rate(dir / file);
+    EXPECT_EQ(said.frames, real.frames) << r.out;
+    EXPECT_NEAR(said.fps, real.fps, 1e-3) << r.out;
+    EXPECT_NEAR(said.seconds, real.frames / real.fps, 0.006) << r.out;
+  }
+  EXPECT_EQ(said_about(r.out, "a.gif").frames, 25) << r.out;
+  EXPECT_EQ(said_about(r.out, "a.gif").fps, 25) << r.out;
+  EXPECT_EQ(said_about(r.out, "a.mp4").frames, 30) << r.out;
+  EXPECT_NE(r.out.find("wrote f/%05d.png (30 PNG frames, f/00001.png to f/00030.png)"), std::string::npos)
+      << r.out;
+  EXPECT_TRUE(fs::exists(dir / "f/00030.png"));
+  EXPECT_FALSE(fs::exists(dir / "f/00031.png"));
+
+  const auto slow =
+      test::run_physarum(small_render({"--size", "64x48", "--steps", "60", "--every", "2", "--fps", "24",
+                                       "--gif-fps", "20", "--out", "b.gif", "--out", "b.mp4"}),
+                         dir, kEgl);
+  ASSERT_EQ(slow.exit_code, 0) << slow.err;
+  for (const std::string file : {"b.gif", "b.mp4"}) {
+    SCOPED_TRACE(file);
+    const Probed said = said_about(slow.out, file);
+    const Probed real = probe_rate(dir / file);
+    EXPECT_EQ(said.frames, real.frames) << slow.out;
+    EXPECT_NEAR(said.fps, real.fps, 1e-3) << slow.out;
+    EXPECT_NEAR(said.seconds, 1.25, 0.006) << slow.out;
+  }
+  EXPECT_EQ(said_about(slow.out, "b.gif").frames, 25) << slow.out;
+  EXPECT_EQ(said_about(slow.out, "b.gif").fps, 20) << slow.out;
 }
 
 // The window's recorder takes the same formats: a GIF made when the window closes, PNG frames.

@@ -236,6 +236,12 @@ TEST(GifRecorder, DelaysAreUniformWhateverTheRecordingsRate) {
     total += delays[i];
   }
   EXPECT_NEAR(total, 200, 4) << "2 s of recording plays in " << total << " cs";
+  // What the recorder says of the GIF (the window's "recorded" note, render's "wrote" line) is what
+  // the file holds, not the 120 frames at 60 fps it was given.
+  const RecorderStatus st = rec.status();
+  EXPECT_EQ(st.video_frames, delays.size());
+  EXPECT_DOUBLE_EQ(st.video_fps, 25.0);
+  EXPECT_DOUBLE_EQ(st.duration_s, total / 100.0);
 }
 
 // The estimate said before a render is within a factor of the GIF made (of 1.4 on the fields it

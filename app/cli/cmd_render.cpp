@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -476,6 +477,13 @@ class HeadlessRender {
 
   const std::vector<float>& host_field() const { return renderer_.host_field(); }
 
+  // Each video's status, by its --out name: after finish_videos(), what the file holds.
+  std::map<std::string, RecorderStatus> video_statuses() const {
+    std::map<std::string, RecorderStatus> s;
+    for (const auto& r : recorders_) s[r->output().string()] = r->status();
+    return s;
+  }
+
  private:
   FrameSink& sink() { return loop_ ? static_cast<FrameSink&>(*loop_) : fan_out_; }
 
@@ -558,11 +566,29 @@ uint64_t run_steps(const RenderOptions& o, run::Run& sim, HeadlessRender& out, c
   return done;
 }
 
-void say_written(const RenderOptions& o, const run::Run& s, uint64_t done, uint64_t frames) {
+// What a video file holds, as its recorder counted it (a GIF: read back from the file made).
+std::string video_contents(const std::string& out, const RecorderStatus& s) {
+  const uint64_t n = s.video_frames;
+  if (video_format_of(out) == VideoFormat::PngSequence) {
+    // Numbered from 1 (ffmpeg's -start_number 1): the first and last file name them.
+    std::string t = std::to_string(n) + " PNG frames";
+    if (n > 0) t += ", " + printable(frame_file(out, 1).string());
+    if (n > 1) t += " to " + printable(frame_file(out, n).string());
+    return t;
+  }
+  char text[128];
+  std::snprintf(text, sizeof text, "%llu frames at %.4g fps, %.2f s", static_cast<unsigned long long>(n),
+                s.video_fps, s.duration_s);
+  return text;
+}
+
+void say_written(const RenderOptions& o, const run::Run& s, uint64_t done,
+                 const std::map<std::string, RecorderStatus>& videos) {
   for (const auto& f : o.outs) {
-    if (out_kind(f) == OutKind::Video) {
-      std::printf("physarum render: wrote %s (%llu frames at %d fps)\n", printable(f).c_str(),
-                  static_cast<unsigned long long>(frames), o.fps);
+    const auto video = videos.find(f);
+    if (video != videos.end()) {
+      std::printf("physarum render: wrote %s (%s)\n", printable(f).c_str(),
+                  video_contents(f, video->second).c_str());
     } else {
       std::printf("physarum render: wrote %s\n", printable(f).c_str());
     }
@@ -645,15 +671,18 @@ int run_render(const RenderOptions& o) {
       std::fprintf(stderr, "physarum render: finishing the video (Ctrl-C again ends at once)\n");
     out.finish_videos();
     const int sig = stop_signal();
-    std::fprintf(stderr, "physarum render: stopped by signal %d after %llu steps; %llu video frames kept\n",
-                 sig, static_cast<unsigned long long>(done), static_cast<unsigned long long>(frames));
+    std::string kept;
+    for (const auto& [file, status] : out.video_statuses())
+      kept += "; kept " + printable(file) + " (" + video_contents(file, status) + ")";
+    std::fprintf(stderr, "physarum render: stopped by signal %d after %llu steps%s\n", sig,
+                 static_cast<unsigned long long>(done), kept.c_str());
     return exit_code_for_signal(sig);
   }
   // The last frame's range comes from a host copy, exactly as the CPU colouring computes it.
   if (!out.recording()) {
     out.draw(true);
-  } else if (out.write_frame(true)) {
-    ++frames;
+  } else {
+    (void)out.write_frame(true);  // a failed recording throws; the files are counted when finished
   }
   const auto rgba = render::read_framebuffer_rgba(plan.size.width, plan.size.height);
   render::check_gl("rendering headless");
@@ -671,7 +700,7 @@ int run_render(const RenderOptions& o) {
   const auto& field = out.host_field();
   for (const auto& f : outs.npys)
     write_npy(f, field.data(), sim.size().height, sim.size().width, sim.species_count());
-  say_written(o, sim, done, loop ? loop->loop_frames : frames);
+  say_written(o, sim, done, out.video_statuses());
   if (o.report.wanted() &&
       !write_render_report(o.report, sim.backend(), sim.preset().environment, field, done,
                            "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()),

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cli/bench_device.hpp"
+#include "cli/bench_estimate.hpp"
 #include "cli/commands.hpp"
 #include "cli/offscreen.hpp"
 #include "render/egl_context.hpp"
@@ -45,6 +46,24 @@ struct FrameRow {
   bool interop = false;   // publish through CUDA-GL interop, timed by CUDA events (else a host copy)
 };
 
+// Untimed frames before the timed ones: interop registration, shader warm-up, the first timer results.
+constexpr int kUntimedFrames = 8;
+
+// "1024x1024 with 1M agents at 5 steps a frame"
+std::string case_words(const FrameCase& c) {
+  return format_size(c.size) + " with " + format_count(c.agents) + " agents at " +
+         std::to_string(c.steps_per_frame) + (c.steps_per_frame == 1 ? " step a frame" : " steps a frame");
+}
+
+// The frames still to come after the second (kUntimedFrames - 2 untimed, `frames` timed), priced at
+// its `s` seconds; said when that is long.
+void say_if_long(const FrameCase& c, int frames, double s) {
+  CaseEstimate e{
+      case_words(c) + ", its frames,", 0, static_cast<uint64_t>(kUntimedFrames - 2 + frames), "frames", s, 1};
+  e.unit = "frame";
+  if (e.seconds() >= kLongCaseS) std::fprintf(stderr, "%s\n", estimate_line(e).c_str());
+}
+
 bool is_cuda(const Backend& b) {
   return b.can_publish();
 }
@@ -59,9 +78,11 @@ std::vector<FrameCase> frame_cases(const FrameBenchOptions& o, bool cpu) {
   if (!o.size.empty() || !o.agents.empty()) {
     sizes.emplace_back(o.size.empty() ? Size{3840, 2160} : parse_size(o.size),
                        o.agents.empty() ? 10'000'000 : parse_count(o.agents));
+  } else if (cpu) {
+    sizes.emplace_back(Size{1024, 1024}, 1'000'000);  // as bench's CPU case: a few seconds
   } else {
     sizes.emplace_back(Size{3840, 2160}, 10'000'000);
-    if (!cpu) sizes.emplace_back(Size{3840, 2160}, 100'000'000);  // skipped, saying so, when it does not fit
+    sizes.emplace_back(Size{3840, 2160}, 100'000'000);  // skipped, saying so, when it does not fit
   }
   std::vector<FrameCase> v;
   for (const auto& [size, agents] : sizes) {
@@ -131,9 +152,20 @@ FrameRow time_frames(Backend& b, render::FieldRenderer& renderer, const DisplayP
     draw += renderer.draw_ms();
   };
   // A few frames first: interop registration, shader warm-up, the timer queries' first results.
-  for (int i = 0; i < 8; ++i) one_frame();
-  glFinish();
-  finish_sim(b);
+  // The second prices the rest (the first registers and compiles), and a long wait is said.
+  const auto wait_all = [&] {
+    glFinish();
+    finish_sim(b);
+  };
+  for (int i = 0; i < kUntimedFrames; ++i) {
+    if (i == 1) wait_all();
+    const auto t0 = Clock::now();
+    one_frame();
+    if (i != 1) continue;
+    wait_all();
+    say_if_long(c, frames, ms_since(t0) / 1000);
+  }
+  wait_all();
 
   host_sim = host_publish = host_wait = draw = 0;
   const auto start = Clock::now();
@@ -203,7 +235,12 @@ int run_frame_bench(const FrameBenchOptions& o) {
       std::fprintf(stderr, "physarum bench: %s; %s\n", note.c_str(), egl->description().c_str());
       if (!o.json) print_header();
     }
-    step_in_slices(static_cast<uint64_t>(o.warmup), [&](uint64_t k) { b->step(k); });
+    // The warm-up is priced here, the frames once the first ones are drawn (time_frames).
+    (void)warm_up_announcing(case_words(c) + ", its warm-up,", static_cast<uint64_t>(o.warmup), 0, "",
+                             [&](uint64_t k) {
+                               b->step(static_cast<int>(k));
+                               finish_sim(*b);
+                             });
     FrameRow r;
     {
       // Dropped before the backend: the texture's registration and last publish outlive no stream.

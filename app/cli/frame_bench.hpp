@@ -17,7 +17,9 @@ namespace physarum::app {
 
 struct FrameBenchOptions {
   std::string backend = "auto";
-  std::string size;  // one case with --agents; default: 3840x2160 with 10M and 100M agents
+  // One case with --agents; default: on the GPU 3840x2160 with 10M and 100M agents, on the CPU
+  // 1024x1024 with 1M.
+  std::string size;
   std::string agents;
   std::vector<int> steps_per_frame = {1, 5};
   int frames = 0;    // timed frames per case; 0: 600 on the GPU, 30 on the CPU

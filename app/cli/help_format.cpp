@@ -14,11 +14,7 @@ namespace {
 constexpr size_t kNameColumn = 28;
 
 size_t terminal_width() {
-  winsize ws{};
-  if (::isatty(STDOUT_FILENO) != 0 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
-    return std::clamp<size_t>(ws.ws_col, 60, 160);
-  }
-  return 80;
+  return output_width(80);
 }
 
 // CLI11 appends each validator's description to the type name ("INT:INT in [0 - 1024]",
@@ -103,6 +99,14 @@ class PlainFormatter : public CLI::Formatter {
 };
 
 }  // namespace
+
+size_t output_width(size_t otherwise) {
+  winsize ws{};
+  if (::isatty(STDOUT_FILENO) != 0 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+    return std::clamp<size_t>(ws.ws_col, 60, 160);
+  }
+  return otherwise;
+}
 
 std::string wrap_text(const std::string& text, size_t width) {
   width = std::max<size_t>(width, 20);

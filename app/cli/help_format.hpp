@@ -12,6 +12,9 @@ namespace physarum::app {
 // Set on the main app before its subcommands are added: they inherit it.
 std::shared_ptr<CLI::Formatter> plain_help_formatter();
 
+// The terminal's width in columns (60 to 160) when standard output is one, else `otherwise`.
+size_t output_width(size_t otherwise);
+
 // `text` broken at spaces into lines of at most `width` characters (a longer word stands alone);
 // its own line breaks are kept.
 std::string wrap_text(const std::string& text, size_t width);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/bench_device.hpp"
+#include "cli/bench_estimate.hpp"
 #include "run/batch.hpp"
 #include "run/recipe.hpp"
 #include "run/run.hpp"
@@ -60,19 +61,32 @@ void finish(bool cuda) {
   finish_device(cuda);
 }
 
-// Milliseconds a step of the whole batch, after the warm-up.
-double batch_ms(run::Batch& batch, const WorldsBenchOptions& o, int steps, bool cuda) {
-  step_in_slices(static_cast<uint64_t>(o.warmup), [&](uint64_t k) { batch.step(k); });
-  finish(cuda);
+constexpr int kStageSteps = 64;
+
+std::string case_words(const WorldsCase& c) {
+  return std::to_string(c.worlds) + (c.worlds == 1 ? " world of " : " worlds of ") + format_size(c.size) +
+         " with " + format_count(c.agents) + " agents";
+}
+
+// Milliseconds a step of the whole batch, after the warm-up (a long case says how long first).
+double batch_ms(run::Batch& batch, const WorldsBenchOptions& o, const WorldsCase& c, int steps, bool cuda) {
+  const uint64_t after = static_cast<uint64_t>(steps) + (batch.batched() ? kStageSteps : 0);
+  (void)warm_up_announcing(case_words(c) + " as a batch", static_cast<uint64_t>(o.warmup), after,
+                           "timed steps", [&](uint64_t k) {
+                             batch.step(k);
+                             finish(cuda);
+                           });
   const auto t0 = Clock::now();
   batch.step(static_cast<uint64_t>(steps));
   finish(cuda);
   return ms_since(t0) / steps;
 }
 
-// Per-stage times of a batch from 64 single steps (the CUDA batch times one call in 8 stage by stage).
+// Per-stage times of a batch from 64 single steps (the CUDA batch times one call in 8 stage by
+// stage); none (samples 0) for worlds that are not batched.
 StageTimings batch_stages(run::Batch& batch, bool cuda) {
-  for (int i = 0; i < 64; ++i) {
+  if (!batch.batched()) return {};
+  for (int i = 0; i < kStageSteps; ++i) {
     batch.step(1);
     finish(cuda);
   }
@@ -83,11 +97,22 @@ StageTimings batch_stages(run::Batch& batch, bool cuda) {
 // (each warmed up and timed as the batch is): the worlds one after another take B times that.
 double alone_ms(const std::vector<run::Recipe>& recipes, const WorldsBenchOptions& o, int steps, bool cuda) {
   const size_t n = std::min<size_t>(recipes.size(), 8);
+  const auto per_world = static_cast<uint64_t>(o.warmup) + static_cast<uint64_t>(steps);
   double sum = 0;
   for (size_t i = 0; i < n; ++i) {
     run::Run one(recipes[i * (recipes.size() / n)]);
-    step_in_slices(static_cast<uint64_t>(o.warmup), [&](uint64_t k) { one.step(k); });
-    finish(cuda);
+    // The first world's warm-up prices all of them: a long wait is said.
+    const uint64_t after = static_cast<uint64_t>(steps) + (n - 1) * per_world;
+    const auto warm = [&](uint64_t k) {
+      one.step(k);
+      finish(cuda);
+    };
+    if (i == 0) {
+      (void)warm_up_announcing(std::to_string(n) + (n == 1 ? " world" : " worlds") + " alone, in turn",
+                               static_cast<uint64_t>(o.warmup), after, "more steps", warm);
+    } else {
+      step_in_slices(static_cast<uint64_t>(o.warmup), warm);
+    }
     const auto t0 = Clock::now();
     one.step(static_cast<uint64_t>(steps));
     finish(cuda);
@@ -100,36 +125,53 @@ double alone_ms(const std::vector<run::Recipe>& recipes, const WorldsBenchOption
 struct WorldsRow {
   std::string how;
   WorldsCase c{};
-  double ms = 0;     // a step of the batch
-  double alone = 0;  // a step of one world alone
+  double ms = 0;          // a step of the batch
+  double alone = 0;       // a step of one world alone
+  bool same_run = false;  // one world not batched: the batch is that world alone, timed once
   StageTimings stages;
 };
+
+// A stage time for the table, "-" where none was taken (worlds that are not batched).
+std::string stage_cell(double ms, bool measured) {
+  char text[32];
+  if (!measured) return "-";
+  std::snprintf(text, sizeof text, "%.4f", ms);
+  return text;
+}
 
 void print_row(const WorldsRow& r, double copy_gbs, bool json) {
   const WorldsCase& c = r.c;
   const double ms = r.ms;
-  const double alone = r.alone;
   const double agent_steps = static_cast<double>(c.worlds) * static_cast<double>(c.agents);
   const double gas = agent_steps / (ms * 1e-3) / 1e9;
-  const double seq = agent_steps / (alone * c.worlds * 1e-3) / 1e9;
+  const double seq = agent_steps / (r.alone * c.worlds * 1e-3) / 1e9;
+  const double speedup = r.same_run ? 1.0 : gas / seq;
   const double cells = static_cast<double>(c.size.width) * static_cast<double>(c.size.height);
   const double bytes = c.worlds * (24.0 * static_cast<double>(c.agents) + 12.0 * cells);
   const double pct = copy_gbs > 0 ? 100.0 * bytes / (ms * 1e-3) / 1e9 / copy_gbs : 0.0;
+  const StageTimings& st = r.stages;
+  const bool staged = st.samples > 0;
   if (json) {
     const auto num = [](double v) { return json_number(v, 6); };
+    const std::string stages = staged ? ",\"agents_ms\":" + num(st.agents_ms) +
+                                            ",\"field_ms\":" + num(st.field_ms) +
+                                            ",\"sort_ms\":" + num(st.sort_ms)
+                                      : std::string();
     const std::string line =
         "{\"backend\":" + json_string(r.how) + ",\"worlds\":" + std::to_string(c.worlds) +
         ",\"width\":" + std::to_string(c.size.width) + ",\"height\":" + std::to_string(c.size.height) +
         ",\"agents_per_world\":" + std::to_string(c.agents) + ",\"ms_per_step\":" + num(ms) +
         ",\"gagent_steps_per_s\":" + num(gas) + ",\"one_after_another_gagent_steps_per_s\":" + num(seq) +
-        ",\"speedup\":" + num(gas / seq) + ",\"pct_of_streaming_bound\":" + num(pct) +
-        ",\"agents_ms\":" + num(r.stages.agents_ms) + ",\"field_ms\":" + num(r.stages.field_ms) +
-        ",\"sort_ms\":" + num(r.stages.sort_ms) + "}\n";
+        ",\"speedup\":" + num(speedup) +
+        ",\"one_after_another_is_the_batch\":" + (r.same_run ? "true" : "false") +
+        ",\"pct_of_streaming_bound\":" + num(pct) + stages + "}\n";
     std::fputs(line.c_str(), stdout);
   } else {
-    std::printf("%6d %11s %7s %10.4f %12.2f %12.2f %8.1fx %7.1f%% %8.4f %8.4f %8.4f  %s\n", c.worlds,
-                format_size(c.size).c_str(), format_count(c.agents).c_str(), ms, gas, seq, gas / seq, pct,
-                r.stages.agents_ms, r.stages.field_ms, r.stages.sort_ms, r.how.c_str());
+    std::printf("%6d %11s %7s %10.4f %12.4g %12.4g %8.3gx %7.1f%% %8s %8s %8s  %s%s\n", c.worlds,
+                format_size(c.size).c_str(), format_count(c.agents).c_str(), ms, gas, seq, speedup, pct,
+                stage_cell(st.agents_ms, staged).c_str(), stage_cell(st.field_ms, staged).c_str(),
+                stage_cell(st.sort_ms, staged).c_str(), r.how.c_str(),
+                r.same_run ? " (one world: in turn is the same run)" : "");
   }
   std::fflush(stdout);
 }
@@ -140,7 +182,7 @@ int run_worlds_bench(const WorldsBenchOptions& o) {
   const std::vector<WorldsCase> cases = cases_for(o);
   const BackendKind kind = parse_backend_kind(o.backend);
   const bool cuda = kind != BackendKind::Cpu && !cuda_device().empty();
-  const int steps = o.steps > 0 ? o.steps : (cuda ? 1000 : 20);
+  const int steps = o.steps > 0 ? o.steps : (cuda ? 1000 : 64);
   const double copy_gbs = copy_bandwidth_gbs(cuda);
   if (!o.json) {
     std::printf("%6s %11s %7s %10s %12s %12s %9s %8s %8s %8s %8s  %s\n", "worlds", "size", "agents",
@@ -155,9 +197,12 @@ int run_worlds_bench(const WorldsBenchOptions& o) {
       WorldsRow r;
       r.how = batch.note();
       r.c = c;
-      r.ms = batch_ms(batch, o, steps, cuda);
+      r.ms = batch_ms(batch, o, c, steps, cuda);
       r.stages = batch_stages(batch, cuda);
-      r.alone = alone_ms(recipes, o, steps, cuda);
+      // One world that is not batched runs as run::Run runs it: timing it again alone would time
+      // the same run twice, and call the noise between the two a speedup.
+      r.same_run = c.worlds == 1 && !batch.batched();
+      r.alone = r.same_run ? r.ms : alone_ms(recipes, o, steps, cuda);
       print_row(r, copy_gbs, o.json);
       ++ran;
     } catch (const OutOfMemoryError& e) {

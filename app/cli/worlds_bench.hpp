@@ -17,7 +17,7 @@ struct WorldsBenchOptions {
   std::vector<int> worlds;  // one case per count at `size`/`agents`; empty: the default sweep
   std::string size;         // default 256x256
   std::string agents;       // default 20K
-  int steps = 0;            // timed steps; 0: 1000 on the GPU, 20 on the CPU
+  int steps = 0;            // timed steps; 0: 1000 on the GPU, 64 on the CPU
   int warmup = 300;
   uint32_t seed = 1;
   bool json = false;

@@ -354,9 +354,19 @@ void Recorder::finish_gif() {
   std::string problem = written > 0 ? make_gif(argv_.front(), frames_file_, absolute_, options_.convert_limit,
                                                options_.quality, kept_width)
                                     : "no frame was recorded";
+  std::optional<GifInfo> made;
+  if (problem.empty()) {
+    try {
+      made = read_gif(absolute_);  // what is said of the GIF is what it holds
+    } catch (const Error& e) {
+      problem = std::string("the GIF made cannot be read back: ") + e.what();
+    }
+  }
   std::error_code ec;
   if (problem.empty()) {
     std::filesystem::remove(frames_file_, ec);
+    std::lock_guard lock(mutex_);
+    gif_ = std::move(made);
     return;
   }
   if (written == 0) std::filesystem::remove(frames_file_, ec);
@@ -381,8 +391,14 @@ RecorderStatus Recorder::status() const {
     s.video_frames = video_frames_;
     s.error = error_;
     s.wall_s = pacer_.wall_s();
+    s.video_fps = options_.fps;
+    s.duration_s = static_cast<double>(s.video_frames) / options_.fps;
+    if (gif_) {
+      s.video_frames = gif_->frames();
+      s.video_fps = gif_->fps();
+      s.duration_s = gif_->total_cs() / 100.0;
+    }
   }
-  s.duration_s = static_cast<double>(s.video_frames) / options_.fps;
   // A GIF grows in its frames file until stop(); a PNG sequence is the sum of its files.
   std::error_code ec;
   const bool gif_pending = format_ == VideoFormat::Gif && !s.finished;

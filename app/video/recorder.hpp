@@ -37,6 +37,7 @@
 #include "video/ffmpeg_pipe.hpp"
 #include "video/frame_ring.hpp"
 #include "video/frame_sink.hpp"
+#include "video/gif_info.hpp"
 #include "video/signals.hpp"
 #include "video/video_format.hpp"
 #include "video/video_pacer.hpp"
@@ -85,14 +86,19 @@ struct RecorderStatus {
   bool recording = false;  // accepting frames
   bool finished = false;   // stop() has run
   // After stop(): submitted == written + dropped + skipped.
-  uint64_t submitted = 0;     // write_rgba calls that arrived while recording
-  uint64_t written = 0;       // frames ffmpeg has taken (each once, however often it is repeated)
-  uint64_t dropped = 0;       // frames lost: ring full (Drop mode), stopped or failed before written
-  uint64_t skipped = 0;       // RealTime: frames that came faster than the video's rate
-  uint64_t video_frames = 0;  // frames in the video (RealTime repeats a frame to fill wall time)
-  double duration_s = 0;      // video_frames / fps
-  double wall_s = 0;          // capture (or arrival) time from the first frame to the last
-  uint64_t file_bytes = 0;    // size of the output file now (a PNG sequence: of its files)
+  uint64_t submitted = 0;  // write_rgba calls that arrived while recording
+  uint64_t written = 0;    // frames ffmpeg has taken (each once, however often it is repeated)
+  uint64_t dropped = 0;    // frames lost: ring full (Drop mode), stopped or failed before written
+  uint64_t skipped = 0;    // RealTime: frames that came faster than the video's rate
+  // Frames in the video (RealTime repeats a frame to fill wall time); once a GIF is made, the frames
+  // the GIF file holds (ffmpeg brings them to --gif-fps).
+  uint64_t video_frames = 0;
+  // The rate the frames play at: the one the encoder was given (MP4, WebM, PNG frames), a made GIF's
+  // from its frame delays.
+  double video_fps = 0;
+  double duration_s = 0;    // video_frames / video_fps; a made GIF's delays added up
+  double wall_s = 0;        // capture (or arrival) time from the first frame to the last
+  uint64_t file_bytes = 0;  // size of the output file now (a PNG sequence: of its files)
   int video_width = 0;
   int video_height = 0;
   std::string encoder;
@@ -172,6 +178,7 @@ class Recorder final : public FrameSink, private Finalisable {
   std::filesystem::path frames_file_;  // GIF: the lossless frames, made into the GIF at stop()
   std::filesystem::path absolute_;     // the output, as ffmpeg is given it
   bool gif_done_ = false;              // finish_gif has run (stop() may be called again)
+  std::optional<GifInfo> gif_;         // the GIF made, as read back from its file
   int video_w_ = 0;
   int video_h_ = 0;
   std::string encoder_;

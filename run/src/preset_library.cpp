@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <limits>
 #include <sstream>
+#include <string>
 #include <system_error>
+#include <vector>
 
 #include "run/recipe.hpp"
 #include "sim/data_dir.hpp"
@@ -98,26 +100,50 @@ std::filesystem::path find_preset(const std::string& name_or_file) {
                    ". Give a file path (with a '/' or ending in .toml) to load a file.");
 }
 
-std::string preset_summary(const std::filesystem::path& file, size_t width) {
-  // The first paragraph is all a summary shows, so only the start of the file is read, whatever
-  // its length; a file that cannot be read (or is no longer regular) has no summary.
-  constexpr size_t kHead = 4096;
-  std::string head(kHead, '\0');
+namespace {
+
+// The leading comment's paragraphs (an empty comment line parts them), each one line of words,
+// read from at most the first `limit` bytes; none when the file cannot be read.
+std::vector<std::string> leading_comment(const std::filesystem::path& file, size_t limit) {
+  std::string head(limit, '\0');
   try {
     InputFile f(file, "preset", std::numeric_limits<uint64_t>::max());
     head.resize(f.read_some(head.data(), head.size()));
   } catch (const Error&) {
-    return "";
+    return {};
   }
   std::istringstream in(head);
-  std::string text, line;
+  std::vector<std::string> paragraphs(1);
+  std::string line;
   while (std::getline(in, line)) {
     if (line.rfind('#', 0) != 0) break;
     const size_t start = line.find_first_not_of("# ");
-    if (start == std::string::npos) break;  // an empty comment line ends the first paragraph
-    if (!text.empty()) text += ' ';
-    text += line.substr(start);
+    if (start == std::string::npos) {
+      if (!paragraphs.back().empty()) paragraphs.emplace_back();
+      continue;
+    }
+    std::string& p = paragraphs.back();
+    if (!p.empty()) p += ' ';
+    p += line.substr(start);
   }
+  if (paragraphs.back().empty()) paragraphs.pop_back();
+  return paragraphs;
+}
+
+}  // namespace
+
+std::vector<std::string> preset_description(const std::filesystem::path& file) {
+  // A description is a few lines; a user's file of megabytes of comment is read no further.
+  constexpr size_t kLimit = 64 * 1024;
+  return leading_comment(file, kLimit);
+}
+
+std::string preset_summary(const std::filesystem::path& file, size_t width) {
+  // The first paragraph is all a summary shows, so only the start of the file is read, whatever
+  // its length; a file that cannot be read (or is no longer regular) has no summary.
+  constexpr size_t kHead = 4096;
+  const std::vector<std::string> paragraphs = leading_comment(file, kHead);
+  std::string text = paragraphs.empty() ? std::string() : paragraphs.front();
   for (size_t i = 0; i + 1 < text.size(); ++i) {
     if (text[i] == '.' && text[i + 1] == ' ') {
       text.resize(i + 1);

@@ -226,6 +226,11 @@ class CpuBackend final : public Backend {
       t.field_ms = ms_since(t1);
       t.step_ms = t.sort_ms + t.agents_ms + t.field_ms;
       window_.add(t);
+      totals_.agents_ms += t.agents_ms;
+      totals_.field_ms += t.field_ms;
+      totals_.sort_ms += t.sort_ms;
+      totals_.step_ms += t.step_ms;
+      ++totals_.samples;
       ++steps_;
     }
   }
@@ -319,6 +324,7 @@ class CpuBackend final : public Backend {
   }
 
   StageTimings timings() override { return window_.average(); }
+  StageTimings stage_totals() const override { return totals_; }
 
  protected:
   void environment_changed(bool walls_added) override {
@@ -613,6 +619,7 @@ class CpuBackend final : public Backend {
   AgentState agents_state_;
   AgentState sorted_;  // scratch for sort_agents_by_row
   StageAverages window_;
+  StageTimings totals_;  // every step's, added up
 };
 
 }  // namespace

@@ -33,6 +33,11 @@ std::vector<PresetEntry> list_presets(const std::filesystem::path& shipped,
 // naming the folders it looked in and at most a few close names.
 std::filesystem::path find_preset(const std::string& name_or_file);
 
+// A preset's whole leading comment (the `#` lines before its first key or table), as paragraphs
+// (an empty comment line parts them), each paragraph's lines joined into one line of words: what
+// `physarum presets` shows. Empty when the file has none or cannot be read.
+std::vector<std::string> preset_description(const std::filesystem::path& file);
+
 // The first sentence of a preset's leading comment, cut to about `width` characters: what
 // `physarum presets` shows. Empty when the file has no leading comment or cannot be read.
 std::string preset_summary(const std::filesystem::path& file, size_t width = 72);

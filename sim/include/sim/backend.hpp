@@ -124,6 +124,10 @@ class Backend {
   virtual void read_field(std::vector<float>& out) = 0;
   virtual AgentState read_agents() = 0;
   virtual StageTimings timings() = 0;
+  // Each stage's milliseconds added up over every step so far, samples the steps: where every step
+  // is timed stage by stage (the CPU backend), so the difference of two calls partitions exactly
+  // the steps between them. samples 0 where the stages are only sampled (CUDA: one call in 8).
+  virtual StageTimings stage_totals() const { return {}; }
   // The current field where it lives; waits for queued work first, so it is complete when read.
   virtual FieldStorage field_storage() { return {}; }
 
