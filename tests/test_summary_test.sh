@@ -15,7 +15,7 @@ mkdir -p "$work/Testing/Temporary"
   printf '[ RUN      ] Cli.Runs\n[       OK ] Cli.Runs (20 ms)\n'
   printf '[  SKIPPED ] 5 tests, listed below:\n[  SKIPPED ] Cuda.Fill\n[  SKIPPED ] Gpu/Matching.Step/0\n'
 } >"$work/Testing/Temporary/LastTest.log"
-out=$("$summary" "$work")
+out=$(env -u PHYSARUM_CI "$summary" "$work")
 echo "$out"
 grep -qx 'Skipped 5 test(s), and why:' <<<"$out" || { echo "FAIL: expected a count of 5"; exit 1; }
 grep -qx '  4 no CUDA device' <<<"$out" || { echo "FAIL: expected 4 CUDA reasons"; exit 1; }
@@ -31,7 +31,7 @@ printf '[ RUN      ] Video.Plays\n/src/tests/test_video.cpp:3: Skipped\nffmpeg/f
   >>"$work/Testing/Temporary/LastTest.log"
 printf 'gpu.one: Skipped\n  no EGL context on the NVIDIA device: none\n' >>"$work/Testing/Temporary/LastTest.log"
 printf 'SKIPPED [1] tests/test_view.py:49: this NumPy gives read-only arrays from DLPack\n' >>"$work/Testing/Temporary/LastTest.log"
-"$summary" "$work" >/dev/null || { echo "FAIL: outside CI a skip is no failure"; exit 1; }
+env -u PHYSARUM_CI "$summary" "$work" >/dev/null || { echo "FAIL: outside CI a skip is no failure"; exit 1; }
 if out=$(PHYSARUM_CI=1 "$summary" "$work"); then echo "FAIL: CI mode passed a skip for lack of ffmpeg"; exit 1; fi
 grep -q '1 ffmpeg/ffprobe not installed' <<<"$out" || { echo "FAIL: CI mode did not name ffmpeg: $out"; exit 1; }
 sed -n '/FAILED in CI/,$p' <<<"$out" | grep -q 'NVIDIA' && { echo "FAIL: CI mode named the NVIDIA skip"; exit 1; }
