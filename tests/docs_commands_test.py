@@ -125,7 +125,7 @@ SMALLER = [
     ("docs/science.md",
      "for k in 2 3 4; do physarum render --preset towns --steps 2000 --seeds 1..32 --shard $k/4 --report part-$k.json; done",
      [("--steps 2000", "--steps 150"), ("--seeds 1..32", "--seeds 1..3")]),
-    # 576 worlds of 1000 steps: about 30 s on two cores.
+    # 576 worlds of 1000 steps: 2 to 4 minutes on two cores, as the text says.
     ("docs/science.md",
      "build/bin/physarum atlas --preset jones-2010-map --size 200x200 --x model.sensor_angle_deg=5:120:24 "
      "--y model.rotation_angle_deg=5:120:24 --steps 1000 --backend cpu --out map.png --csv map.csv",
