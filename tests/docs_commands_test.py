@@ -548,7 +548,9 @@ def check_help(exe, path, update):
     def replace(m):
         current = help_text(exe, m.group(2))
         if m.group(3) != current:
-            problems.append(f"{path}: the help of `physarum {m.group(2)}` differs from the program's")
+            shown = {"window": "the window's options of `physarum --help`",
+                     "shared": "the shared options of `physarum --help`"}.get(m.group(2), f"`physarum {m.group(2)} --help`")
+            problems.append(f"{path}: the help block of {shown} differs from what the program prints")
         return m.group(1) + current + m.group(4)
 
     new = HELP.sub(replace, text)
@@ -633,7 +635,7 @@ def main(argv):
         problems = check_tables(doc, blocks)
         if doc == "docs/reference.md":
             problems += check_help(exe, os.path.join(source, doc), update=False)
-            if problems and any("help of" in p for p in problems):
+            if any("help block" in p for p in problems):
                 problems.append(f"run: {argv[0]} --update-help {exe} {source}")
         runner = Runner(exe, source, doc, module_dir)
         start = time.time()
