@@ -23,7 +23,7 @@ SIZE = "48x48x48"
 STEPS = "150"
 RADIUS = "2"
 MARGIN = 0.4
-# The arguments the shipped catalogue was made with (README, "The cosmic web").
+# The arguments the shipped catalogue was made with (docs/science.md, "The cosmic web").
 MAKE = ["--seed", "7", "--nodes", "24", "--cluster-share", "0.15", "--field-share", "0.15"]
 
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <numbers>
 
 #include "export/vdb_file.hpp"
@@ -193,6 +194,41 @@ TEST(ExportVolumeCli, BadValuesAreRefusedAndNothingIsWritten) {
       {"export", "--size", "32x32", "--agents", "500", "--steps", "2", "--iso", "1", "--out", "m.png"}, dir);
   EXPECT_EQ(plane.exit_code, 2);
   EXPECT_NE(plane.err.find("--iso shapes a volume's export"), std::string::npos) << plane.err;
+}
+
+// A stack of slices makes its folder, as render makes a PNG sequence's ("frames/%05d.png"): the
+// README's `--out slices/web.png` works in a fresh folder. What cannot be a folder is refused before
+// any work, and a refused export makes no folder.
+TEST(ExportVolumeCli, SlicesMakeTheirFolderAndAFileInTheWayIsRefused) {
+  const fs::path dir = temp_dir();
+  two_balls(dir);
+  const ProcessResult made =
+      run_physarum({"export", "--field", "balls.npy", "--bits", "8", "--out", "slices/deeper/b.png"}, dir);
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  for (const char* name : {"b_0000.png", "b_0023.png"}) {
+    const GreyPng png = read_grey_png(dir / "slices" / "deeper" / name);
+    ASSERT_TRUE(png.ok) << name;
+    EXPECT_EQ(png.width, 24);
+    EXPECT_EQ(png.bit_depth, 8);
+  }
+  EXPECT_FALSE(fs::exists(dir / "slices" / "deeper" / "b_0024.png"));
+
+  std::ofstream(dir / "plain") << "a file";
+  const struct {
+    std::vector<std::string> outs;
+    const char* says;
+  } refused[] = {
+      {{"--out", "plain/b.png"}, "'plain' exists and is not a folder"},
+      {{"--out", "plain/under/b.png"}, "'plain' exists and is not a folder"},
+      {{"--out", "new/b.png", "--out", "new/b.png"}, "the same file as"},
+      {{"--out", "new/b.png", "--triangles", "-5", "--out", "x.ply"}, "-5"},
+  };
+  for (const auto& c : refused) {
+    const ProcessResult r = run_physarum(with({"export", "--field", "balls.npy"}, c.outs), dir);
+    EXPECT_EQ(r.exit_code, 2) << c.says << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "new")) << c.says;
+  }
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ TEST(PresetAssets, TheNamedOnesAreThere) {
   EXPECT_EQ(jones.model.sensor_angle_deg, 22.5f);
   EXPECT_EQ(jones.model.rotation_angle_deg, 45.0f);
   EXPECT_EQ(jones.model.sensor_distance, 9.0f);
-  // The README's reproduction of Jones's map states these settings: his field, population and rule.
+  // docs/science.md's reproduction of Jones's map states these settings: his field, population and rule.
   const Preset map = load_preset(kPresetDir / "jones-2010-map.toml");
   EXPECT_EQ(map.model.turn_rule, TurnRule::Jones);
   EXPECT_EQ(map.model.sensor_distance, 9.0f);

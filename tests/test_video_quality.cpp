@@ -168,7 +168,7 @@ TEST(VideoQuality, GifEstimateFollowsColoursAndDitherAsFitted) {
   q.gif_dither = "sierra2_4a";
   EXPECT_NEAR(static_cast<double>(estimate_gif(q, 1920, 1080, 600, 30).typical_bytes), pixels * 0.52 * 1.4,
               1.0);
-  // The defaults' estimate for the 10 s braid says what the README says it weighs: under 10 MB.
+  // The defaults' estimate for the 10 s braid says what docs/artists.md says it weighs: under 10 MB.
   EXPECT_LT(estimate_gif(VideoQuality{}, 1920, 1080, 300, 30).typical_bytes, 10'000'000u);
 }
 

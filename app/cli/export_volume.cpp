@@ -44,6 +44,8 @@ void write_slices(const fs::path& out, const VolumeInputs& in) {
   std::vector<uint16_t> px(plane);
   char range[160];
   std::snprintf(range, sizeof range, "value = %.9g + sample * %.9g", lo, scale > 0 ? 1.0 / scale : 0.0);
+  const fs::path first = slice_path(out, 0, in.size.depth);
+  make_folder_for(first.has_parent_path() ? first.parent_path() : ".", "slices");
   for (int z = 0; z < in.size.depth; ++z) {
     throw_if_stopped();
     const float* v = in.grid.values.data() + static_cast<size_t>(z) * plane;
@@ -297,9 +299,11 @@ void plan_volume(const ExportOptions& o, const CLI::App& cmd, const Preset& pres
     plan.needs_mesh = plan.needs_mesh || w.mesh;
     if (w.name == "slices") {
       // The first and the last slice stand for the stack: the same folder, the same kind of name.
-      paths.add("--out " + out + " (its first slice)", slice_path(out, 0, shape.size.depth));
-      paths.add("--out " + out + " (its last slice)",
-                slice_path(out, shape.size.depth - 1, shape.size.depth));
+      // Their folder is made when missing, as render makes a PNG sequence's (write_slices).
+      paths.add("--out " + out + " (its first slice)", slice_path(out, 0, shape.size.depth),
+                WritableTarget::InFolderToMake);
+      paths.add("--out " + out + " (its last slice)", slice_path(out, shape.size.depth - 1, shape.size.depth),
+                WritableTarget::InFolderToMake);
     } else {
       paths.add("--out", out);
     }

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <system_error>
 
+#include "sim/atomic_file.hpp"
 #include "sim/params.hpp"
 #include "sim/text.hpp"
 
@@ -89,20 +90,12 @@ void check_frame_pattern(const std::filesystem::path& pattern) {
 
 void check_frame_folder(const std::filesystem::path& pattern) {
   check_frame_pattern(pattern);
-  const std::filesystem::path dir = pattern.has_parent_path() ? pattern.parent_path() : ".";
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec) && std::filesystem::exists(dir, ec)) {
-    throw Error("cannot write frames to " + dir.string() + ": it exists and is not a folder");
-  }
+  check_folder_to_make(pattern.has_parent_path() ? pattern.parent_path() : ".", "frames");
 }
 
 void prepare_frame_folder(const std::filesystem::path& pattern) {
-  check_frame_folder(pattern);
-  const std::filesystem::path dir = pattern.has_parent_path() ? pattern.parent_path() : ".";
-  std::error_code ec;
-  if (std::filesystem::is_directory(dir, ec)) return;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw Error("cannot make the folder " + dir.string() + " for the frames: " + ec.message());
+  check_frame_pattern(pattern);
+  make_folder_for(pattern.has_parent_path() ? pattern.parent_path() : ".", "frames");
 }
 
 bool format_keeps_alpha(VideoFormat f) {

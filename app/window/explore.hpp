@@ -3,7 +3,7 @@
 // uses its own counter-based generator, never std::uniform_*_distribution (whose results differ
 // between standard libraries).
 //
-// Ranges (README, "Explore"): sensor angle 10..70 deg; rotation angle 0.4..1.6 x the sensor angle
+// Ranges (docs/artists.md, "Explore"): sensor angle 10..70 deg; rotation angle 0.4..1.6 x the sensor angle
 // (at most 120); sensor distance 4..30 cells (log-uniform); step size 0.5..2.5 cells, at most half
 // the sensor distance; decay 0.003..0.1 (log-uniform); diffuse 0.05..0.6; deposit 0.5..4
 // (log-uniform); jitter 0 (half the draws) or 0..0.4 rad; turn rule jones in a quarter of the draws;

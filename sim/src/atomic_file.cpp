@@ -41,6 +41,29 @@ std::string not_regular_message(const std::string& action, const std::string& sh
          ", not a regular file; choose another name";
 }
 
+std::string in_quotes(const std::filesystem::path& p) {
+  std::string s(1, '\'');  // built piecewise: GCC 12 -Wrestrict
+  s.append(p.string());
+  s.push_back('\'');
+  return s;
+}
+
+// Why `dir` cannot be the folder of an output (empty when it is one or can be made): it exists and
+// is not a folder, or the nearest part of the path above it that exists is not a writable folder.
+std::string folder_cannot_be_made(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec)) return {};
+  if (std::filesystem::exists(dir, ec)) return in_quotes(dir) + " exists and is not a folder";
+  std::filesystem::path above = dir;
+  while (!above.empty() && !std::filesystem::exists(above, ec)) above = above.parent_path();
+  if (above.empty()) above = ".";
+  if (!std::filesystem::is_directory(above, ec)) return in_quotes(above) + " exists and is not a folder";
+  if (::access(above.c_str(), W_OK | X_OK) != 0) {
+    return "the folder " + in_quotes(above) + " is not writable (" + std::strerror(errno) + ")";
+  }
+  return {};
+}
+
 }  // namespace
 
 void check_writable_target(const std::filesystem::path& target, const std::string& action,
@@ -57,6 +80,11 @@ void check_writable_target(const std::filesystem::path& target, const std::strin
   const std::filesystem::path dir =
       target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
   std::error_code ec;
+  if (kind == WritableTarget::InFolderToMake && !std::filesystem::is_directory(dir, ec)) {
+    const std::string why = folder_cannot_be_made(dir);
+    if (!why.empty()) throw Error("cannot " + action + " '" + shown + "': " + why);
+    return;  // the folder is made before the file is written: nothing is there yet
+  }
   if (!std::filesystem::is_directory(dir, ec)) {
     throw Error("cannot " + action + " '" + shown + "': the folder '" + dir.string() + "' does not exist");
   }
@@ -65,6 +93,19 @@ void check_writable_target(const std::filesystem::path& target, const std::strin
     throw Error("cannot " + action + " '" + shown + "': the folder '" + dir.string() + "' is not writable (" +
                 std::strerror(errno) + ")");
   }
+}
+
+void check_folder_to_make(const std::filesystem::path& dir, const std::string& what) {
+  const std::string why = folder_cannot_be_made(dir);
+  if (!why.empty()) throw Error("cannot write " + what + " to " + dir.string() + ": " + why);
+}
+
+void make_folder_for(const std::filesystem::path& dir, const std::string& what) {
+  check_folder_to_make(dir, what);
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec)) return;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error("cannot make the folder " + dir.string() + " for the " + what + ": " + ec.message());
 }
 
 AtomicFileWriter::AtomicFileWriter(std::filesystem::path target, std::string action)

@@ -48,14 +48,26 @@ class AtomicFileWriter {
 enum class WritableTarget {
   RegularFile,          // files written whole (AtomicFileWriter): --out of run and render
   RegularFileOrDevice,  // a stream (the recorder's ffmpeg): /dev/null will do
+  InFolderToMake,       // one of a stack of files (a volume's slices) whose folder the command makes
 };
 
-// Refuses, before any work is done, a target that cannot be written: its folder does not exist or
-// is not writable, or it exists and is not a regular file (a directory, a FIFO, a device unless `kind` allows
-// one; a link is followed). The subcommands' --out files and the recorder's output go through it. Throws
-// Error "cannot <action> '<target>': <why>".
+// Refuses, before any work is done, a target that cannot be written: its folder does not exist
+// (unless `kind` is InFolderToMake and check_folder_to_make lets it through) or is not writable, or it exists
+// and is not a regular file (a directory, a FIFO, a device unless `kind` allows one; a link is followed). The
+// subcommands' --out files and the recorder's output go through it. Throws Error "cannot <action> '<target>':
+// <why>".
 void check_writable_target(const std::filesystem::path& target, const std::string& action = "write",
                            WritableTarget kind = WritableTarget::RegularFile);
+
+// A folder that an output of many files fills (a PNG sequence's frames, a volume's slices) is made
+// when missing, and the folders above it, as a user naming "frames/%05d.png" expects. The checks
+// come before any work: a `dir` that exists and is not a folder, or a missing one whose nearest
+// existing folder above is not one or cannot be written, is refused; nothing is made. `what` names
+// the files in messages ("frames", "slices"). Throws Error "cannot write <what> to <dir>: <why>".
+void check_folder_to_make(const std::filesystem::path& dir, const std::string& what);
+// The same checks, then makes `dir` and the folders above it when missing. Throws Error naming the
+// folder that could not be made and why.
+void make_folder_for(const std::filesystem::path& dir, const std::string& what);
 
 // The whole of `bytes` through an AtomicFileWriter.
 void write_file_atomically(const std::filesystem::path& file, std::string_view bytes,

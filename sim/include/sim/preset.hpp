@@ -1,4 +1,4 @@
-// Presets: the parameters as TOML (see README for the schema). Reading refuses unknown keys,
+// Presets: the parameters as TOML (schema: assets/presets/README.md). Reading refuses unknown keys,
 // wrong types and out-of-range values with "file:line: key: message"; writing is atomic.
 #pragma once
 
