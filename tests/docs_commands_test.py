@@ -54,10 +54,11 @@ from dataclasses import dataclass, field
 SKIPPED = [
     ("README.md", "make run", "builds the tree and opens the window: CI builds the tree itself, and the window's commands below run"),
     ("README.md", "make test", "runs the whole suite, which this test is part of"),
-    ("docs/artists.md", "build/bin/physarum --preset cells --record-window --record cells.webm",
-     "fails now and then on a loaded machine: the whole window's frames changed size while it recorded "
-     "(ffmpeg: packet size 819200 < expected frame size 4096000 under Xvfb); fixed by the window's recording "
-     "work of issue 37"),
+    *[(doc, cmd, "python.pip installs into a temporary venv and runs the README's example there (minutes of build)")
+      for doc in ("README.md", "docs/science.md")
+      for cmd in ("python3 -m venv --system-site-packages env", "env/bin/pip install --no-build-isolation .")],
+    ("README.md", "env/bin/python -c \"import physarum; print(physarum.__version__, physarum.data_dir)\"",
+     "python.pip checks the version and the data folder in its venv"),
     ("docs/building.md", "scripts/install-deps", "installs Debian packages as root; CI runs it before building"),
     ("docs/building.md", "cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release", "configures the tree CI has already built"),
     ("docs/building.md", "cmake --build build && ctest --test-dir build --output-on-failure", "builds and runs the suite this test is part of"),

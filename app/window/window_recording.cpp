@@ -41,13 +41,14 @@ void WindowRecording::start(const std::filesystem::path& file, RecordSource sour
   ro.bottom_up = true;                       // glReadPixels rows as they are
   ro.comment = describe_for_metadata(core);
   auto rec = std::make_unique<Recorder>(ro);  // throws; nothing has changed yet
-  if (source == RecordSource::Field && (w != w_ || h != h_ || !fbo_)) {
+  if (source == RecordSource::Field && (w != color_w_ || h != color_h_ || !fbo_)) {
     color_ = render::make_texture_2d(w, h, GL_RGBA8);
     fbo_ = render::make_framebuffer();
     glNamedFramebufferTexture(fbo_.get(), GL_COLOR_ATTACHMENT0, color_.get(), 0);
     if (glCheckNamedFramebufferStatus(fbo_.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
       throw Error("the recording framebuffer is incomplete");
     }
+    color_w_ = w, color_h_ = h;
   }
   w_ = w, h_ = h;
   readback_.discard();
@@ -70,9 +71,26 @@ void WindowRecording::capture_field(WindowCore& core) {
 
 void WindowRecording::capture_window(int fb_w, int fb_h) {
   if (!recorder_ || source_ != RecordSource::Window) return;
+  if (fb_w == w_ && fb_h == h_) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glReadBuffer(GL_BACK);
+    readback_.start(w_, h_);
+    return;
+  }
+  // The window changed size since the recording started (resized, fullscreen, a window manager's
+  // late fit): every frame of a video has one size, so the window is scaled to the recording's.
+  if (!fbo_ || color_w_ != w_ || color_h_ != h_) {
+    color_ = render::make_texture_2d(w_, h_, GL_RGBA8);
+    fbo_ = render::make_framebuffer();
+    glNamedFramebufferTexture(fbo_.get(), GL_COLOR_ATTACHMENT0, color_.get(), 0);
+    color_w_ = w_, color_h_ = h_;
+  }
+  glNamedFramebufferReadBuffer(0, GL_BACK);
+  glBlitNamedFramebuffer(0, fbo_.get(), 0, 0, fb_w, fb_h, 0, 0, w_, h_, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_.get());
+  glNamedFramebufferReadBuffer(fbo_.get(), GL_COLOR_ATTACHMENT0);
+  readback_.start(w_, h_);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-  glReadBuffer(GL_BACK);
-  readback_.start(fb_w, fb_h);
 }
 
 Size save_picture(const std::string& file, WindowCore& core, int fb_w, int fb_h) {

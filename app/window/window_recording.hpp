@@ -105,8 +105,9 @@ class WindowRecording {
   int fps_ = 60;
   render::Texture color_;
   render::Framebuffer fbo_;
-  int w_ = 0, h_ = 0;
-  uint64_t dropped_before_ = 0;  // readback drops before this recording
+  int w_ = 0, h_ = 0;              // the recording's frame size
+  int color_w_ = 0, color_h_ = 0;  // color_'s size
+  uint64_t dropped_before_ = 0;    // readback drops before this recording
   std::string last_error_;
   RecorderStatus final_status_;  // of the last recording, shown after it ended
   std::filesystem::path last_file_;
