@@ -4,12 +4,18 @@
 
 #include "sensitivity/distance.hpp"
 #include "sim/keyframes.hpp"
+#include "sim/params.hpp"
+#include "sim/rule.hpp"
 
 namespace physarum::app {
 namespace {
 
+// Whether a species' step draws random numbers (rule.hpp), which hash the step number. (A wall
+// draws too, for an agent whose move it blocks; the note speaks of the rule's draws.)
 bool reads_step_number(const Preset& p) {
-  const auto uses = [](const ModelParams& m) { return m.jitter > 0.0f || m.turn_rule == TurnRule::Jones; };
+  const auto uses = [](const ModelParams& m) {
+    return rule::plane_step_draws(turn_rule_code(m.turn_rule), m.jitter);
+  };
   if (p.species.list.empty()) return uses(p.model);
   return std::any_of(p.species.list.begin(), p.species.list.end(),
                      [&](const Species& s) { return uses(s.model); });

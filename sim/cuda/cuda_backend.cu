@@ -76,20 +76,9 @@ class RestoreOnExit {
   int value_;
 };
 
-// Whether a step uses agent ids: to find an agent's species, or for the hashes of the Jones rule and
-// of jitter (docs/MODEL.md). When none does, the agent kernel skips loading them.
-bool reads_ids(const SpeciesSet& s) {
-  if (!is_single_plain(s)) return true;
-  const ModelParams& m = s.list[0].model;
-  return m.turn_rule == TurnRule::Jones || m.jitter != 0.0f;
-}
-
 // Any world's species need the weighted kernel, or any world's ids: the batch's kernel does.
 bool any_weighted(const std::vector<SpeciesSet>& worlds) {
   return std::any_of(worlds.begin(), worlds.end(), [](const SpeciesSet& s) { return !is_single_plain(s); });
-}
-bool any_reads_ids(const std::vector<SpeciesSet>& worlds) {
-  return std::any_of(worlds.begin(), worlds.end(), [](const SpeciesSet& s) { return reads_ids(s); });
 }
 std::vector<SpeciesSet> resolved_species(const std::vector<SimConfig>& worlds) {
   std::vector<SpeciesSet> out;
@@ -103,6 +92,16 @@ std::vector<rule::SpeciesParams> world_step_params(const std::vector<SimConfig>&
   for (size_t k = 0; k < worlds.size(); ++k)
     out.push_back(make_species_params(species[k], worlds[k].size, worlds[k].seed, worlds[k].agents, scale));
   return out;
+}
+
+// The single-species kernel's rule (kernels.cuh): every world's kernel rule when they agree (a rule
+// that draws nothing, whose kernel loads no ids, or rule::kRuleFromParams), else kRuleFromParams.
+int worlds_kernel_rule(const std::vector<rule::SpeciesParams>& worlds) {
+  const int first = rule::kernel_rule(worlds.front().p[0]);
+  for (const rule::SpeciesParams& w : worlds) {
+    if (rule::kernel_rule(w.p[0]) != first) return rule::kRuleFromParams;
+  }
+  return first;
 }
 
 std::string mib(uint64_t bytes) {
@@ -166,8 +165,8 @@ class CudaBackend final : public Backend {
         stride_(static_cast<size_t>(cuda::channel_stride(channels_))),
         world_species_(resolved_species(worlds)),
         weighted_(any_weighted(world_species_)),
-        reads_id_(any_reads_ids(world_species_)),
-        world_params_(world_step_params(worlds, world_species_, scale_)) {
+        world_params_(world_step_params(worlds, world_species_, scale_)),
+        kernel_rule_(worlds_kernel_rule(world_params_)) {
     if (worlds_ == 1) validate_agents(agents, agents_, size_);  // the CPU backend's checks (backend.cpp)
     validate(worlds.front().environment, size_, channels_);
     move_out_of_walls(agents, walls_, size_, seed_);  // spawned agents never stand in a wall
@@ -359,14 +358,17 @@ class CudaBackend final : public Backend {
     }
     std::vector<SpeciesSet> after = world_species_;
     after[k] = next;
+    std::vector<rule::SpeciesParams> params_after = world_params_;
+    params_after[k] = p;
     const bool weighted = any_weighted(after);
-    const bool reads_id = any_reads_ids(after);
+    const int kernel_rule = worlds_kernel_rule(params_after);
     // Another kernel, or another number of blur passes: the captured graphs hold the old ones.
-    if (weighted != weighted_ || reads_id != reads_id_ || p.blur_passes != world_params_[k].blur_passes) {
+    if (weighted != weighted_ || kernel_rule != kernel_rule_ ||
+        p.blur_passes != world_params_[k].blur_passes) {
       PHYS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
       drop_graphs();
       weighted_ = weighted;
-      reads_id_ = reads_id;
+      kernel_rule_ = kernel_rule;
       refresh_count_width();
     }
     world_params_[k] = p;
@@ -598,7 +600,7 @@ class CudaBackend final : public Backend {
     }
     cuda::launch_agents(s, agents(cur_), agents_, sensed, counts_[p].get(),
                         agents_zero_counts_ ? counts_[1 - p].get() : nullptr, d_species_.get(), d_step_.get(),
-                        aggregate_, channels_, weighted_, reads_id_, d_walls_.get(), walls_mode_,
+                        aggregate_, channels_, weighted_, kernel_rule_, d_walls_.get(), walls_mode_,
                         worlds_arg());
   }
   // A detail K > 1 may blur several times (docs/MODEL.md, "Scale"): the first pass deposits, decays and
@@ -848,8 +850,8 @@ class CudaBackend final : public Backend {
   size_t stride_;                          // floats per cell in the field and counts (S, or 4 for S = 3)
   std::vector<SpeciesSet> world_species_;  // each world's, resolved ([0] is species_)
   bool weighted_;  // false: one species with W = [[1]] in every world, the single-species agent kernel
-  bool reads_id_;  // false: that kernel without the id load (rule simple, no jitter, in every world)
   std::vector<rule::SpeciesParams> world_params_;  // each world's, as on the device
+  int kernel_rule_;  // that kernel's rule: a rule that draws nothing (no id load), or kRuleFromParams
   int sort_every_ = 32;
   int chunk_ = 32;
   bool aggregate_ = true;

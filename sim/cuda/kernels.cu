@@ -114,16 +114,18 @@ __device__ __forceinline__ AgentLoad<WithId> load_agent(const AgentArrays& a, ui
 // (rule.hpp, docs/MODEL.md, "Several species"). Walls (only with Weighted): kWallsNone, or walls read
 // from `walls` with the torus (kWallsMap) or the closed box (kWallsClosed) (docs/MODEL.md,
 // "Environment"); kWallsNone is the wall-less kernel.
-// ReadsId = false: the single-species rule is `simple` with no jitter, so no hash needs the id and
-// the kernel does not read it (4 of the 16 bytes per agent it would load).
+// Rule: the single-species path's kernel rule (rule::with_kernel_rule): a rule that draws nothing
+// (no jitter either), so no hash needs the id and the kernel does not read it (4 of the 16 bytes
+// per agent it would load); or rule::kRuleFromParams, each world's rule from its parameters, ids loaded.
 // `spent` (or nullptr when the field pass clears the counts): the counts the step before made, which
 // its field pass has read. The agent stands where it counted then (nothing moves it between steps;
 // a host write of the agents zeroes them instead), so it zeroes its count there: once every agent
 // has, the buffer is zero again for the step after this one, written back only where agents are
 // rather than cleared cell by cell in the field pass.
 // Narrow: 16-bit counts (count_add); only the single-species path without walls has them.
-template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls, bool Narrow>
-__device__ __forceinline__ void step_one(const AgentArrays& a, uint32_t i, AgentLoad<Weighted || ReadsId> in,
+template <int S, bool Weighted, bool Aggregate, int Rule, int Walls, bool Narrow>
+__device__ __forceinline__ void step_one(const AgentArrays& a, uint32_t i,
+                                         AgentLoad<Weighted || Rule == rule::kRuleFromParams> in,
                                          const float* __restrict__ field, uint32_t* __restrict__ counts,
                                          uint32_t* __restrict__ spent, const rule::SpeciesParams* species,
                                          const rule::StepParams& p0, uint32_t step,
@@ -133,11 +135,7 @@ __device__ __forceinline__ void step_one(const AgentArrays& a, uint32_t i, Agent
   rule::Agent ag = in.ag;
   int slot = 0;
   if constexpr (!Weighted) {
-    rule::StepParams p = p0;
-    if constexpr (!ReadsId) {  // the rule is simple with no jitter: the compiler drops their tests
-      p.turn_rule = rule::kTurnSimple;
-      p.jitter = 0.0f;
-    }
+    const rule::StepParams p = rule::as_kernel_rule<Rule>(p0);  // a constant rule's tests drop out
     if (spent != nullptr) count_zero<Narrow>(spent, rule::cell_at(ag.x, ag.y, p.width, p.height));
     slot = rule::step_agent(ag, id, step, p, [field](int c) { return __ldg(field + c); });
   } else {
@@ -180,14 +178,15 @@ __device__ __forceinline__ void step_one(const AgentArrays& a, uint32_t i, Agent
 // As many blocks as fit on the GPU at once, each thread striding over the agents, with the next
 // agent's loads issued before the current agent is stepped: the loads from DRAM, which the
 // profile showed every warp waiting on, overlap the arithmetic of the agent before.
-template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls, bool Narrow>
+template <int S, bool Weighted, bool Aggregate, int Rule, int Walls, bool Narrow>
 __global__ void __launch_bounds__(kAgentBlock)
     agents_kernel(AgentArrays a, uint64_t n, const float* __restrict__ field, uint32_t* __restrict__ counts,
                   uint32_t* __restrict__ spent, const rule::SpeciesParams* __restrict__ species,
                   const uint32_t* __restrict__ step_ptr, const uint8_t* __restrict__ walls,
                   size_t world_floats) {
   static_assert(Walls == kWallsNone || Weighted, "walls take the weighted path");
-  constexpr bool kWithId = Weighted || ReadsId;
+  static_assert(Weighted ? Rule == rule::kRuleFromParams : true, "several species read the rule from each's");
+  constexpr bool kWithId = Weighted || Rule == rule::kRuleFromParams;
   // This block's world (blockIdx.y; 0 when there is one): its agents, cells and parameters.
   {
     const size_t world = blockIdx.y;
@@ -227,8 +226,8 @@ __global__ void __launch_bounds__(kAgentBlock)
     const uint32_t next = i + stride;
     AgentLoad<kWithId> ahead{};
     if (next < count) ahead = load_agent<kWithId>(a, next);
-    step_one<S, Weighted, Aggregate, ReadsId, Walls, Narrow>(a, i, cur, field, counts, spent, species, p0,
-                                                             step, walls);
+    step_one<S, Weighted, Aggregate, Rule, Walls, Narrow>(a, i, cur, field, counts, spent, species, p0, step,
+                                                          walls);
     if (next >= count) break;
     i = next;
     cur = ahead;
@@ -634,9 +633,9 @@ struct AgentLaunch {
 // together: their sensors then read a world's field while it sits in L2, as one large world's do.
 // (The resident blocks shared among all the worlds, a few a world, moved 40% more bytes from DRAM
 // per agent: every world's small window of agents crept through its field at once.)
-template <int S, bool Weighted, bool Aggregate, bool ReadsId, int Walls, bool Narrow = false>
+template <int S, bool Weighted, bool Aggregate, int Rule, int Walls, bool Narrow = false>
 void launch_agents_kernel(cudaStream_t stream, const AgentLaunch& l) {
-  const auto kernel = agents_kernel<S, Weighted, Aggregate, ReadsId, Walls, Narrow>;
+  const auto kernel = agents_kernel<S, Weighted, Aggregate, Rule, Walls, Narrow>;
   static const unsigned resident = resident_blocks(kernel);
   const auto worlds = static_cast<unsigned>(l.worlds.count);
   unsigned blocks = std::min(resident, blocks_for(l.n, kAgentBlock));
@@ -650,38 +649,46 @@ void launch_agents_kernel(cudaStream_t stream, const AgentLaunch& l) {
                                                            l.step, l.walls, l.worlds.floats);
 }
 
-template <int S, bool Weighted, bool ReadsId, int Walls = kWallsNone, bool Narrow = false>
+template <int S, bool Weighted, int Rule, int Walls = kWallsNone, bool Narrow = false>
 void agents_for(cudaStream_t stream, const AgentLaunch& l, bool aggregate) {
   if (aggregate) {
-    launch_agents_kernel<S, Weighted, true, ReadsId, Walls, Narrow>(stream, l);
+    launch_agents_kernel<S, Weighted, true, Rule, Walls, Narrow>(stream, l);
   } else {
-    launch_agents_kernel<S, Weighted, false, ReadsId, Walls, Narrow>(stream, l);
+    launch_agents_kernel<S, Weighted, false, Rule, Walls, Narrow>(stream, l);
   }
 }
-// One species on the single-species path, with the counts' width.
-template <bool ReadsId>
-void agents_single(cudaStream_t stream, const AgentLaunch& l, bool aggregate) {
-  if (l.worlds.narrow_counts) {
-    agents_for<1, false, ReadsId, kWallsNone, true>(stream, l, aggregate);
-  } else {
-    agents_for<1, false, ReadsId>(stream, l, aggregate);
-  }
+// Several species, or walls: each agent's rule from its species' parameters.
+template <int S, int Walls = kWallsNone>
+void agents_weighted(cudaStream_t stream, const AgentLaunch& l, bool aggregate) {
+  agents_for<S, true, rule::kRuleFromParams, Walls>(stream, l, aggregate);
+}
+// One species on the single-species path, the kernel of its kernel rule (rule::with_kernel_rule:
+// one instantiation a rule), with the counts' width.
+void agents_single(cudaStream_t stream, const AgentLaunch& l, bool aggregate, int kernel_rule) {
+  rule::with_kernel_rule(kernel_rule, [&](auto r) {
+    constexpr int kRule = decltype(r)::value;
+    if (l.worlds.narrow_counts) {
+      agents_for<1, false, kRule, kWallsNone, true>(stream, l, aggregate);
+    } else {
+      agents_for<1, false, kRule>(stream, l, aggregate);
+    }
+  });
 }
 
 // With walls, every species count takes the weighted kernel (a product by W[0][0] = 1 is exact).
 template <int S>
 void agents_walled(cudaStream_t stream, const AgentLaunch& l, bool aggregate, int mode) {
   if (mode == kWallsClosed) {
-    agents_for<S, true, true, kWallsClosed>(stream, l, aggregate);
+    agents_weighted<S, kWallsClosed>(stream, l, aggregate);
   } else {
-    agents_for<S, true, true, kWallsMap>(stream, l, aggregate);
+    agents_weighted<S, kWallsMap>(stream, l, aggregate);
   }
 }
 }  // namespace
 
 void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                    uint32_t* spent, const rule::SpeciesParams* species, const uint32_t* step, bool aggregate,
-                   int channels, bool weighted, bool reads_id, const uint8_t* walls, int walls_mode,
+                   int channels, bool weighted, int kernel_rule, const uint8_t* walls, int walls_mode,
                    Worlds worlds) {
   if (n == 0 || worlds.count <= 0) return;
   const AgentLaunch l{a, n, field, counts, spent, species, step, walls, worlds};
@@ -698,16 +705,14 @@ void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* 
   switch (channels) {
     case 1:
       if (weighted) {
-        agents_for<1, true, true>(stream, l, aggregate);
-      } else if (reads_id) {
-        agents_single<true>(stream, l, aggregate);
+        agents_weighted<1>(stream, l, aggregate);
       } else {
-        agents_single<false>(stream, l, aggregate);
+        agents_single(stream, l, aggregate, kernel_rule);
       }
       break;
-    case 2: agents_for<2, true, true>(stream, l, aggregate); break;
-    case 3: agents_for<3, true, true>(stream, l, aggregate); break;
-    default: agents_for<4, true, true>(stream, l, aggregate); break;
+    case 2: agents_weighted<2>(stream, l, aggregate); break;
+    case 3: agents_weighted<3>(stream, l, aggregate); break;
+    default: agents_weighted<4>(stream, l, aggregate); break;
   }
   PHYS_CUDA_CHECK_LAUNCH();
 }

@@ -33,12 +33,14 @@ __host__ __device__ constexpr int channel_stride(int channels) {
 // does (`clear`: cell by cell); the other pointer is nullptr. The step index is read from *step on the device
 // so that a captured graph replays with advancing steps. `aggregate`: combine the atomics of lanes that hit
 // the same cell (helps once agents are sorted). `weighted` = false (only with one channel): W = [[1]], the
-// single-species rule without a multiply. Walls (docs/MODEL.md, "Environment"): kWallsNone (the wall-less
-// kernels), kWallsMap (walls on the torus) or kWallsClosed (the closed box); with walls, `walls` is W x H
-// bytes (non-zero = wall) and every species count takes the weighted kernel. Several worlds of one size
-// (sim/backend.hpp, WorldBatch) in one launch: world b's agents are [b * n, (b + 1) * n) of the arrays, its
-// field and counts the `world_floats` floats from b * world_floats, its parameters species[b]. One world:
-// worlds = 1 (world_floats unused).
+// single-species rule without a multiply, by the kernel of `kernel_rule` (rule::kernel_rule: the worlds'
+// one rule when no world's step draws random numbers, then without the id load; else
+// rule::kRuleFromParams); a rule without its kernel does not compile (rule::with_kernel_rule).
+// Walls (docs/MODEL.md, "Environment"): kWallsNone (the wall-less kernels), kWallsMap (walls on the torus) or
+// kWallsClosed (the closed box); with walls, `walls` is W x H bytes (non-zero = wall) and every species count
+// takes the weighted kernel. Several worlds of one size (sim/backend.hpp, WorldBatch) in one launch: world
+// b's agents are [b * n, (b + 1) * n) of the arrays, its field and counts the `world_floats` floats from b *
+// world_floats, its parameters species[b]. One world: worlds = 1 (world_floats unused).
 enum WallsMode : int { kWallsNone = 0, kWallsMap = 1, kWallsClosed = 2 };
 struct Worlds {
   int count = 1;
@@ -53,7 +55,7 @@ struct Worlds {
 };
 void launch_agents(cudaStream_t stream, AgentArrays a, uint64_t n, const float* field, uint32_t* counts,
                    uint32_t* spent, const rule::SpeciesParams* species, const uint32_t* step, bool aggregate,
-                   int channels, bool weighted, bool reads_id, const uint8_t* walls = nullptr,
+                   int channels, bool weighted, int kernel_rule, const uint8_t* walls = nullptr,
                    int walls_mode = kWallsNone, Worlds worlds = {});
 
 // The fused field pass, channel by channel: G = deposited(F, counts), 3x3 wrapped sum of G from row

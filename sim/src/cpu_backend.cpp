@@ -64,11 +64,9 @@ PHYS_HD void step_block_body(const AgentBlock& b, const float* field, const Band
     s.fr[j] = field[s.right[j]];
   }
   steer_move_wide(s);
-  if (p.turn_rule == rule::kTurnSimple && p.jitter == 0.0f) {
-    cpu::steer_move_block<cpu::ScalarLanes, true>(b, wide, b.count, s, step, p);
-  } else {
-    cpu::steer_move_block<cpu::ScalarLanes, false>(b, wide, b.count, s, step, p);
-  }
+  rule::with_kernel_rule(rule::kernel_rule(p), [&](auto r) {
+    cpu::steer_move_block<cpu::ScalarLanes, decltype(r)::value>(b, wide, b.count, s, step, p);
+  });
   for (int j = 0; j < b.count; ++j) counter.add(static_cast<uint32_t>(s.cell[j]));
 }
 

@@ -59,17 +59,14 @@ inline __attribute__((always_inline)) void sense_block(const AgentBlock& b, int 
 }
 
 // Steer and move agents [j0, j1) in place from their readings; their deposit cells into s.cell.
-// With kSimpleNoJitter the rule (simple, no jitter) is a compile-time constant: the hash branches
-// vanish and the loop vectorises. Either way the arithmetic is rule.hpp's, so results are equal.
-template <class L, bool kSimpleNoJitter>
+// Rule: the kernel rule (rule::with_kernel_rule). A rule that draws nothing is a compile-time
+// constant: the hash branches vanish and the loop vectorises. Either way the arithmetic is
+// rule.hpp's, so results are equal.
+template <class L, int Rule>
 inline __attribute__((always_inline)) void steer_move_block(const AgentBlock& b, int j0, int j1,
                                                             BlockScratch& s, uint32_t step,
                                                             const rule::StepParams& p) {
-  rule::StepParams q = p;
-  if constexpr (kSimpleNoJitter) {
-    q.turn_rule = rule::kTurnSimple;
-    q.jitter = 0.0f;
-  }
+  const rule::StepParams q = rule::as_kernel_rule<Rule>(p);
   for (int j = j0; j < j1; j += L::kWidth) {
     using F = typename L::F;
     const F theta = rule::steer(L::load(b.theta + j), L::load(s.fc + j), L::load(s.fl + j), L::load(s.fr + j),

@@ -24,11 +24,8 @@ void sense_block_avx2(const AgentBlock& b, int n, BlockScratch& s, const rule::S
 
 void steer_move_block_avx2(const AgentBlock& b, int n, BlockScratch& s, uint32_t step,
                            const rule::StepParams& p) {
-  if (p.turn_rule == rule::kTurnSimple && p.jitter == 0.0f) {
-    steer_move_block<Lanes8, true>(b, 0, n, s, step, p);
-  } else {
-    steer_move_block<Lanes8, false>(b, 0, n, s, step, p);
-  }
+  rule::with_kernel_rule(rule::kernel_rule(p),
+                         [&](auto r) { steer_move_block<Lanes8, decltype(r)::value>(b, 0, n, s, step, p); });
 }
 
 }  // namespace physarum::cpu

@@ -174,9 +174,9 @@ rule::SpeciesParams blur_only(rule::SpeciesParams sp) {
 
 rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed, int scale) {
   validate(m);
-  if (m.turn_rule == TurnRule::Mcpm) {
-    throw Error(
-        "turn_rule = \"mcpm\" is a volume's rule (a size WxHxD): a plane's turn rules are simple, jones");
+  if (!rule::turn_rule_needs(turn_rule_code(m.turn_rule)).plane) {
+    throw Error("turn_rule = \"" + std::string(to_string(m.turn_rule)) +
+                "\" is a volume's rule (a size WxHxD): a plane's turn rules are simple, jones");
   }
   // K as a float is exact, and so is a product by 1: K = 1 keeps the preset's bits.
   const auto k = static_cast<float>(scale);
@@ -195,7 +195,7 @@ rule::StepParams make_step_params(const ModelParams& m, Size size, uint32_t seed
   p.rotation = rule::mul(m.rotation_angle_deg, kDegToRad);
   p.step_size = rule::mul(m.step_size, k);
   p.jitter = m.jitter;
-  p.turn_rule = m.turn_rule == TurnRule::Jones ? rule::kTurnJones : rule::kTurnSimple;
+  p.turn_rule = turn_rule_code(m.turn_rule);
   p.seed = seed;
   p.deposit = m.deposit;
   p.keep = rule::sub(1.0f, m.decay);

@@ -41,9 +41,7 @@ rule3::Params3 params3_of(const ModelParams& m, const VolumeConfig& c) {
   p.height = s.height;
   p.depth = s.depth;
   p.ring = m.ring;
-  p.rule = static_cast<int>(m.turn_rule == TurnRule::Mcpm    ? rule::kTurnMcpm
-                            : m.turn_rule == TurnRule::Jones ? rule::kTurnJones
-                                                             : rule::kTurnSimple);
+  p.rule = turn_rule_code(m.turn_rule);
   p.fwidth = static_cast<float>(s.width);
   p.fheight = static_cast<float>(s.height);
   p.fdepth = static_cast<float>(s.depth);
@@ -127,8 +125,7 @@ Volume::Volume(const VolumeConfig& c)
       sp_(make_species3(c)),
       p_(sp_.p[0]),
       boundary_(c.boundary),
-      mcpm_(false) {
-  for (int s = 0; s < sp_.count; ++s) mcpm_ = mcpm_ || sp_.p[s].rule == rule::kTurnMcpm;
+      mcpm_(rule3::keeps_trace(sp_)) {
   const SpeciesSet set = resolve_species(c.species, c.model, SpawnMode::Random);
   for (size_t s = 0; s < set.list.size(); ++s) species_food_[s] = set.list[s].food_strength;
   for (int s = 0; s < rule3::kMaxSpecies; ++s) food_k_[s] = species_food_[s].value_or(food_strength_);
@@ -304,9 +301,8 @@ void Volume::set_live(const VolumeConfig& c, float food_strength) {
   for (int s = 0; s < next.count; ++s) {
     if (next.end[s] != sp_.end[s]) throw differs("the species' shares");
   }
-  bool mcpm = false;
-  for (int s = 0; s < next.count; ++s) mcpm = mcpm || next.p[s].rule == rule::kTurnMcpm;
-  if (mcpm != mcpm_) throw differs("whether a species' turn_rule is \"mcpm\" (the trace it keeps)");
+  if (rule3::keeps_trace(next) != mcpm_)
+    throw differs("whether a species' turn_rule is \"mcpm\" (the trace it keeps)");
   if (!std::isfinite(food_strength) || std::fabs(food_strength) > 1000.0f)
     throw Error("food strength " + std::to_string(food_strength) + " is out of range: -1000 to 1000");
   const SpeciesSet set = resolve_species(c.species, c.model, SpawnMode::Random);

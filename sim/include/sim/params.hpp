@@ -229,6 +229,17 @@ SpeciesSet resolve_species(const SpeciesSet& s, const ModelParams& model, SpawnM
 // True when the set is one species with W = [[1]]: backends then take the single-species path.
 bool is_single_plain(const SpeciesSet& resolved);
 
+// A turn rule's code in the kernels' parameters; rule.hpp says what a step of each needs
+// (rule::turn_rule_needs). One case a rule, as there.
+constexpr rule::TurnRuleCode turn_rule_code(TurnRule r) {
+  switch (r) {
+    case TurnRule::Simple: return rule::kTurnSimple;
+    case TurnRule::Jones: return rule::kTurnJones;
+    case TurnRule::Mcpm: return rule::kTurnMcpm;
+  }
+  return rule::kTurnSimple;  // as to_string reads a value outside the enum
+}
+
 // The kernels' view of the parameters (derived in one place so every backend agrees).
 // At detail `scale` K the sensor distance and the step size are K times the model's (docs/MODEL.md,
 // "Scale"); K = 1 leaves every bit as it is.

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 // Bit-identity needs every operation below to be the correctly rounded IEEE one, with subnormals
 // kept: fast-math lets the compiler reassociate, contract and flush them. Refused, not tolerated.
@@ -237,9 +238,39 @@ PHYS_HD float unit(uint32_t h) {
   return unit_lanes(h);
 }
 
-// --- Everything a step needs, derived from the parameters once on the host (make_step_params).
-// kTurnMcpm is a volume's rule only (rule3d.hpp); a plane refuses it.
+// --- The turn rules, and what each asks of a step: the one answer that every backend's choice of
+// kernel, the volume's trace and the window ask (docs/MODEL.md). kTurnMcpm is a volume's rule only
+// (rule3d.hpp); a plane refuses it.
 enum TurnRuleCode : int { kTurnSimple = 0, kTurnJones = 1, kTurnMcpm = 2 };
+constexpr int kTurnRuleCount = 3;  // the codes are 0 .. kTurnRuleCount - 1
+
+struct TurnRuleNeeds {
+  bool plane;  // a plane runs it
+  // Its turn on a plane draws random numbers, keyed on the seed, the agent's id and the step. (A
+  // volume's step draws under every rule: its ring turns at random, rule3d.hpp.)
+  bool draws;
+  bool trace;  // it keeps a trace beside the field (a volume's MCPM)
+};
+// One case a rule and no default: a rule added to the enum without its case here does not compile
+// (-Wswitch under -Werror), nor does a dispatch to kernels without its instantiation (below).
+PHYS_HD constexpr TurnRuleNeeds turn_rule_needs(TurnRuleCode r) {
+  switch (r) {
+    case kTurnSimple: return {true, false, false};
+    case kTurnJones: return {true, true, false};
+    case kTurnMcpm: return {false, true, true};
+  }
+  return {false, true, false};  // no rule: nothing runs it, and nothing may take it to draw nothing
+}
+PHYS_HD constexpr TurnRuleNeeds turn_rule_needs(int code) {
+  return turn_rule_needs(static_cast<TurnRuleCode>(code));
+}
+// Whether a plane step draws random numbers: its rule's turn, jitter, or walls (a blocked agent
+// turns at random, move_walled).
+PHYS_HD constexpr bool plane_step_draws(int turn_rule, float jitter, bool walls = false) {
+  return turn_rule_needs(turn_rule).draws || jitter != 0.0f || walls;
+}
+
+// --- Everything a step needs, derived from the parameters once on the host (make_step_params).
 // 16-byte aligned: the GPU loads it in five 16-byte loads instead of one load per field.
 struct alignas(16) StepParams {
   int width;
@@ -261,6 +292,57 @@ struct alignas(16) StepParams {
   float self_w;       // 1 - diffuse
   float neighbour_w;  // diffuse / 9 (applied to the 3x3 sum)
 };
+
+// What a plane step reads besides positions, headings and the field: random numbers (their
+// hashes take the agent's id and the step), agent ids (for those, or to find each agent's species
+// among several), never a trace.
+struct StepNeeds {
+  bool random;
+  bool ids;
+  bool trace;
+};
+PHYS_HD constexpr StepNeeds step_needs(const StepParams& p, int species = 1, bool walls = false) {
+  const bool random = plane_step_draws(p.turn_rule, p.jitter, walls);
+  return {random, random || species > 1, false};
+}
+
+// --- Kernels compiled for one rule. A step that draws nothing needs neither ids nor hashes, and a
+// kernel compiled for its rule (a constant) loads no ids and drops the other rules' tests; a step
+// that draws takes the kernel of kRuleFromParams, which reads the rule from the parameters and
+// loads ids. kernel_rule() says which a step takes, with_kernel_rule() calls the instantiation, and
+// as_kernel_rule() gives the parameters that instantiation steps with.
+constexpr int kRuleFromParams = -1;
+PHYS_HD constexpr int kernel_rule(const StepParams& p) {
+  return step_needs(p).random ? kRuleFromParams : p.turn_rule;
+}
+template <int Rule>
+using KernelRule = std::integral_constant<int, Rule>;
+// Rule R's own kernel when it draws nothing; the parameters' rule when it draws.
+template <int R>
+constexpr int kKernelRuleOf = turn_rule_needs(R).draws ? kRuleFromParams : R;
+// f(KernelRule<R>{}) for the kernel rule `code`: one case a rule (no default), so a rule without its
+// instantiation does not compile; kRuleFromParams (and no other code) falls through to its own.
+template <class F>
+decltype(auto) with_kernel_rule(int code, F&& f) {
+  switch (static_cast<TurnRuleCode>(code)) {
+    case kTurnSimple: return f(KernelRule<kKernelRuleOf<kTurnSimple>>{});
+    case kTurnJones: return f(KernelRule<kKernelRuleOf<kTurnJones>>{});
+    case kTurnMcpm: return f(KernelRule<kKernelRuleOf<kTurnMcpm>>{});
+  }
+  return f(KernelRule<kRuleFromParams>{});
+}
+// The parameters a kernel compiled for `Rule` steps with: its code and no jitter, constants the
+// compiler folds (kernel_rule() picks it only for a step that draws nothing); kRuleFromParams: p.
+template <int Rule>
+PHYS_HD StepParams as_kernel_rule(StepParams p) {
+  if constexpr (Rule != kRuleFromParams) {
+    static_assert(!turn_rule_needs(Rule).draws,
+                  "a rule that draws reads ids: its kernel is kRuleFromParams's");
+    p.turn_rule = Rule;
+    p.jitter = 0.0f;
+  }
+  return p;
+}
 
 struct Agent {
   float x;

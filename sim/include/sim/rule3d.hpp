@@ -93,6 +93,13 @@ struct alignas(16) Params3 {
   float trace_keep;   // 1 - trace_decay
 };
 
+// What a volume step needs (rule::step_needs for a plane): random numbers under every rule (the
+// ring rules turn their ring at random each step, MCPM draws its direction, turn and distance), so
+// always the agents' ids; a trace where its rule keeps one.
+PHYS_HD constexpr rule::StepNeeds step3_needs(const Params3& p) {
+  return {true, true, rule::turn_rule_needs(p.rule).trace};
+}
+
 // The voxel of a wrapped position: (z * H + y) * W + x.
 PHYS_HD int voxel_at(float x, float y, float z, const Params3& p) {
   return (rule::cell_of(z, p.depth) * p.height + rule::cell_of(y, p.height)) * p.width +
@@ -397,6 +404,13 @@ struct Species3 {
   float w[kMaxSpecies][kMaxSpecies];  // interaction matrix, w[s][t] for s, t < S
   Params3 p[kMaxSpecies];
 };
+
+// Whether a volume of these species keeps a trace: some species' step needs one.
+PHYS_HD constexpr bool keeps_trace(const Species3& sp) {
+  bool trace = false;
+  for (int s = 0; s < sp.count; ++s) trace = trace || step3_needs(sp.p[s]).trace;
+  return trace;
+}
 
 // The species of an agent, as rule::species_of.
 template <int S>
