@@ -178,12 +178,12 @@ __global__ void field3_kernel(const float* __restrict__ g, float* __restrict__ f
   }
 }
 
-// MCPM's trace, one channel: T' = trace keep (T + C deposit).
+// MCPM's trace, one channel (rule3::trace_update).
 __global__ void trace3_kernel(float* __restrict__ t, const uint32_t* __restrict__ c, rule3::Params3 p) {
   int x, y, z;
   if (!voxel_of(p, x, y, z)) return;
   const size_t v = at(p, x, y, z);
-  t[v] = rule::mul(p.trace_keep, rule::deposited(t[v], c[v], p.deposit));
+  t[v] = rule3::trace_update(t[v], c[v], p);
 }
 
 __global__ void rows3_kernel(const float* __restrict__ g, float* __restrict__ r, rule3::Params3 p) {

@@ -241,7 +241,7 @@ void CpuVolume::update_channel(int c) {
   }
 }
 
-// Each channel c: T_c' = trace keep_c (T_c + C_c deposit_c), from this step's counts.
+// Each channel's trace from this step's counts (rule3::trace_update).
 void CpuVolume::update_trace() {
   for (int c = 0; c < sp_.count; ++c) {
     const rule3::Params3& p = sp_.p[c];
@@ -252,8 +252,7 @@ void CpuVolume::update_trace() {
     {
       const IeeeSubnormals ieee;
 #pragma omp for schedule(static)
-      for (int64_t i = 0; i < n; ++i)
-        trace[i] = rule::mul(p.trace_keep, rule::deposited(trace[i], counts[i], p.deposit));
+      for (int64_t i = 0; i < n; ++i) trace[i] = rule3::trace_update(trace[i], counts[i], p);
     }
   }
 }

@@ -100,6 +100,12 @@ PHYS_HD constexpr rule::StepNeeds step3_needs(const Params3& p) {
   return {true, true, rule::turn_rule_needs(p.rule).trace};
 }
 
+// MCPM's trace of a voxel after a step: T' = trace keep (T + C deposit), C the deposits this step
+// counted there (docs/MODEL.md, "MCPM").
+PHYS_HD float trace_update(float trace, uint32_t count, const Params3& p) {
+  return mul(p.trace_keep, rule::deposited(trace, count, p.deposit));
+}
+
 // The voxel of a wrapped position: (z * H + y) * W + x.
 PHYS_HD int voxel_at(float x, float y, float z, const Params3& p) {
   return (rule::cell_of(z, p.depth) * p.height + rule::cell_of(y, p.height)) * p.width +
