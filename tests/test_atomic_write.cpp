@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "render/png.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
+#include "sim/png_writer.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
 
@@ -243,14 +243,14 @@ TEST(NpyAtomic, RefusesAFifoWithoutBlocking) {
 TEST(PngAtomic, AWriteThatFailsMidwayIsReportedAndKeepsTheOldImage) {
   const auto dir = temp_dir();
   const auto small = noise_rgba(4, 4);
-  render::write_png_rgba(dir / "i.png", small.data(), 4, 4);
+  write_png_rgba(dir / "i.png", small.data(), 4, 4);
   const std::string old = read_file(dir / "i.png");
   const auto big = noise_rgba(256, 256);
   std::string msg;
   {
     FileSizeLimit limit(4096);
     ASSERT_TRUE(limit.ok());
-    msg = error_of([&] { render::write_png_rgba(dir / "i.png", big.data(), 256, 256); });
+    msg = error_of([&] { write_png_rgba(dir / "i.png", big.data(), 256, 256); });
   }
   EXPECT_NE(msg.find("i.png"), std::string::npos) << "a truncated PNG was reported as written";
   EXPECT_TRUE(read_file(dir / "i.png") == old) << "the old image was changed";
@@ -260,7 +260,7 @@ TEST(PngAtomic, AWriteThatFailsMidwayIsReportedAndKeepsTheOldImage) {
 TEST(PngAtomic, AGoodWriteRoundTrips) {
   const auto dir = temp_dir();
   const auto px = noise_rgba(37, 21);
-  render::write_png_rgba(dir / "i.png", px.data(), 37, 21);
+  write_png_rgba(dir / "i.png", px.data(), 37, 21);
   const std::string bytes = read_file(dir / "i.png");
   ASSERT_GT(bytes.size(), 8U);
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
@@ -326,7 +326,7 @@ TEST(AtomicWriteCli, RunOnAFullDiskExitsWithAMessageAndKeepsTheOldField) {
 TEST(AtomicWriteCli, RenderOnAFullDiskExitsWithAMessageAndKeepsTheOldImage) {
   const auto dir = temp_dir();
   const auto px = noise_rgba(4, 4);
-  render::write_png_rgba(dir / "x.png", px.data(), 4, 4);
+  write_png_rgba(dir / "x.png", px.data(), 4, 4);
   const std::string old = read_file(dir / "x.png");
   // A larger image than the limit allows (random agents make a noisy picture).
   const auto r = run_physarum_limited({"render", "--steps", "20", "--size", "256x256", "--agents", "30K",

@@ -14,9 +14,8 @@
 #include "cli/decimal_option.hpp"
 #include "cli/export_writers.hpp"
 #include "cli/output_budget.hpp"
-#include "export/png_writer.hpp"
-#include "render/png.hpp"
 #include "sim/npy.hpp"
+#include "sim/png_writer.hpp"
 #include "test_support.hpp"
 
 namespace physarum::app {
@@ -88,7 +87,7 @@ TEST(OutputBudget, PngBoundHoldsForIncompressibleImages) {
   for (const auto& [w, h] : {std::pair{1, 1}, std::pair{97, 31}, std::pair{300, 200}}) {
     std::vector<uint8_t> rgba(static_cast<size_t>(w) * h * 4);
     for (auto& v : rgba) v = static_cast<uint8_t>(rng());
-    render::write_png_rgba(dir / "rgba.png", rgba.data(), w, h);
+    write_png_rgba(dir / "rgba.png", rgba.data(), w, h);
     const uint64_t raw = static_cast<uint64_t>(h) * (1 + 4 * static_cast<uint64_t>(w));
     const uint64_t rgba_size = fs::file_size(dir / "rgba.png");
     EXPECT_GE(png_bytes_bound(w, h, 4, 1), rgba_size) << w << "x" << h;
@@ -96,7 +95,7 @@ TEST(OutputBudget, PngBoundHoldsForIncompressibleImages) {
 
     std::vector<uint16_t> grey(static_cast<size_t>(w) * h);
     for (auto& v : grey) v = static_cast<uint16_t>(rng());
-    exporter::write_grey_png(dir / "grey.png", grey, w, h, 16, {{"Comment", std::string(2000, 'c')}});
+    write_grey_png(dir / "grey.png", grey, w, h, 16, {{"Comment", std::string(2000, 'c')}});
     EXPECT_GE(png_bytes_bound(w, h, 1, 2), fs::file_size(dir / "grey.png")) << w << "x" << h;
   }
 }

@@ -17,9 +17,9 @@
 #include "gl_support.hpp"
 #include "imgui_headless.hpp"
 #include "render/field_renderer.hpp"
-#include "render/png.hpp"
 #include "run/seeding.hpp"
 #include "sim/backend.hpp"
+#include "sim/png_writer.hpp"
 #include "test_support.hpp"
 #include "window/brush.hpp"
 #include "window/panel.hpp"
@@ -165,7 +165,7 @@ TEST(PanelValues, AnImageStrengthTheModelRefusesIsAMessageNotAnException) {
   const auto dir = test::temp_dir();
   std::vector<uint8_t> rgba(32 * 32 * 4, 200);
   const auto file = dir / "grey.png";
-  render::write_png_rgba(file, rgba.data(), 32, 32);
+  write_png_rgba(file, rgba.data(), 32, 32);
   Preset p;
   p.run.size = {64, 48};
   p.run.agents = 500;

@@ -9,7 +9,6 @@
 #include "gl_support.hpp"
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
-#include "render/png.hpp"
 #include "sim/backend.hpp"
 #include "sim/preset.hpp"
 

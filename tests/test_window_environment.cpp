@@ -22,8 +22,8 @@
 #include "render/environment_overlay.hpp"
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
-#include "render/png.hpp"
 #include "sim/backend.hpp"
+#include "sim/png_writer.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
 #include "window/brush.hpp"
@@ -49,7 +49,7 @@ bool is_colour(const uint8_t* px, uint32_t rgb) {
 void write_grey_png(const fs::path& file, int w, int h, const std::vector<uint8_t>& grey) {
   std::vector<uint8_t> rgba(static_cast<size_t>(w) * h * 4, 255);
   for (size_t i = 0; i < grey.size(); ++i) rgba[i * 4] = rgba[i * 4 + 1] = rgba[i * 4 + 2] = grey[i];
-  render::write_png_rgba(file, rgba.data(), w, h);
+  write_png_rgba(file, rgba.data(), w, h);
 }
 
 constexpr int kW = 48, kH = 32;

@@ -14,7 +14,6 @@
 #include "gl_support.hpp"
 #include "imgui_headless.hpp"
 #include "png_image.hpp"
-#include "render/png.hpp"
 #include "sim/backend.hpp"
 #include "sim/preset.hpp"
 #include "sim/registry.hpp"

@@ -30,10 +30,10 @@
 #include "render/egl_context.hpp"
 #include "render/field_renderer.hpp"
 #include "render/palette.hpp"
-#include "render/png.hpp"
 #include "run/batch.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
+#include "sim/png_writer.hpp"
 #include "sim/text.hpp"
 #include "video/encoder_probe.hpp"
 #include "video/process.hpp"
@@ -364,7 +364,7 @@ Grown grow_and_draw(const AtlasOptions& o, const Axes& a, bool framed, const std
     g.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const Picture p = picture(o, a, g.frames.back(), framed, a.t ? frame_caption(*a.t, it) : "");
     if (!a.t) {
-      render::write_png_rgba(o.out, p.rgba.data(), p.width, p.height);
+      write_png_rgba(o.out, p.rgba.data(), p.width, p.height);
     } else {
       if (!video) video = open_video(o, encoder, p.width, p.height);
       if (!video->write_rgba(p.rgba.data(), p.width, p.height))

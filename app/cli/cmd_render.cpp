@@ -36,12 +36,12 @@
 #include "render/gl_objects.hpp"
 #include "render/palette.hpp"
 #include "render/palette_blend.hpp"
-#include "render/png.hpp"
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
 #include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
+#include "sim/png_writer.hpp"
 #include "sim/text.hpp"
 #include "video/async_readback.hpp"
 #include "video/frame_sink.hpp"
@@ -694,7 +694,7 @@ int run_render(const RenderOptions& o) {
                       "physarum " PHYSARUM_VERSION "; " + remake_command(o, sim.preset()));
   }
   if (o.deep.depth == 8) {
-    for (const auto& f : outs.pngs) render::write_png_rgba(f, rgba.data(), plan.size.width, plan.size.height);
+    for (const auto& f : outs.pngs) write_png_rgba(f, rgba.data(), plan.size.width, plan.size.height);
   }
   // A volume has neither .npy outputs nor a report (check_volume_options refused them).
   const auto& field = out.host_field();

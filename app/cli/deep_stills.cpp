@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "export/png_writer.hpp"
+#include "sim/png_writer.hpp"
 
 namespace physarum::app {
 
@@ -40,7 +40,7 @@ void write_deep_stills(const std::vector<std::string>& png16s, const std::vector
   if (!png16s.empty()) {
     const std::vector<uint16_t> samples = png16_samples(rgba, alpha);
     for (const auto& f : png16s) {
-      exporter::write_png(f, samples, size.width, size.height, alpha ? 4 : 3, 16, {{"Comment", comment}});
+      write_png(f, samples, size.width, size.height, alpha ? 4 : 3, 16, {{"Comment", comment}});
     }
   }
   const exporter::ExrSample sample = exporter::parse_exr_sample(o.exr_sample);

@@ -9,11 +9,11 @@
 #include "cli/output_paths.hpp"
 #include "cli/sim_options.hpp"
 #include "export/mesh_files.hpp"
-#include "export/png_writer.hpp"
 #include "export/vdb_file.hpp"
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
+#include "sim/png_writer.hpp"
 #include "sim/text.hpp"
 #include "sim/volume.hpp"
 #include "video/signals.hpp"
@@ -50,12 +50,12 @@ void write_slices(const fs::path& out, const VolumeInputs& in) {
     throw_if_stopped();
     const float* v = in.grid.values.data() + static_cast<size_t>(z) * plane;
     for (size_t i = 0; i < plane; ++i) px[i] = static_cast<uint16_t>(std::lround((v[i] - lo) * scale));
-    const ex::TextChunks text = {{"Software", "physarum"},
-                                 {"Comment", in.recipe},
-                                 {"Description", "slice z = " + std::to_string(z) + " of " +
-                                                     std::to_string(in.size.depth) + "; " + range}};
-    ex::write_grey_png(slice_path(out, z, in.size.depth), px, in.size.width, in.size.height, in.options.bits,
-                       text);
+    const TextChunks text = {{"Software", "physarum"},
+                             {"Comment", in.recipe},
+                             {"Description", "slice z = " + std::to_string(z) + " of " +
+                                                 std::to_string(in.size.depth) + "; " + range}};
+    write_grey_png(slice_path(out, z, in.size.depth), px, in.size.width, in.size.height, in.options.bits,
+                   text);
   }
 }
 

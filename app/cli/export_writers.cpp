@@ -7,11 +7,11 @@
 #include "analysis/network.hpp"
 #include "export/contours.hpp"
 #include "export/height.hpp"
-#include "export/png_writer.hpp"
 #include "export/svg.hpp"
 #include "export/tiled.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
+#include "sim/png_writer.hpp"
 #include "video/signals.hpp"
 
 namespace physarum::app {
@@ -20,19 +20,19 @@ namespace {
 namespace ex = exporter;
 namespace fs = std::filesystem;
 
-ex::TextChunks png_text(const ExportInputs& in) {
+TextChunks png_text(const ExportInputs& in) {
   return {{"Software", "physarum"}, {"Comment", in.recipe}};
 }
 
 void write_mask(const fs::path& out, const ExportInputs& in) {
   std::vector<uint16_t> px(in.mask.cells.size());
   for (size_t k = 0; k < px.size(); ++k) px[k] = in.mask.cells[k] ? 255 : 0;
-  ex::write_grey_png(out, px, in.grid.width, in.grid.height, 8, png_text(in));
+  write_grey_png(out, px, in.grid.width, in.grid.height, 8, png_text(in));
 }
 
 void write_height(const fs::path& out, const ExportInputs& in) {
-  ex::write_grey_png(out, ex::height_samples(in.grid, in.plan.display), in.grid.width, in.grid.height, 16,
-                     png_text(in));
+  write_grey_png(out, ex::height_samples(in.grid, in.plan.display), in.grid.width, in.grid.height, 16,
+                 png_text(in));
 }
 
 void write_r16(const fs::path& out, const ExportInputs& in) {

@@ -6,7 +6,7 @@
 
 #include "sim/json_text.hpp"
 
-#include "export/png_writer.hpp"
+#include "sim/png_writer.hpp"
 
 namespace physarum::app::exporter {
 

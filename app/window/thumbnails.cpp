@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <system_error>
 
-#include "render/png.hpp"
 #include "run/recipe.hpp"
 #include "sim/image.hpp"
 #include "sim/input_file.hpp"
+#include "sim/png_writer.hpp"
 #include "sim/preset.hpp"
 #include "window/xdg_folders.hpp"
 
@@ -95,7 +95,7 @@ Thumbnail thumbnail_of(const std::filesystem::path& preset_file, const std::file
   std::error_code ec;
   std::filesystem::create_directories(cache_dir, ec);
   try {
-    if (!ec) render::write_png_rgba(t.file, t.image.rgba.data(), t.image.width, t.image.height);
+    if (!ec) write_png_rgba(t.file, t.image.rgba.data(), t.image.width, t.image.height);
   } catch (const Error&) {
     // A read-only or full cache: the thumbnail is shown, just made again next time.
   }

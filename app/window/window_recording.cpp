@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "render/png.hpp"
+#include "sim/png_writer.hpp"
 #include "video/process.hpp"
 
 namespace physarum::app {
@@ -111,7 +111,7 @@ Size save_picture(const std::string& file, WindowCore& core, int fb_w, int fb_h)
     throw;
   }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  render::write_png_rgba(file, rgba.data(), s.width, s.height);
+  write_png_rgba(file, rgba.data(), s.width, s.height);
   return s;
 }
 

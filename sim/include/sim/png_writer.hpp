@@ -1,5 +1,6 @@
-// Greyscale, RGB and RGBA PNG files (8 or 16 bits a sample) through libpng, with text chunks for the recipe.
-// Written through AtomicFileWriter: a failure leaves any existing file untouched.
+// PNG files, the program's one encoder (libpng, as image_png.cpp's decoder): greyscale, RGB and
+// RGBA, 8 or 16 bits a sample, with text chunks for the recipe. Written through AtomicFileWriter: a
+// failure leaves any existing file untouched.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace physarum::app::exporter {
+namespace physarum {
 
 using TextChunks = std::vector<std::pair<std::string, std::string>>;  // keyword, Latin-1 text
 
@@ -24,5 +25,8 @@ std::string encode_grey_png(const std::vector<uint16_t>& samples, int width, int
                             const TextChunks& text);
 void write_grey_png(const std::filesystem::path& file, const std::vector<uint16_t>& samples, int width,
                     int height, int bit_depth, const TextChunks& text);
+// 8-bit RGBA as the renderers read it back: width * height * 4 bytes, rows top to bottom; no text.
+// Throws Error "cannot write PNG '<file>': <why>" when the file cannot be written whole.
+void write_png_rgba(const std::filesystem::path& file, const uint8_t* rgba, int width, int height);
 
-}  // namespace physarum::app::exporter
+}  // namespace physarum
