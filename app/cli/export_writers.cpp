@@ -10,6 +10,7 @@
 #include "export/svg.hpp"
 #include "export/tiled.hpp"
 #include "sim/atomic_file.hpp"
+#include "sim/display_mapping.hpp"
 #include "sim/npy.hpp"
 #include "sim/png_writer.hpp"
 #include "video/signals.hpp"
@@ -70,7 +71,7 @@ std::vector<float> contour_values(const ExportInputs& in) {
   std::vector<float> v;
   for (int k = 1; k <= o.contours; ++k) {
     const double t = static_cast<double>(k) / (o.contours + 1);
-    const double x = d.mapping == Mapping::Log ? std::expm1(t * std::log1p(1000.0)) / 1000.0 : t;
+    const double x = invert_mapping(t, d.mapping);
     v.push_back(static_cast<float>(lo + (hi - lo) * x / exposure));
   }
   return v;

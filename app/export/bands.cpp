@@ -1,20 +1,10 @@
 #include "export/bands.hpp"
 
 #include <algorithm>
-#include <cmath>
+
+#include "sim/display_mapping.hpp"
 
 namespace physarum::app::exporter {
-namespace {
-
-// The display's log mapping and its inverse (render/colormap.hpp: kLogScale 1000), in the same
-// float operations, so an even band starts where the window's cave level does.
-float invert_mapping(float t, Mapping m) {
-  if (m != Mapping::Log) return t;
-  const float inv_log_denominator = 1.0f / std::log(1.0f + 1000.0f);
-  return (std::exp(t / inv_log_denominator) - 1.0f) / 1000.0f;
-}
-
-}  // namespace
 
 std::vector<float> band_thresholds(const Grid& g, BandMode mode, int levels, const DisplayParams& d) {
   levels = std::clamp(levels, kMinBands, kMaxBands);

@@ -3,19 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/display_mapping.hpp"
+
 namespace physarum::app::exporter {
-namespace {
-
-// The same log curve the field shader and render/colormap_cpu.cpp use (kLogScale = 1000): the
-// export must not depend on the GL library, so the formula is restated here.
-constexpr double kLogScale = 1000.0;
-
-double mapped(double x, Mapping m) {
-  if (m == Mapping::Log) return std::log1p(kLogScale * x) / std::log1p(kLogScale);
-  return x;
-}
-
-}  // namespace
 
 std::vector<uint16_t> height_samples(const Grid& g, const DisplayParams& d) {
   double lo = 0, hi = 1;
@@ -31,7 +21,7 @@ std::vector<uint16_t> height_samples(const Grid& g, const DisplayParams& d) {
   std::vector<uint16_t> out(g.values.size());
   for (size_t i = 0; i < g.values.size(); ++i) {
     const double x = std::max((g.values[i] - lo) * inv_span, 0.0) * exposure;
-    const double t = std::pow(std::clamp(mapped(x, d.mapping), 0.0, 1.0), inv_gamma);
+    const double t = std::pow(std::clamp(apply_mapping(x, d.mapping), 0.0, 1.0), inv_gamma);
     out[i] = static_cast<uint16_t>(std::lround(t * 65535.0));
   }
   return out;

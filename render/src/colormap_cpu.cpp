@@ -6,9 +6,6 @@
 namespace physarum::render {
 namespace {
 
-// Same constant expression as in shaders/range.glsl.
-const float kInvLogDenominator = 1.0f / std::log(1.0f + kLogScale);
-
 uint8_t to_unorm8(float c) {
   return static_cast<uint8_t>(std::lround(std::clamp(c, 0.0f, 1.0f) * 255.0f));
 }
@@ -47,16 +44,6 @@ DisplayParams drawable_display(const DisplayParams& d) {
   if (d.background != Background::Opaque && d.background != Background::Transparent)
     out.background = kDefaults.background;
   return out;
-}
-
-float apply_mapping(float x, Mapping m) {
-  if (m == Mapping::Log) return std::log(1.0f + kLogScale * x) * kInvLogDenominator;
-  return x;
-}
-
-float invert_mapping(float t, Mapping m) {
-  if (m == Mapping::Log) return (std::exp(t / kInvLogDenominator) - 1.0f) / kLogScale;
-  return t;
 }
 
 DisplayRange compute_display_range(const float* field, size_t n, const DisplayParams& given) {

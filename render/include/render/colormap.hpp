@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "render/palette.hpp"
+#include "sim/display_mapping.hpp"
 #include "sim/params.hpp"
 
 namespace physarum::render {
 
-// Log mapping: t = log(1 + kLogScale * x) / log(1 + kLogScale), x in [0, 1] the linear position.
-inline constexpr float kLogScale = 1000.0f;
+// The mapping itself (linear or log, and its inverse) is sim/display_mapping.hpp's.
 inline constexpr int kMaxThresholds = 16;
 
 // The display values the renderers accept (the ranges sim's validate(DisplayParams) allows). A
@@ -54,10 +54,6 @@ struct DisplayRange {
   std::array<float, kMaxSpecies> channel_inv_span{};
 };
 static_assert(sizeof(DisplayRange) == 32 + 4 * kMaxThresholds + 16 * kMaxSpecies);
-
-// Mapped position of a linear position x (>= 0): linear or log. Also the cave levels' scale.
-float apply_mapping(float x, Mapping m);
-float invert_mapping(float t, Mapping m);  // inverse of apply_mapping on [0, 1]
 
 // lo/hi from the field (auto-range) or [0, 1]; thresholds for the cave modes: Even spaces
 // levels - 1 thresholds evenly on the mapped scale, Quantile puts them at the k/levels quantiles
