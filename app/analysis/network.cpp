@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "analysis/network_graph.hpp"
+#include "export/regions.hpp"
 #include "sim/json_text.hpp"
 
 namespace physarum::app::analysis {
@@ -29,62 +30,35 @@ bool set_at(const Mask& m, int x, int y) {
   return x >= 0 && y >= 0 && x < m.width && y < m.height && m.cells[index_of(m.width, x, y)] != 0;
 }
 
-// Labels the 8-connected components of cells where `in(i)` holds (flood fill with an explicit
-// stack, cells visited in raster order of the seeds).
+// Labels the 8-connected components of cells where `in(i)` holds (exporter::label_connected).
 template <class In>
 int label8(int w, int h, In in, std::vector<int>& labels) {
-  labels.assign(static_cast<size_t>(w) * static_cast<size_t>(h), -1);
-  int count = 0;
-  std::vector<size_t> stack;
-  for (size_t start = 0; start < labels.size(); ++start) {
-    if (labels[start] >= 0 || !in(start)) continue;
-    labels[start] = count;
-    stack.push_back(start);
-    while (!stack.empty()) {
-      const size_t i = stack.back();
-      stack.pop_back();
-      const int x = static_cast<int>(i % static_cast<size_t>(w)),
-                y = static_cast<int>(i / static_cast<size_t>(w));
-      for (int k = 0; k < 8; ++k) {
-        const int nx = x + kDx[k], ny = y + kDy[k];
-        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-        const size_t j = index_of(w, nx, ny);
-        if (labels[j] < 0 && in(j)) {
-          labels[j] = count;
-          stack.push_back(j);
-        }
-      }
+  const auto each_neighbour = [w, h](size_t i, auto&& visit) {
+    const int x = static_cast<int>(i % static_cast<size_t>(w)),
+              y = static_cast<int>(i / static_cast<size_t>(w));
+    for (int k = 0; k < 8; ++k) {
+      const int nx = x + kDx[k], ny = y + kDy[k];
+      if (nx >= 0 && ny >= 0 && nx < w && ny < h) visit(index_of(w, nx, ny));
     }
-    ++count;
-  }
-  return count;
+  };
+  const size_t cells = static_cast<size_t>(w) * static_cast<size_t>(h);
+  return static_cast<int>(exporter::label_connected(cells, in, each_neighbour, labels).size());
 }
 
-struct UnionFind {
-  std::vector<int> parent;
-  explicit UnionFind(int n) : parent(static_cast<size_t>(n)) { std::iota(parent.begin(), parent.end(), 0); }
-  int find(int a) {
-    while (parent[static_cast<size_t>(a)] != a) {
-      parent[static_cast<size_t>(a)] = parent[static_cast<size_t>(parent[static_cast<size_t>(a)])];
-      a = parent[static_cast<size_t>(a)];
-    }
-    return a;
-  }
-  void unite(int a, int b) { parent[static_cast<size_t>(find(a))] = find(b); }
-};
+using exporter::UnionFind;
 
 // Towns and components as one graph: are all towns in one piece? Counts the towns on the network.
 bool towns_linked(const std::vector<Town>& towns, const std::vector<int>& labels, int components,
                   int* on_network = nullptr) {
   const int t = static_cast<int>(towns.size());
-  UnionFind uf(t + components);
+  UnionFind uf(static_cast<size_t>(t + components));
   int on = 0;
   for (int k = 0; k < t; ++k) {
     bool touches = false;
     for (int64_t z : towns[static_cast<size_t>(k)].zone) {
       const int l = labels[static_cast<size_t>(z)];
       if (l >= 0) {
-        uf.unite(k, t + l);
+        uf.unite(static_cast<size_t>(k), static_cast<size_t>(t + l));
         touches = true;
       }
     }
@@ -94,7 +68,7 @@ bool towns_linked(const std::vector<Town>& towns, const std::vector<int>& labels
   if (t == 0) return false;
   if (t == 1) return true;
   for (int k = 1; k < t; ++k) {
-    if (uf.find(k) != uf.find(0)) return false;
+    if (uf.find(static_cast<size_t>(k)) != uf.find(0)) return false;
   }
   return true;
 }
@@ -497,12 +471,6 @@ struct KdTree {
   }
 };
 
-int64_t root_of(std::vector<int64_t>& up, int64_t i) {
-  while (up[static_cast<size_t>(i)] != i)
-    i = up[static_cast<size_t>(i)] = up[static_cast<size_t>(up[static_cast<size_t>(i)])];
-  return i;
-}
-
 }  // namespace
 
 // Boruvka: every round joins each component to its nearest other component, so there are at most
@@ -513,22 +481,17 @@ std::vector<std::pair<size_t, size_t>> mst_edges(const std::vector<Point>& point
   std::vector<std::pair<size_t, size_t>> tree;
   if (n < 2) return tree;
   KdTree kd(points);
-  std::vector<int64_t> up(n);
-  std::iota(up.begin(), up.end(), int64_t{0});
+  UnionFind up(n);
   std::vector<int64_t> comp(n);
   using Edge = std::tuple<double, size_t, size_t>;  // squared length, lower index, higher index
   while (tree.size() + 1 < n) {
-    for (size_t i = 0; i < n; ++i) comp[i] = root_of(up, static_cast<int64_t>(i));
+    for (size_t i = 0; i < n; ++i) comp[i] = static_cast<int64_t>(up.find(i));
     kd.mark(0, comp);
     std::vector<Edge> cheapest(n, Edge{std::numeric_limits<double>::infinity(), n, n});
     for (const size_t i : kd.order) kd.nearest(0, i, comp[i], comp, cheapest[static_cast<size_t>(comp[i])]);
     for (const auto& [d2, a, b] : cheapest) {
       if (a == n) continue;
-      const int64_t ra = root_of(up, static_cast<int64_t>(a));
-      const int64_t rb = root_of(up, static_cast<int64_t>(b));
-      if (ra == rb) continue;
-      up[static_cast<size_t>(ra)] = rb;
-      tree.emplace_back(a, b);
+      if (up.unite(a, b)) tree.emplace_back(a, b);
     }
   }
   return tree;

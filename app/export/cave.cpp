@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <deque>
 
+#include "export/regions.hpp"
 #include "sim/json_text.hpp"
 
 namespace physarum::app::exporter {
@@ -108,29 +109,15 @@ void majority_smooth(Mask& m, int passes) {
 }
 
 int label_regions(const Mask& m, uint8_t value, std::vector<int>& labels, std::vector<int64_t>& sizes) {
-  labels.assign(m.cells.size(), -1);
-  sizes.clear();
-  std::vector<size_t> stack;
-  for (size_t start = 0; start < m.cells.size(); ++start) {
-    if (m.cells[start] != value || labels[start] >= 0) continue;
-    const int label = static_cast<int>(sizes.size());
-    int64_t count = 0;
-    labels[start] = label;
-    stack.push_back(start);
-    while (!stack.empty()) {
-      const size_t i = stack.back();
-      stack.pop_back();
-      ++count;
-      each_neighbour(m, i, [&](size_t j) {
-        if (m.cells[j] == value && labels[j] < 0) {
-          labels[j] = label;
-          stack.push_back(j);
-        }
-        return false;
-      });
-    }
-    sizes.push_back(count);
-  }
+  sizes = label_connected(
+      m.cells.size(), [&](size_t i) { return m.cells[i] == value; },
+      [&](size_t i, auto&& visit) {
+        each_neighbour(m, i, [&](size_t j) {
+          visit(j);
+          return false;
+        });
+      },
+      labels);
   return static_cast<int>(sizes.size());
 }
 
