@@ -16,6 +16,7 @@
 #include "cli/output_budget.hpp"
 #include "export/png_writer.hpp"
 #include "render/png.hpp"
+#include "sim/byte_size.hpp"
 #include "sim/npy.hpp"
 #include "test_support.hpp"
 

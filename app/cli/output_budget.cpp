@@ -6,7 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
-#include "window/window_recording.hpp"
+#include "sim/byte_size.hpp"
 
 namespace physarum::app {
 namespace {
