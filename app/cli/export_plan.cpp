@@ -10,7 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/export_volume.hpp"
 #include "cli/export_writers.hpp"
-#include "cli/output_paths.hpp"
+#include "export/output_paths.hpp"
 #include "cli/render_report.hpp"
 #include "sim/npy.hpp"
 #include "sim/text.hpp"

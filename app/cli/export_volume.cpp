@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
-#include "cli/output_paths.hpp"
+#include "export/output_paths.hpp"
 #include "cli/sim_options.hpp"
 #include "export/mesh_files.hpp"
 #include "export/png_writer.hpp"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cli/export_plan.hpp"
-#include "cli/output_budget.hpp"
+#include "export/output_budget.hpp"
 #include "export/bands.hpp"
 #include "export/cave.hpp"
 #include "export/grid.hpp"

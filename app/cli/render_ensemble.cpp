@@ -7,8 +7,8 @@
 
 #include "cli/ensemble_report.hpp"
 #include "cli/ensemble_summary.hpp"
-#include "cli/output_budget.hpp"
-#include "cli/output_paths.hpp"
+#include "export/output_budget.hpp"
+#include "export/output_paths.hpp"
 #include "run/batch.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"

@@ -7,7 +7,7 @@
 #include "analysis/network.hpp"
 #include "analysis/network_graph.hpp"
 #include "cli/commands.hpp"
-#include "cli/output_budget.hpp"
+#include "export/output_budget.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"

@@ -1,4 +1,4 @@
-#include "cli/output_size.hpp"
+#include "export/output_size.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -2,10 +2,10 @@
 // levels at zero tolerance) are estimated before the run and refused above a budget, so a typo
 // costs a message instead of minutes of work and gigabytes of disk or memory. Each estimate is an
 // upper bound computed from the options and the field's size alone; the writers' own files say
-// how each bound follows from what they write (cli/export_writers.cpp, cli/cmd_render.cpp).
+// how each bound follows from what they write (export_writers.cpp, export_volume.cpp, and render's
+// plan in cli/cmd_render.cpp).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,8 +45,5 @@ class OutputBudget {
   };
   std::vector<Item> items_;
 };
-
-// --output-budget SIZE on `cmd`, kDefaultOutputBudget unless given.
-void add_output_budget_option(CLI::App& cmd, std::string& budget);
 
 }  // namespace physarum::app

@@ -1,11 +1,10 @@
-#include "cli/output_budget.hpp"
+#include "export/output_budget.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "cli/commands.hpp"
-#include "cli/decimal_option.hpp"
+#include "run/recipe.hpp"
 #include "sim/byte_size.hpp"
 
 namespace physarum::app {
@@ -66,18 +65,7 @@ void OutputBudget::check(const std::string& budget) const {
   }
   m += ". Make them smaller, or raise the budget with --output-budget " +
        raised_budget(std::max(t.disk, t.memory));
-  throw UsageError(m);
-}
-
-void add_output_budget_option(CLI::App& cmd, std::string& budget) {
-  budget = kDefaultOutputBudget;
-  cmd.add_option("--output-budget", budget,
-                 "Refuse to start when the outputs, estimated from the options before the run, would take "
-                 "more than SIZE on disk or in memory (e.g. 512MB, 4GB, 1.5TB; KiB, MiB, GiB for powers of "
-                 "1024)")
-      ->type_name("SIZE")
-      ->check(byte_size())
-      ->capture_default_str();
+  throw run::UsageError(m);
 }
 
 }  // namespace physarum::app

@@ -1,11 +1,13 @@
-#include "cli/output_paths.hpp"
+#include "export/output_paths.hpp"
 
 #include <sys/stat.h>
 
-#include "cli/commands.hpp"
+#include "run/recipe.hpp"
 #include "sim/params.hpp"
 
 namespace physarum::app {
+
+using run::UsageError;
 
 namespace fs = std::filesystem;
 
