@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,8 +25,6 @@
 #include "cli/deep_stills.hpp"
 #include "cli/offscreen.hpp"
 #include "cli/output_options.hpp"
-#include "cli/render_ensemble.hpp"
-#include "cli/render_report.hpp"
 #include "cli/sim_options.hpp"
 #include "cli/video_options.hpp"
 #include "cli/volume_frames.hpp"
@@ -38,6 +37,8 @@
 #include "render/palette.hpp"
 #include "render/palette_blend.hpp"
 #include "render/png.hpp"
+#include "report/render_ensemble.hpp"
+#include "report/render_report.hpp"
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
@@ -745,6 +746,24 @@ void add_report_options(CLI::App& cmd, ReportOptions& r) {
       ->type_name("F")
       ->check(CLI::Range(0.001, 1.0))
       ->capture_default_str();
+}
+
+// --seeds, --shard and --merge: a report over many runs.
+void add_ensemble_options(CLI::App& cmd, EnsembleOptions& o) {
+  cmd.add_option("--seeds", o.seeds,
+                 "Run the recipe once per seed from A to B and write one --report over them: each measure's "
+                 "mean, standard deviation and 95% interval, and each seed's own report (no --out: "
+                 "render one seed with --seed S to see it)")
+      ->type_name("A..B");
+  cmd.add_option("--shard", o.shard,
+                 "With --seeds: run only slice K of N of the seeds (every N-th, round robin); join the "
+                 "slices' reports with --merge")
+      ->type_name("K/N");
+  cmd.add_option("--merge", o.merge,
+                 "Join the --report files of an ensemble's shards into --report FILE: the same file the "
+                 "whole ensemble writes; nothing runs")
+      ->type_name("FILE...")
+      ->expected(1, std::numeric_limits<int>::max());
 }
 
 }  // namespace

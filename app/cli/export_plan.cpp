@@ -11,7 +11,7 @@
 #include "cli/export_volume.hpp"
 #include "cli/export_writers.hpp"
 #include "export/output_paths.hpp"
-#include "cli/render_report.hpp"
+#include "report/render_report.hpp"
 #include "sim/npy.hpp"
 #include "sim/text.hpp"
 

@@ -1,4 +1,4 @@
-#include "cli/ensemble_report.hpp"
+#include "report/ensemble_report.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -1,6 +1,6 @@
 // `physarum render --report FILE --seeds A..B`: the recipe run once per seed, each run measured as
 // `render --report` measures one, and one file with every measure's mean and 95% interval over the
-// seeds and each seed's report (cli/ensemble_report.hpp). `--shard K/N` runs every N-th seed, so an
+// seeds and each seed's report (report/ensemble_report.hpp). `--shard K/N` runs every N-th seed, so an
 // ensemble spreads over machines; `--merge` joins the shards' files into the whole ensemble's.
 // Pictures and videos are of one run, so with --seeds no --out is taken: render the seed to look at
 // with --seed S. Ctrl-C or SIGTERM ends an ensemble with 128 + signal and writes nothing.
@@ -11,9 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
-#include "cli/render_report.hpp"
+#include "report/render_report.hpp"
 #include "run/recipe.hpp"
 
 namespace physarum::app {
@@ -36,9 +34,6 @@ struct EnsembleRun {
   // names it; with `seed_words` ("--seeds 1..8") in place of p's seed.
   std::function<std::string(const Preset& p, const std::string& seed_words)> remake;
 };
-
-// --seeds, --shard and --merge, on render's command line.
-void add_ensemble_options(CLI::App& cmd, EnsembleOptions& o);
 
 // Runs the shard's seeds (or merges shards' reports) and writes the report; returns the exit code.
 // Throws UsageError for a bad range, shard or combination of options, before any run.

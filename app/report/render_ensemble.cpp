@@ -1,14 +1,13 @@
-#include "cli/render_ensemble.hpp"
+#include "report/render_ensemble.hpp"
 
 #include <cstdio>
 #include <filesystem>
-#include <limits>
 #include <optional>
 
-#include "cli/ensemble_report.hpp"
-#include "cli/ensemble_summary.hpp"
 #include "export/output_budget.hpp"
 #include "export/output_paths.hpp"
+#include "report/ensemble_report.hpp"
+#include "report/ensemble_summary.hpp"
 #include "run/batch.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
@@ -93,23 +92,6 @@ std::optional<std::vector<SeedReport>> run_seeds(const EnsembleRun& r, const std
 }
 
 }  // namespace
-
-void add_ensemble_options(CLI::App& cmd, EnsembleOptions& o) {
-  cmd.add_option("--seeds", o.seeds,
-                 "Run the recipe once per seed from A to B and write one --report over them: each measure's "
-                 "mean, standard deviation and 95% interval, and each seed's own report (no --out: "
-                 "render one seed with --seed S to see it)")
-      ->type_name("A..B");
-  cmd.add_option("--shard", o.shard,
-                 "With --seeds: run only slice K of N of the seeds (every N-th, round robin); join the "
-                 "slices' reports with --merge")
-      ->type_name("K/N");
-  cmd.add_option("--merge", o.merge,
-                 "Join the --report files of an ensemble's shards into --report FILE: the same file the "
-                 "whole ensemble writes; nothing runs")
-      ->type_name("FILE...")
-      ->expected(1, std::numeric_limits<int>::max());
-}
 
 int run_ensemble(const EnsembleRun& r) {
   const EnsembleOptions& o = r.ensemble;

@@ -1,5 +1,5 @@
 // The file `render --report FILE --seeds A..B` writes: the recipe, a summary of every measure over
-// the seeds (cli/ensemble_summary.hpp) and each seed's own report, exactly as `render --seed S
+// the seeds (report/ensemble_summary.hpp) and each seed's own report, exactly as `render --seed S
 // --report` writes it. A shard (--shard K/N) writes the same file for its seeds; --merge reads shards
 // back and writes the file the whole ensemble writes, byte for byte. Shards come from other machines
 // and other people: they are read as untrusted files (regular files only, bounded size, strict JSON).

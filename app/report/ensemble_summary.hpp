@@ -3,13 +3,13 @@
 // deviation and Student's t interval of the mean; true/false measures (towns_connected) the share of
 // seeds where true, with Wilson's score interval (a t interval of a share would be 1 +- 0 when every
 // seed agrees). Nested objects count by their dotted keys ("graph.nodes"); lists and text are not
-// measures, nor are the keys that say how the run was made (cli/render_report.hpp, kReportRunKeys).
+// measures, nor are the keys that say how the run was made (report/render_report.hpp, kReportRunKeys).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "cli/ensemble_report.hpp"
+#include "report/ensemble_report.hpp"
 #include "sim/json_value.hpp"
 
 namespace physarum::app {

@@ -1,4 +1,4 @@
-#include "cli/render_report.hpp"
+#include "report/render_report.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -6,8 +6,8 @@
 #include "analysis/environment_maps.hpp"
 #include "analysis/network.hpp"
 #include "analysis/network_graph.hpp"
-#include "cli/commands.hpp"
 #include "export/output_budget.hpp"
+#include "run/recipe.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"
@@ -15,6 +15,8 @@
 
 namespace physarum::app {
 namespace {
+
+using run::UsageError;
 
 bool is_graphml(const std::string& file) {
   return lowercase_extension(file) == ".graphml";

@@ -1,11 +1,11 @@
-#include "cli/ensemble_summary.hpp"
+#include "report/ensemble_summary.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
-#include "cli/render_report.hpp"
+#include "report/render_report.hpp"
 #include "sensitivity/summary.hpp"
 
 namespace physarum::app {
