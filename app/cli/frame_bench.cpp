@@ -11,7 +11,7 @@
 #include "cli/bench_device.hpp"
 #include "cli/bench_estimate.hpp"
 #include "cli/commands.hpp"
-#include "cli/offscreen.hpp"
+#include "headless/offscreen.hpp"
 #include "render/egl_context.hpp"
 #include "render/field_renderer.hpp"
 #include "render/view.hpp"

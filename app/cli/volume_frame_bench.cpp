@@ -12,7 +12,7 @@
 #include "cli/bench_device.hpp"
 #include "cli/commands.hpp"
 #include "cli/frame_bench.hpp"
-#include "cli/offscreen.hpp"
+#include "headless/offscreen.hpp"
 #include "render/egl_context.hpp"
 #include "render/volume_renderer.hpp"
 #include "sim/elapsed.hpp"

@@ -1,13 +1,14 @@
-#include "cli/volume_frames.hpp"
+#include "headless/volume_frames.hpp"
 
 #include <cmath>
 
-#include "cli/commands.hpp"
 #include "render/colormap.hpp"
 #include "run/volume_setup.hpp"
 #include "sim/text.hpp"
 
 namespace physarum::app {
+
+using run::UsageError;
 
 SliceOption parse_slice_option(const std::string& text) {
   const auto bad = [&] {

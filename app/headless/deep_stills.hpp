@@ -3,7 +3,6 @@
 // they hold the shader's colours before any rounding to 8 bits.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,8 +16,6 @@ struct DeepStillOptions {
   int depth = 8;                    // .png stills: 8 or 16 bits a channel
   std::string exr_sample = "half";  // .exr: half or float
 };
-
-void add_deep_still_options(CLI::App& cmd, DeepStillOptions& o);
 
 // 16-bit samples of a float image (4 a pixel, display values): round(v * 65535), clamped to
 // [0, 1]; RGBA with `alpha`, else RGB.

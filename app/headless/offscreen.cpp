@@ -1,4 +1,4 @@
-#include "cli/offscreen.hpp"
+#include "headless/offscreen.hpp"
 
 #include <glad/gl.h>
 

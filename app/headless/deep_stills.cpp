@@ -1,4 +1,4 @@
-#include "cli/deep_stills.hpp"
+#include "headless/deep_stills.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,20 +6,6 @@
 #include "export/png_writer.hpp"
 
 namespace physarum::app {
-
-void add_deep_still_options(CLI::App& cmd, DeepStillOptions& o) {
-  cmd.add_option("--depth", o.depth,
-                 "Bits a channel of the .png stills: 8, or 16 for print (the colours before rounding to 8 "
-                 "bits; smooth gradients without bands)")
-      ->type_name("8|16")
-      ->capture_default_str()
-      ->check(CLI::IsMember({8, 16}));
-  cmd.add_option("--exr-type", o.exr_sample,
-                 "Samples of the .exr stills (linear light, for compositing): half or float")
-      ->type_name("half|float")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"half", "float"}));
-}
 
 std::vector<uint16_t> png16_samples(const std::vector<float>& rgba, bool alpha) {
   const size_t n = rgba.size() / 4;

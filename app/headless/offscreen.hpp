@@ -1,6 +1,6 @@
 // What headless drawing needs besides the EGL context: a colour target to draw into and the
-// preset's palette by name. Shared by `physarum render` and `physarum bench --frame`, which draw
-// the field exactly as the window does, only offscreen.
+// preset's palette by name. Shared by the headless picture maker (render, atlas) and the frame
+// benches, which draw the field exactly as the window does, only offscreen.
 #pragma once
 
 #include <string>
