@@ -6,7 +6,7 @@
 #include <string>
 #include <thread>
 
-#include "cli/bench_estimate.hpp"
+#include "bench/bench_estimate.hpp"
 
 namespace physarum::app {
 namespace {

@@ -9,12 +9,12 @@
 #include <memory>
 #include <new>
 
-#include "cli/bench_device.hpp"
-#include "cli/commands.hpp"
-#include "cli/frame_bench.hpp"
+#include "bench/bench_device.hpp"
+#include "bench/frame_bench.hpp"
 #include "headless/offscreen.hpp"
 #include "render/egl_context.hpp"
 #include "render/volume_renderer.hpp"
+#include "run/recipe.hpp"
 #include "sim/elapsed.hpp"
 #include "sim/json_text.hpp"
 #include "sim/volume.hpp"
@@ -22,6 +22,9 @@
 
 namespace physarum::app {
 namespace {
+
+using run::kExitOk;
+using run::kExitRuntime;
 
 using Clock = std::chrono::steady_clock;
 constexpr Size kPicture{1920, 1080};

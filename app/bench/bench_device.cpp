@@ -1,4 +1,4 @@
-#include "cli/bench_device.hpp"
+#include "bench/bench_device.hpp"
 
 #include <algorithm>
 #include <chrono>

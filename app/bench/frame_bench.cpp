@@ -1,4 +1,4 @@
-#include "cli/frame_bench.hpp"
+#include "bench/frame_bench.hpp"
 
 #include <glad/gl.h>
 
@@ -8,13 +8,13 @@
 #include <new>
 #include <optional>
 
-#include "cli/bench_device.hpp"
-#include "cli/bench_estimate.hpp"
-#include "cli/commands.hpp"
+#include "bench/bench_device.hpp"
+#include "bench/bench_estimate.hpp"
 #include "headless/offscreen.hpp"
 #include "render/egl_context.hpp"
 #include "render/field_renderer.hpp"
 #include "render/view.hpp"
+#include "run/recipe.hpp"
 #include "sim/backend.hpp"
 #include "sim/cuda_info.hpp"
 #include "sim/elapsed.hpp"
@@ -23,6 +23,10 @@
 
 namespace physarum::app {
 namespace {
+
+using run::kExitOk;
+using run::kExitRuntime;
+using run::UsageError;
 
 using Clock = std::chrono::steady_clock;
 

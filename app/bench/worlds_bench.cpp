@@ -1,4 +1,4 @@
-#include "cli/worlds_bench.hpp"
+#include "bench/worlds_bench.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/bench_device.hpp"
-#include "cli/bench_estimate.hpp"
+#include "bench/bench_device.hpp"
+#include "bench/bench_estimate.hpp"
 #include "run/batch.hpp"
 #include "run/recipe.hpp"
 #include "run/run.hpp"

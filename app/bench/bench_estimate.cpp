@@ -1,4 +1,4 @@
-#include "cli/bench_estimate.hpp"
+#include "bench/bench_estimate.hpp"
 
 #include <chrono>
 #include <cstdio>
