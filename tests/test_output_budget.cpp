@@ -12,9 +12,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
-#include "cli/export_writers.hpp"
 #include "export/output_budget.hpp"
 #include "export/png_writer.hpp"
+#include "export_pipeline/export_writers.hpp"
 #include "render/png.hpp"
 #include "sim/byte_size.hpp"
 #include "sim/npy.hpp"

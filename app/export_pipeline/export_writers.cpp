@@ -1,4 +1,4 @@
-#include "cli/export_writers.hpp"
+#include "export_pipeline/export_writers.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // `physarum export` of a volume (grown from a 3-D recipe or read from a (D, H, W) / (S, D, H, W)
 // .npy): the field itself (.npy), a stack of PNG slices, OpenVDB fog volumes and the iso-surface as
 // a mesh (.ply, .obj, .glb). The plan (what is refused before the run) and the writers, behind the
-// same small interface as a plane's (cli/export_writers.hpp).
+// same small interface as a plane's (export_writers.hpp).
 #pragma once
 
 #include <array>
@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/export_plan.hpp"
-#include "cli/export_writers.hpp"
 #include "export/volume_mesh.hpp"
+#include "export_pipeline/export_plan.hpp"
+#include "export_pipeline/export_writers.hpp"
 
 namespace physarum::app {
 
@@ -72,10 +72,10 @@ bool exports_volume(const ExportOptions& o, const Preset& preset);
 
 // Fills plan.outputs (each with its volume writer) and checks everything a volume can refuse before
 // it is grown or read: options that shape a plane's outputs, formats, paths, --channel, the budget.
-void plan_volume(const ExportOptions& o, const CLI::App& cmd, const Preset& preset, ExportPlan& plan);
+void plan_volume(const ExportOptions& o, const Preset& preset, ExportPlan& plan);
 
 // Grows or reads the volume and makes the mesh when the plan needs one.
-VolumeInputs prepare_volume(const ExportOptions& o, const ExportPlan& plan, std::string recipe);
+VolumeInputs prepare_volume(const ExportOptions& o, const ExportPlan& plan);
 void print_volume_summary(const ExportPlan& plan, const VolumeInputs& in);
 
 // The file of slice z in a stack written to `pattern`: a run of '#' in its name becomes z with that

@@ -1,22 +1,22 @@
-#include "cli/export_plan.hpp"
+#include "export_pipeline/export_plan.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <regex>
 
-#include "cli/commands.hpp"
-#include "cli/export_volume.hpp"
-#include "cli/export_writers.hpp"
 #include "export/output_paths.hpp"
+#include "export_pipeline/export_volume.hpp"
+#include "export_pipeline/export_writers.hpp"
 #include "report/render_report.hpp"
 #include "sim/npy.hpp"
 #include "sim/text.hpp"
 
 namespace physarum::app {
 namespace {
+
+using run::UsageError;
 
 namespace fs = std::filesystem;
 
@@ -32,7 +32,7 @@ const FormatWriter& writer_of(const std::string& out, const std::string& forced)
 }
 
 // Options that contradict each other, or ask for a field both to be grown and read.
-void check_option_pairs(const ExportOptions& o, const CLI::App& cmd) {
+void check_option_pairs(const ExportOptions& o) {
   if (o.field.empty() && o.steps <= 0)
     throw UsageError("export needs --steps N (to grow a field) or --field FILE.npy");
   if (!o.field.empty() && o.steps > 0) throw UsageError("--steps and --field exclude each other");
@@ -43,7 +43,7 @@ void check_option_pairs(const ExportOptions& o, const CLI::App& cmd) {
   // They would be silently ignored: the field is already grown.
   for (const char* name :
        {"--size", "--agents", "--seed", "--image", "--image-fit", "--backend", "--threads"}) {
-    if (cmd.count(name) > 0) {
+    if (o.command.has(name)) {
       throw UsageError(std::string(name) +
                        " shapes a grown field; with --field only --preset and --set (its [display]) apply");
     }
@@ -110,17 +110,7 @@ ExportShape field_shape(const ExportOptions& o, const Preset& preset) {
 // written: the field read or grown (4 bytes a cell per plane), its sum and the resampled grid (4
 // bytes a cell each), the cave clean-up's arrays (about 20 bytes a cell) and the band map with
 // the sorted copy quantile bands take (5 bytes a cell).
-// Every option's name and values: at least as long as the recipe the graph file carries.
-std::string options_text(const CLI::App& cmd) {
-  std::string t = "physarum " PHYSARUM_VERSION " export";
-  for (const CLI::Option* opt : cmd.get_options()) {
-    for (const std::string& v : opt->results()) t += " " + opt->get_name() + "=" + v;
-  }
-  return t;
-}
-
-void check_output_budget(const ExportOptions& o, const ExportPlan& plan, const Preset& preset,
-                         const CLI::App& cmd) {
+void check_output_budget(const ExportOptions& o, const ExportPlan& plan, const Preset& preset) {
   ExportShape s = field_shape(o, preset);
   s.grid = export_resolution(o.resolution, s.field);
   s.grid_text = "a " + format_size(s.grid) + " grid (--resolution " + o.resolution + " of the " +
@@ -139,7 +129,7 @@ void check_output_budget(const ExportOptions& o, const ExportPlan& plan, const P
     budget.add("--out " + out.path.string(), std::move(e.because), e.cost);
   }
   if (!o.graph.empty()) {
-    const uint64_t graph = graph_framing_bound(options_text(cmd));
+    const uint64_t graph = graph_framing_bound(o.command.options);
     budget.add("--graph " + o.graph, "its framing; its nodes and edges are checked once measured",
                {graph, graph});
   }
@@ -148,22 +138,27 @@ void check_output_budget(const ExportOptions& o, const ExportPlan& plan, const P
 
 }  // namespace
 
+bool ExportCommand::has(std::string_view name) const {
+  return std::ranges::find(given, name) != given.end();
+}
+
 int band_count(const ExportOptions& o, const DisplayParams& display) {
   if (o.bands.empty()) return 0;
   return o.levels > 0 ? o.levels : display.levels;
 }
 
-ExportPlan make_export_plan(const ExportOptions& o, const CLI::App& cmd) {
-  check_option_pairs(o, cmd);
+ExportPlan make_export_plan(const ExportOptions& o) {
+  check_option_pairs(o);
   ExportPlan plan;
-  const Preset preset = run::resolve(o.sim);
+  plan.preset = run::resolve(o.sim, &plan.chosen);
+  const Preset& preset = plan.preset;
   plan.display = preset.display;
   if (exports_volume(o, preset)) {
-    plan_volume(o, cmd, preset, plan);
+    plan_volume(o, preset, plan);
     return plan;
   }
   for (const char* name : {"--iso", "--triangles", "--voxel-size", "--bits", "--vdb-cutoff"}) {
-    if (cmd.count(name) > 0) {
+    if (o.command.has(name)) {
       throw UsageError(
           std::string(name) +
           " shapes a volume's export; this field is a plane (a volume has a 3-D --size, a volume "
@@ -178,7 +173,7 @@ ExportPlan make_export_plan(const ExportOptions& o, const CLI::App& cmd) {
     throw UsageError(e.what());
   }
   if (o.field.empty()) check_against_run(o, preset);
-  check_output_budget(o, plan, preset, cmd);
+  check_output_budget(o, plan, preset);
   return plan;
 }
 

@@ -1,14 +1,11 @@
-#include "cli/export_volume.hpp"
+#include "export_pipeline/export_volume.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "cli/commands.hpp"
-#include "export/output_paths.hpp"
-#include "cli/sim_options.hpp"
 #include "export/mesh_files.hpp"
+#include "export/output_paths.hpp"
 #include "export/png_writer.hpp"
 #include "export/vdb_file.hpp"
 #include "run/run.hpp"
@@ -23,6 +20,7 @@ namespace {
 
 namespace ex = exporter;
 namespace fs = std::filesystem;
+using run::UsageError;
 
 std::vector<int> npy_shape(const VolumeInputs& in) {
   std::vector<int> shape = {in.size.depth, in.size.height, in.size.width};
@@ -85,7 +83,7 @@ void write_glb(const fs::path& out, const VolumeInputs& in) {
   write_file_atomically(out, ex::glb_bytes(in.mesh, "physarum " PHYSARUM_VERSION, in.recipe));
 }
 
-// Upper bounds from the options and the volume's size alone (as a plane's, cli/export_writers.cpp).
+// Upper bounds from the options and the volume's size alone (as a plane's, export_writers.cpp).
 uint64_t voxels_of(const VolumeShape& s) {
   return cells_of(s.size);
 }
@@ -273,9 +271,9 @@ void check_volume_budget(const ExportOptions& o, const ExportPlan& plan, const V
   budget.check(o.output_budget);
 }
 
-void check_volume_options(const ExportOptions& o, const CLI::App& cmd) {
+void check_volume_options(const ExportOptions& o) {
   for (const char* name : kPlaneOnly) {
-    if (cmd.count(name) > 0) {
+    if (o.command.has(name)) {
       throw UsageError(std::string(name) + " shapes a plane's export; a volume exports as " +
                        volume_extensions() + ", its mesh's level set by --iso or --floor-fraction");
     }
@@ -285,8 +283,8 @@ void check_volume_options(const ExportOptions& o, const CLI::App& cmd) {
 
 }  // namespace
 
-void plan_volume(const ExportOptions& o, const CLI::App& cmd, const Preset& preset, ExportPlan& plan) {
-  check_volume_options(o, cmd);
+void plan_volume(const ExportOptions& o, const Preset& preset, ExportPlan& plan) {
+  check_volume_options(o);
   plan.volume = true;
   OutputPaths paths;
   VolumeShape shape = volume_shape(o, preset);
@@ -328,10 +326,10 @@ std::vector<std::string> channel_names(const SpeciesSet& species, int count) {
   return names;
 }
 
-// The volume `physarum run` grows from the same recipe.
-void grow_volume(const ExportOptions& o, VolumeInputs& in) {
-  run::Run sim(o.sim);
-  say_chosen(sim.chosen());
+// The volume `physarum run` grows from the same recipe, resolved once by the plan.
+void grow_volume(const ExportOptions& o, const ExportPlan& plan, VolumeInputs& in) {
+  run::Run sim(run::with_base(o.sim, plan.preset));
+  o.command.say_chosen(plan.chosen);
   if (!sim.food_note().empty()) std::fprintf(stderr, "physarum: food: %s\n", sim.food_note().c_str());
   step_in_slices(static_cast<uint64_t>(o.steps), [&](uint64_t k) { sim.step(k); });
   Volume& v = sim.volume();
@@ -342,7 +340,7 @@ void grow_volume(const ExportOptions& o, VolumeInputs& in) {
   in.names = channel_names(sim.preset().species, in.species);
 }
 
-void read_volume(const ExportOptions& o, VolumeInputs& in) {
+void read_volume(const ExportOptions& o, const ExportPlan& plan, VolumeInputs& in) {
   NpyVolume v;
   try {
     v = read_npy_volume_field(o.field);
@@ -359,7 +357,7 @@ void read_volume(const ExportOptions& o, VolumeInputs& in) {
   in.values = std::move(v.data);
   in.size = {v.width, v.height, v.depth};
   in.species = v.species;
-  in.names = channel_names(run::resolve(o.sim).species, in.species);
+  in.names = channel_names(plan.preset.species, in.species);
 }
 
 void keep_channel(VolumeInputs& in, int channel) {
@@ -415,12 +413,12 @@ void make_mesh(const ExportOptions& o, const ExportPlan& plan, VolumeInputs& in)
 
 }  // namespace
 
-VolumeInputs prepare_volume(const ExportOptions& o, const ExportPlan& plan, std::string recipe) {
-  VolumeInputs in{.options = o, .recipe = std::move(recipe)};
+VolumeInputs prepare_volume(const ExportOptions& o, const ExportPlan& plan) {
+  VolumeInputs in{.options = o, .recipe = o.command.recipe};
   if (o.field.empty()) {
-    grow_volume(o, in);
+    grow_volume(o, plan, in);
   } else {
-    read_volume(o, in);
+    read_volume(o, plan, in);
   }
   if (o.channel >= 0) keep_channel(in, o.channel);
   sum_channels(in);

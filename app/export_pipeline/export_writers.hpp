@@ -10,11 +10,11 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/export_plan.hpp"
-#include "export/output_budget.hpp"
 #include "export/bands.hpp"
 #include "export/cave.hpp"
 #include "export/grid.hpp"
+#include "export/output_budget.hpp"
+#include "export_pipeline/export_plan.hpp"
 
 namespace physarum::app {
 
