@@ -159,6 +159,9 @@ Outputs sorted_outputs(const std::vector<std::string>& outs, const ReportOptions
 // The output size and the video encoder, checked before any simulation work: no ffmpeg, or a
 // video size no encoder here takes.
 struct OutputPlan {
+  // The recipe resolved, once: the checks read it and the run grows from it.
+  Preset preset;
+  std::string chosen;  // what the resolution chose for the user (run::resolve's `chosen`)
   Size size;
   std::string encoder = "auto";
 };
@@ -335,11 +338,12 @@ OutputPlan plan_output(const RenderOptions& o, const Outputs& outs) {
         "--depth 16 sets the bits of the .png stills, and no --out names one (a .png such as "
         "print.png; a PNG sequence is 8-bit)");
   }
-  const Preset preset = run::resolve(o.sim);
-  check_volume_options(o, outs, preset.run.size.volume());
-  OutputPlan plan{image_size(o, preset.run.size)};
+  OutputPlan plan;
+  plan.preset = run::resolve(o.sim, &plan.chosen);
+  check_volume_options(o, outs, plan.preset.run.size.volume());
+  plan.size = image_size(o, plan.preset.run.size);
   if (!outs.videos.empty()) plan.encoder = checked_video_encoder(o, outs.videos, plan.size);
-  check_output_budget(o, outs, plan.size, preset);
+  check_output_budget(o, outs, plan.size, plan.preset);
   for (const auto& v : outs.videos) {
     if (video_format_of(v) == VideoFormat::PngSequence) prepare_frame_folder(v);
   }
@@ -492,12 +496,11 @@ int run_render(const RenderOptions& o) {
   const Outputs outs = sorted_outputs(o.outs, o.report);
   const std::optional<LoopPlan> loop = checked_loop(o, outs);
   const FrameSteps steps = frame_steps(o, loop ? loop->rendered_frames() : 0);
-  OutputPlan plan = plan_output(o, outs);
+  const OutputPlan plan = plan_output(o, outs);
   install_signal_handlers();
 
-  run::Run sim(o.sim);
-  say_chosen(sim.chosen());
-  plan.size = image_size(o, sim.preset().run.size);
+  run::Run sim(run::with_base(o.sim, plan.preset));  // the plan's preset: resolved once
+  say_chosen(plan.chosen);
   HeadlessRender out(headless_options(o), sim, plan.size, "physarum render");
   std::vector<VideoOutput> videos;
   for (const auto& v : outs.videos)
