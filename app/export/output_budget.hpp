@@ -2,8 +2,8 @@
 // levels at zero tolerance) are estimated before the run and refused above a budget, so a typo
 // costs a message instead of minutes of work and gigabytes of disk or memory. Each estimate is an
 // upper bound computed from the options and the field's size alone; the writers' own files say
-// how each bound follows from what they write (export_writers.cpp, export_volume.cpp, and render's
-// plan in cli/cmd_render.cpp).
+// how each bound follows from what they write (export_pipeline/export_writers.cpp and
+// export_volume.cpp, and render's plan in cli/cmd_render.cpp).
 #pragma once
 
 #include <cstdint>

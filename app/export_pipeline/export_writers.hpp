@@ -55,7 +55,7 @@ struct ExportShape {
   double paper_mm = 0;    // the paper's longer side: SVG coordinates stay below it
 };
 
-// An output's cost (an upper bound, cli/output_budget.hpp) and the options that set it.
+// An output's cost (an upper bound, export/output_budget.hpp) and the options that set it.
 struct OutputEstimate {
   OutputCost cost;
   std::string because;
