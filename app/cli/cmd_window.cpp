@@ -7,7 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
 #include "cli/help_format.hpp"
-#include "cli/output_paths.hpp"
+#include "export/output_paths.hpp"
 #include "cli/sim_options.hpp"
 #include "video/video_format.hpp"
 #include "video/video_pacer.hpp"

@@ -12,6 +12,7 @@
 
 #include "render/environment_overlay.hpp"
 #include "run/area_fit.hpp"
+#include "sim/byte_size.hpp"
 #include "sim/preset.hpp"
 #include "sim/registry.hpp"
 #include "window/cpu_fit_note.hpp"
