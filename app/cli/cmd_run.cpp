@@ -12,8 +12,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
-#include "export/output_paths.hpp"
 #include "cli/sim_options.hpp"
+#include "export/output_paths.hpp"
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
