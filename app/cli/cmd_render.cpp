@@ -397,11 +397,7 @@ class RecorderFanOut final : public FrameSink {
 class HeadlessRender {
  public:
   HeadlessRender(const RenderOptions& o, run::Run& sim, Size out)
-      : o_(o),
-        sim_(sim),
-        b_(sim.is_volume() ? nullptr : &sim.backend()),
-        out_(out),
-        egl_(sim.kind() == BackendKind::Cuda) {
+      : o_(o), sim_(sim), b_(sim.world().plane()), out_(out), egl_(sim.kind() == BackendKind::Cuda) {
     std::fprintf(stderr, "physarum render: %s; %s\n", sim.name().c_str(), egl_.description().c_str());
     palettes_ = render::load_palettes(render::palette_dir());
     check_keyframed_palettes(sim.preset(), palettes_);
