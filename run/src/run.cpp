@@ -127,7 +127,9 @@ uint64_t Run::volume_keyframes_at(uint64_t most) {
   const uint64_t s = world_->steps_done();
   const Preset before = live_;
   timeline_.apply(live_, s);
-  if (!(live_.model == before.model) || !(live_.species == before.species)) {
+  // Compared with what the volume runs, not with live_ before: a step() that ended at a keyframe left
+  // live_ at its values already (for the display keys), and the volume still runs the earlier ones.
+  if (!(world_->species() == resolve_species(live_.species, live_.model, SpawnMode::Random))) {
     const Preset keyed = live_;
     live_ = before;
     set_volume_live(keyed);
