@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cstdlib>
 
 #include <cstdint>
 #include <filesystem>
@@ -154,7 +155,16 @@ TEST(CheckWritableTarget, RefusesAMissingFolderAndWhatIsNotARegularFile) {
 // temporary file made beside it, so both are refused before any work. Root writes everywhere, so
 // the check runs in a child that has given up root.
 TEST(CheckWritableTarget, RefusesAFolderItCannotWriteTo) {
-  const auto dir = temp_dir() / "read-only";
+  // Under the system's temporary folder, not PHYSARUM_TEST_TMP: the child runs as nobody, who may
+  // not enter a build folder inside root's home (a checkout under /root).
+  std::string base_name = (std::filesystem::temp_directory_path() / "physarum-read-only-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(base_name.data()), nullptr);
+  const std::filesystem::path base = base_name;
+  std::filesystem::permissions(base, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                         std::filesystem::perms::group_exec |
+                                         std::filesystem::perms::others_read |
+                                         std::filesystem::perms::others_exec);
+  const auto dir = base / "read-only";
   std::filesystem::create_directory(dir);
   write_file_atomically(dir / "existing", "x");
   std::filesystem::permissions(dir,
@@ -179,6 +189,7 @@ TEST(CheckWritableTarget, RefusesAFolderItCannotWriteTo) {
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
+  std::filesystem::remove_all(base);
   ASSERT_TRUE(WIFEXITED(status));
   ASSERT_NE(WEXITSTATUS(status), 3) << "could not give up root";
   EXPECT_EQ(WEXITSTATUS(status), 0) << "a folder it cannot write to was let through";

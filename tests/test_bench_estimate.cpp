@@ -1,4 +1,4 @@
-// What a long benchmark case says before it runs (cli/bench_estimate.hpp): the rate of its first
+// What a long benchmark case says before it runs (bench/bench_estimate.hpp): the rate of its first
 // warm-up steps, timed, and the steps still to come priced at it.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <thread>
 
-#include "cli/bench_estimate.hpp"
+#include "bench/bench_estimate.hpp"
 
 namespace physarum::app {
 namespace {

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "analysis/network.hpp"
-#include "cli/ensemble_report.hpp"
-#include "cli/ensemble_summary.hpp"
-#include "cli/render_report.hpp"
+#include "report/ensemble_report.hpp"
+#include "report/ensemble_summary.hpp"
+#include "report/render_report.hpp"
 #include "sensitivity/summary.hpp"
 #include "sim/json_value.hpp"
 #include "test_support.hpp"

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/ensemble_report.hpp"
-#include "cli/ensemble_summary.hpp"
+#include "report/ensemble_report.hpp"
+#include "report/ensemble_summary.hpp"
 #include "sensitivity/runs.hpp"
 #include "sim/image.hpp"
 #include "sim/keyframes.hpp"

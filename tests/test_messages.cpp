@@ -6,9 +6,9 @@
 #include <sstream>
 #include <string>
 
-#include "cli/export_plan.hpp"
 #include "cli/help_format.hpp"
 #include "export/svg.hpp"
+#include "export_pipeline/export_plan.hpp"
 #include "run/recipe.hpp"
 #include "sim/params.hpp"
 #include "sim/text.hpp"

@@ -15,9 +15,9 @@
 #include <thread>
 
 #include "analysis/network.hpp"
-#include "cli/render_report.hpp"
 #include "export/svg.hpp"
 #include "export_support.hpp"
+#include "report/render_report.hpp"
 #include "sim/npy.hpp"
 #include "test_support.hpp"
 #include "video/process.hpp"

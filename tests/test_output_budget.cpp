@@ -12,8 +12,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
-#include "cli/export_writers.hpp"
-#include "cli/output_budget.hpp"
+#include "export/output_budget.hpp"
+#include "export_pipeline/export_writers.hpp"
+#include "sim/byte_size.hpp"
 #include "sim/npy.hpp"
 #include "sim/png_writer.hpp"
 #include "test_support.hpp"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/output_size.hpp"
+#include "export/output_size.hpp"
 #include "gl_support.hpp"
 #include "png_image.hpp"
 #include "render/colormap.hpp"

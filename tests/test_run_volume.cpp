@@ -271,6 +271,27 @@ TEST(RunVolume, KeyframesReachTheVolumesModelAndItsDisplayKeys) {
   EXPECT_EQ(run.steps_done(), 6u);
 }
 
+// A step() that ends at a keyframe leaves the live preset at that keyframe's values already; the
+// next step() must still hand them to the volume (the window steps a few steps a frame).
+TEST(RunVolume, KeyframesGiveTheSameBytesSteppedAtOnceOrInPieces) {
+  const auto grown = [](const std::vector<uint64_t>& pieces) {
+    run::Run run(volume_recipe());
+    run.live_preset().keyframes = {Keyframe{0, Ease::Hold, {{"model.deposit", 1.0f}}},
+                                   Keyframe{3, Ease::Hold, {{"model.deposit", 0.0f}}},
+                                   Keyframe{5, Ease::Linear, {{"model.decay", 0.05f}}},
+                                   Keyframe{7, Ease::Hold, {{"model.decay", 0.3f}}}};
+    for (uint64_t n : pieces) run.step(n);
+    EXPECT_EQ(run.steps_done(), 9u);
+    std::vector<float> field;
+    run.volume().read_field(field);
+    return field;
+  };
+  const std::vector<float> at_once = grown({9});
+  EXPECT_EQ(grown({3, 6}), at_once) << "the deposit keyed at step 3 did not reach the volume";
+  EXPECT_EQ(grown({1, 1, 1, 1, 1, 1, 1, 1, 1}), at_once) << "stepped one at a time";
+  EXPECT_EQ(grown({5, 2, 2}), at_once);
+}
+
 TEST(RunVolume, ABoxIsReadAsThreeRangesAndWrittenBack) {
   const Box3 b = parse_box3("0:500,-2.5:1e3,+1:2");
   EXPECT_EQ(b.min, (std::array<double, 3>{0, -2.5, 1}));

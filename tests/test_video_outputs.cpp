@@ -183,13 +183,17 @@ TEST(VideoOutputs, WindowRecordingLastsTheWallTime) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   int status = 0;
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  // The window records until it sees the signal, a frame later: on a busy machine that is a good
+  // part of a second. The video cannot outlast the program, nor fall much short of the kill.
+  const double ran = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const std::string err_text = test::read_file(dir / "stderr.txt");
   const std::string out_text = test::read_file(dir / "stdout.txt");
   ASSERT_TRUE(fs::exists(dir / "rt.mp4")) << err_text;
   auto p = probe(dir / "rt.mp4");
   ASSERT_EQ(p["ok"], "yes") << err_text;
   const double duration = std::atof(p["duration"].c_str());
-  EXPECT_NEAR(duration, wall, 0.2 * wall) << "wall " << wall << " s; " << out_text << err_text;
+  EXPECT_GE(duration, 0.8 * wall) << "wall " << wall << " s; " << out_text << err_text;
+  EXPECT_LE(duration, ran + 0.2) << "ran " << ran << " s; " << out_text << err_text;
   EXPECT_NE(out_text.find("recorded rt.mp4"), std::string::npos) << out_text << err_text;
 }
 

@@ -5,16 +5,17 @@
 #include <gtest/gtest.h>
 #include <tiny_gltf.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <numbers>
 
-#include "cli/export_volume.hpp"
 #include "export/cave.hpp"
 #include "export/mesh_files.hpp"
 #include "export/vdb_file.hpp"
 #include "export/volume_mesh.hpp"
+#include "export_pipeline/export_volume.hpp"
 #include "sim/npy.hpp"
 #include "test_support.hpp"
 #include "volume_mesh_support.hpp"

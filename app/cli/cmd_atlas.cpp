@@ -2,8 +2,6 @@
 // `render` draws a still and laid out as a mosaic with labelled axes (gnuplot draws the frame);
 // per-world statistics as CSV and the stack of fields as .npy. A third key (--t) makes a video:
 // one whole mosaic a frame, the grid grown again at each of its values.
-#include <glad/gl.h>
-
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
@@ -22,14 +20,12 @@
 #include "atlas/worlds.hpp"
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
-#include "cli/offscreen.hpp"
-#include "cli/output_budget.hpp"
-#include "cli/output_paths.hpp"
+#include "cli/output_options.hpp"
 #include "cli/sim_options.hpp"
+#include "export/output_budget.hpp"
+#include "export/output_paths.hpp"
+#include "headless/headless_picture.hpp"
 #include "render/colormap.hpp"
-#include "render/egl_context.hpp"
-#include "render/field_renderer.hpp"
-#include "render/palette.hpp"
 #include "run/batch.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
@@ -237,18 +233,11 @@ std::string estimate_line(const std::vector<run::Recipe>& recipes, int frames, c
 // Each world drawn as `render` draws its still: the preset's palette and display, the field's
 // own size, the environment's overlays; rows from the top.
 std::vector<std::vector<uint8_t>> draw_tiles(const std::vector<atlas::WorldResult>& worlds) {
-  render::EglContext egl(false);
-  render::FieldRenderer renderer;
-  const render::PaletteSet palettes = render::load_palettes(render::palette_dir());
+  HeadlessPicture picture(false);
   std::vector<std::vector<uint8_t>> tiles;
   for (const atlas::WorldResult& w : worlds) {
-    OffscreenTarget target(w.size.width, w.size.height);
-    renderer.set_palette(palette_named(palettes, w.preset.display.palette));
-    renderer.set_environment_maps(w.food, w.walls, w.size);
-    renderer.upload_host_field(w.planes.data(), w.size, render::channel_colours(w.species));
-    renderer.draw(w.preset.display, render::View{}, w.size.width, w.size.height);
-    tiles.push_back(render::read_framebuffer_rgba(w.size.width, w.size.height));
-    render::check_gl("drawing an atlas tile");
+    const HostField field{w.planes, w.size, render::channel_colours(w.species), w.food, w.walls};
+    tiles.push_back(picture.draw_host_field(field, w.preset.display, "drawing an atlas tile"));
   }
   return tiles;
 }

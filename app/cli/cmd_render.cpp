@@ -4,47 +4,39 @@
 // frame every
 // --every steps, through the recorder in Wait mode: the simulation waits for the encoder, so no
 // frame is ever dropped). --resolution 4x draws larger than the field, sampled bicubically. Ctrl-C / SIGTERM
-// finalise the videos written so far and exit with 128 + signal.
-#include <glad/gl.h>
-
+// finalise the videos written so far and exit with 128 + signal. The drawing and the recorders are
+// headless/headless_render.hpp; the report and ensembles report/; the output checks export/.
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
-#include "cli/deep_stills.hpp"
-#include "cli/offscreen.hpp"
-#include "cli/output_budget.hpp"
-#include "cli/output_paths.hpp"
-#include "cli/output_size.hpp"
-#include "cli/render_ensemble.hpp"
-#include "cli/render_report.hpp"
+#include "cli/output_options.hpp"
 #include "cli/sim_options.hpp"
 #include "cli/video_options.hpp"
-#include "cli/volume_frames.hpp"
-#include "render/egl_context.hpp"
+#include "export/output_budget.hpp"
+#include "export/output_paths.hpp"
+#include "export/output_size.hpp"
+#include "headless/deep_stills.hpp"
+#include "headless/headless_render.hpp"
+#include "headless/volume_frames.hpp"
 #include "render/field_renderer.hpp"
 #include "render/gl_objects.hpp"
-#include "render/palette.hpp"
-#include "render/palette_blend.hpp"
+#include "report/render_ensemble.hpp"
+#include "report/render_report.hpp"
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
-#include "sim/keyframes.hpp"
 #include "sim/npy.hpp"
 #include "sim/png_writer.hpp"
 #include "sim/text.hpp"
-#include "video/async_readback.hpp"
-#include "video/frame_sink.hpp"
 #include "video/loop_fade.hpp"
 #include "video/process.hpp"
 #include "video/progress.hpp"
@@ -75,9 +67,6 @@ struct RenderOptions {
   std::optional<double> orbit_s;  // a volume: a turntable of this many seconds of video
   std::string slice;              // a volume: "z=0.5", the 2D picture of that plane
 };
-
-// Frames being read back at once: reading overlaps the next frames' simulation.
-constexpr int kReadbackRing = 3;
 
 enum class OutKind { Png, Exr, Npy, Video };
 
@@ -133,21 +122,6 @@ std::string video_comment(const RenderOptions& o, const Preset& p, uint64_t ever
   return c;
 }
 
-// A palette is a file beside the program, not a preset value the preset reader can check: a
-// keyframe naming one that is not there would end the run at its step, a partial video left behind.
-void check_keyframed_palettes(const Preset& p, const render::PaletteSet& palettes) {
-  for (size_t i = 0; i < p.keyframes.size(); ++i) {
-    for (const KeyframeValue& v : p.keyframes[i].values) {
-      if (v.key != "display.palette") continue;
-      try {
-        (void)palette_named(palettes, std::get<std::string>(v.value));
-      } catch (const Error& e) {
-        throw Error("keyframe." + std::to_string(i) + "." + v.key + ": " + e.what());
-      }
-    }
-  }
-}
-
 struct Outputs {
   std::vector<std::string> pngs, exrs, npys, videos;
 };
@@ -185,6 +159,9 @@ Outputs sorted_outputs(const std::vector<std::string>& outs, const ReportOptions
 // The output size and the video encoder, checked before any simulation work: no ffmpeg, or a
 // video size no encoder here takes.
 struct OutputPlan {
+  // The recipe resolved, once: the checks read it and the run grows from it.
+  Preset preset;
+  std::string chosen;  // what the resolution chose for the user (run::resolve's `chosen`)
   Size size;
   std::string encoder = "auto";
 };
@@ -361,159 +338,17 @@ OutputPlan plan_output(const RenderOptions& o, const Outputs& outs) {
         "--depth 16 sets the bits of the .png stills, and no --out names one (a .png such as "
         "print.png; a PNG sequence is 8-bit)");
   }
-  const Preset preset = run::resolve(o.sim);
-  check_volume_options(o, outs, preset.run.size.volume());
-  OutputPlan plan{image_size(o, preset.run.size)};
+  OutputPlan plan;
+  plan.preset = run::resolve(o.sim, &plan.chosen);
+  check_volume_options(o, outs, plan.preset.run.size.volume());
+  plan.size = image_size(o, plan.preset.run.size);
   if (!outs.videos.empty()) plan.encoder = checked_video_encoder(o, outs.videos, plan.size);
-  check_output_budget(o, outs, plan.size, preset);
+  check_output_budget(o, outs, plan.size, plan.preset);
   for (const auto& v : outs.videos) {
     if (video_format_of(v) == VideoFormat::PngSequence) prepare_frame_folder(v);
   }
   return plan;
 }
-
-// Every recorder takes every frame; the first one to fail is remembered (its index) and the frame
-// loop stops with its message.
-class RecorderFanOut final : public FrameSink {
- public:
-  explicit RecorderFanOut(const std::vector<std::unique_ptr<Recorder>>& recorders) : recorders_(recorders) {}
-  bool write_rgba(const uint8_t* rgba, int width, int height) override {
-    for (size_t i = 0; i < recorders_.size() && !failed_; ++i) {
-      if (!recorders_[i]->write_rgba(rgba, width, height)) failed_ = i;
-    }
-    return !failed_;
-  }
-  std::optional<size_t> failed() const { return failed_; }
-
- private:
-  const std::vector<std::unique_ptr<Recorder>>& recorders_;
-  std::optional<size_t> failed_;
-};
-
-// The simulation drawn offscreen, its frames fed to the recorders. Frames are read back through a
-// ring of pixel buffers (the window's asynchronous readback) and handed to the encoders a frame or
-// two later, so reading and encoding overlap the next frames' simulation; a full ring waits for its
-// oldest read instead of dropping it, so every frame arrives, in order, with the same bytes.
-class HeadlessRender {
- public:
-  HeadlessRender(const RenderOptions& o, run::Run& sim, Size out)
-      : o_(o),
-        sim_(sim),
-        b_(sim.is_volume() ? nullptr : &sim.backend()),
-        out_(out),
-        egl_(sim.kind() == BackendKind::Cuda) {
-    std::fprintf(stderr, "physarum render: %s; %s\n", sim.name().c_str(), egl_.description().c_str());
-    palettes_ = render::load_palettes(render::palette_dir());
-    check_keyframed_palettes(sim.preset(), palettes_);
-    (void)palette_named(palettes_, sim.preset().display.palette);  // a missing one stops here, named
-    renderer_.set_bicubic(true);  // only where a cell covers more than one pixel (--resolution 4x)
-    if (!b_) {
-      volume_.emplace(sim, o.slice.empty() ? SliceOption{} : parse_slice_option(o.slice), o.orbit_s, o.fps);
-    }
-    target_.emplace(out.width, out.height);
-  }
-
-  void open_recorders(const std::vector<std::string>& videos, const std::string& encoder, uint64_t every) {
-    for (const auto& v : videos) {
-      RecorderOptions ro;
-      ro.output = v;
-      ro.alpha = sim_.preset().display.background == Background::Transparent;
-      ro.width = out_.width;
-      ro.height = out_.height;
-      ro.fps = o_.fps;
-      ro.policy = RingPolicy::Wait;
-      ro.bottom_up = true;  // glReadPixels rows, passed as they are
-      ro.encoder = encoder;
-      ro.stop_limit = std::chrono::seconds(o_.video_stop_limit_s);
-      ro.comment = video_comment(o_, sim_.preset(), every, out_, v);
-      ro.quality = o_.quality;
-      recorders_.push_back(std::make_unique<Recorder>(ro));
-    }
-  }
-  bool recording() const { return !recorders_.empty(); }
-  // Frames go through the cross-fade first, every recorder getting its output.
-  void loop(const LoopPlan& plan) { loop_.emplace(plan, fan_out_); }
-
-  // False when a stop request (Ctrl-C) ended the wait for the encoder.
-  bool write_frame(bool host_range) {
-    draw(host_range);
-    ++frame_;
-    readback_.start_lossless(out_.width, out_.height, sink());
-    render::check_gl("reading a video frame");
-    readback_.deliver(sink(), false);  // the reads that have finished meanwhile
-    return recorders_ok();
-  }
-
-  void draw(bool host_range) {
-    if (palette_.update(palettes_, sim_.preset(), sim_.steps_done())) {
-      renderer_.set_palette(palette_.current());
-      if (volume_) volume_->set_palette(palette_.current());
-    }
-    if (volume_) {
-      volume_->draw(sim_.preset().display, out_, frame_, host_range);
-      return;
-    }
-    renderer_.update_field(*b_, host_range);
-    renderer_.draw(sim_.preset().display, render::View{}, out_.width, out_.height);
-  }
-
-  // The last state drawn again into a float target: the colours before any rounding to 8 bits.
-  std::vector<float> draw_deep() {
-    OffscreenTarget deep(out_.width, out_.height, GL_RGBA32F);
-    draw(true);
-    std::vector<float> rgba = render::read_framebuffer_rgba_float(out_.width, out_.height);
-    render::check_gl("drawing the deep still");
-    return rgba;
-  }
-
-  // Hands over the frames still being read, then stops the videos cleanly; a failed one is an error.
-  void finish_videos() {
-    readback_.deliver(sink(), true);
-    if (!stop_requested()) (void)recorders_ok();
-    for (auto& r : recorders_) {
-      if (!r->stop()) throw Error("recording " + r->output().string() + " failed: " + r->error());
-    }
-  }
-
-  const std::vector<float>& host_field() const { return renderer_.host_field(); }
-
-  // Each video's status, by its --out name: after finish_videos(), what the file holds.
-  std::map<std::string, RecorderStatus> video_statuses() const {
-    std::map<std::string, RecorderStatus> s;
-    for (const auto& r : recorders_) s[r->output().string()] = r->status();
-    return s;
-  }
-
- private:
-  FrameSink& sink() { return loop_ ? static_cast<FrameSink&>(*loop_) : fan_out_; }
-
-  // False after Ctrl-C ended the wait for an encoder; throws when a recording failed.
-  bool recorders_ok() {
-    const std::optional<size_t> failed = fan_out_.failed();
-    if (!failed) return true;
-    if (stop_requested()) return false;  // Ctrl-C ended the wait for the encoder: the loop stops
-    Recorder& r = *recorders_[*failed];
-    // The recorder's message is whole (ffmpeg's reason included) once it has stopped.
-    (void)r.stop();
-    throw Error("recording " + r.output().string() + " stopped: " + r.error());
-  }
-
-  const RenderOptions& o_;
-  run::Run& sim_;
-  Backend* b_;  // a plane's; nullptr for a volume
-  Size out_;
-  render::EglContext egl_;
-  render::FieldRenderer renderer_;
-  std::optional<VolumeFrames> volume_;
-  uint64_t frame_ = 0;  // video frames written: the turntable's clock
-  render::PaletteSet palettes_;
-  render::PaletteFollower palette_;  // what the renderer holds; keyframes blend it
-  std::optional<OffscreenTarget> target_;
-  std::vector<std::unique_ptr<Recorder>> recorders_;
-  RecorderFanOut fan_out_{recorders_};
-  std::optional<LoopFade> loop_;
-  AsyncReadback readback_{kReadbackRing};  // after the GL objects it reads from; before egl_ goes
-};
 
 // The steps a video's frames are taken at: first, first + every, ... below end, and end (the last
 // frame, drawn after the loop). Without --from the first is `every` (step 0 is the random spawn).
@@ -614,6 +449,17 @@ std::optional<LoopPlan> checked_loop(const RenderOptions& o, const Outputs& outs
   }
 }
 
+// What shapes the pictures and videos, from the options checked before (check_volume_options).
+HeadlessOptions headless_options(const RenderOptions& o) {
+  HeadlessOptions h;
+  h.fps = o.fps;
+  h.video_stop_limit_s = o.video_stop_limit_s;
+  h.quality = o.quality;
+  h.orbit_s = o.orbit_s;
+  if (!o.slice.empty()) h.slice = parse_slice_option(o.slice);
+  return h;
+}
+
 // --seeds and --merge make a report over many runs and no picture: what shapes a picture (or writes
 // one run's graph) is refused.
 int render_ensemble(const RenderOptions& o) {
@@ -650,14 +496,16 @@ int run_render(const RenderOptions& o) {
   const Outputs outs = sorted_outputs(o.outs, o.report);
   const std::optional<LoopPlan> loop = checked_loop(o, outs);
   const FrameSteps steps = frame_steps(o, loop ? loop->rendered_frames() : 0);
-  OutputPlan plan = plan_output(o, outs);
+  const OutputPlan plan = plan_output(o, outs);
   install_signal_handlers();
 
-  run::Run sim(o.sim);
-  say_chosen(sim.chosen());
-  plan.size = image_size(o, sim.preset().run.size);
-  HeadlessRender out(o, sim, plan.size);
-  out.open_recorders(outs.videos, plan.encoder, steps.every);
+  run::Run sim(run::with_base(o.sim, plan.preset));  // the plan's preset: resolved once
+  say_chosen(plan.chosen);
+  HeadlessRender out(headless_options(o), sim, plan.size, "physarum render");
+  std::vector<VideoOutput> videos;
+  for (const auto& v : outs.videos)
+    videos.push_back({v, video_comment(o, sim.preset(), steps.every, plan.size, v)});
+  out.open_recorders(videos, plan.encoder);
   if (loop) out.loop(*loop);
 
   if (o.from && !o.quiet) {
@@ -744,6 +592,24 @@ void add_report_options(CLI::App& cmd, ReportOptions& r) {
       ->type_name("F")
       ->check(CLI::Range(0.001, 1.0))
       ->capture_default_str();
+}
+
+// --seeds, --shard and --merge: a report over many runs.
+void add_ensemble_options(CLI::App& cmd, EnsembleOptions& o) {
+  cmd.add_option("--seeds", o.seeds,
+                 "Run the recipe once per seed from A to B and write one --report over them: each measure's "
+                 "mean, standard deviation and 95% interval, and each seed's own report (no --out: "
+                 "render one seed with --seed S to see it)")
+      ->type_name("A..B");
+  cmd.add_option("--shard", o.shard,
+                 "With --seeds: run only slice K of N of the seeds (every N-th, round robin); join the "
+                 "slices' reports with --merge")
+      ->type_name("K/N");
+  cmd.add_option("--merge", o.merge,
+                 "Join the --report files of an ensemble's shards into --report FILE: the same file the "
+                 "whole ensemble writes; nothing runs")
+      ->type_name("FILE...")
+      ->expected(1, std::numeric_limits<int>::max());
 }
 
 }  // namespace

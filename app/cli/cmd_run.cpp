@@ -12,8 +12,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
-#include "cli/output_paths.hpp"
 #include "cli/sim_options.hpp"
+#include "export/output_paths.hpp"
 #include "run/run.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
@@ -39,26 +39,13 @@ struct Grown {
 };
 
 // Reads the field (waiting for the last step on asynchronous backends).
-Grown read_grown(run::Run& sim) {
+Grown read_grown(World& world) {
   Grown g;
-  if (sim.is_volume()) {
-    Volume& v = sim.volume();
-    v.read_field(g.field);
-    g.shape = {v.size().depth, v.size().height, v.size().width};
-    if (v.species_count() > 1) g.shape.insert(g.shape.begin(), v.species_count());
-    g.backend = v.name();
-    g.size = format_size(v.size());
-    g.agents = v.agent_count();
-    return g;
-  }
-  Backend& b = sim.backend();
-  b.read_field(g.field);
-  const Size size = b.size();
-  g.shape = {size.height, size.width};
-  if (b.species_count() > 1) g.shape.insert(g.shape.begin(), b.species_count());
-  g.backend = b.name();
-  g.size = format_size(size);
-  g.agents = b.agent_count();
+  world.read_field(g.field);
+  g.shape = world.field_shape();
+  g.backend = world.name();
+  g.size = format_size(world.size());
+  g.agents = world.agent_count();
   return g;
 }
 
@@ -69,7 +56,8 @@ int run(const RunOptions& r) {
   if (!r.trace.empty()) paths.add("--trace", r.trace);
 
   run::Run sim(r.sim);
-  if (!r.trace.empty() && !(sim.is_volume() && sim.volume().has_trace())) {
+  const Volume* volume = sim.world().volume();
+  if (!r.trace.empty() && !(volume && volume->has_trace())) {
     throw run::UsageError("--trace " + r.trace +
                           ": only a volume with a species whose turn_rule is mcpm keeps a trace");
   }
@@ -78,7 +66,7 @@ int run(const RunOptions& r) {
 
   const auto t0 = std::chrono::steady_clock::now();
   step_in_slices(static_cast<uint64_t>(r.steps), [&](uint64_t k) { sim.step(k); });
-  const Grown g = read_grown(sim);
+  const Grown g = read_grown(sim.world());
   throw_if_stopped();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

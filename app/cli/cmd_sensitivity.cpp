@@ -12,8 +12,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/decimal_option.hpp"
-#include "cli/output_paths.hpp"
 #include "cli/sim_options.hpp"
+#include "export/output_paths.hpp"
 #include "run/batch.hpp"
 #include "sensitivity/plot.hpp"
 #include "sensitivity/report.hpp"

@@ -17,12 +17,7 @@ CLI::Validator decimal_integer();
 // as option->check(finite_number()) before any Range.
 CLI::Validator finite_number();
 
-// A size in bytes as people write it: a decimal number with a unit, "512MB", "4GB", "1.5TB",
-// "64KiB" (KB, MB, GB, TB are powers of 1000; KiB, MiB, GiB, TiB of 1024; B or no unit: bytes;
-// case-insensitive). More than 0 and at most 1 EB. Throws Error naming the text and what is wrong.
-uint64_t parse_byte_size(const std::string& text);
-
-// Use as option->check(byte_size()) on a string option read with parse_byte_size.
+// Use as option->check(byte_size()) on a string option read with parse_byte_size (sim/byte_size.hpp).
 CLI::Validator byte_size();
 
 }  // namespace physarum::app

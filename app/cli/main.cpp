@@ -1,7 +1,9 @@
 // physarum: grows a Physarum transport network on the GPU, live in a window or headless.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,29 @@ bool refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
   return true;
 }
 
+// Every command: its name as typed ("window": none typed), what adds its options and returns what
+// runs it, and whether Ctrl-C or SIGTERM stop it here. The stoppable ones stop between steps or
+// phases, the Stopped unwinds through the writers (no temporary file stays, nothing is replaced) and
+// the exit status is 128 + signal; render and the window install their own handlers, to finish
+// their videos first. In the order --help lists them.
+struct Command {
+  const char* name;
+  physarum::app::CommandFn (*add)(CLI::App& app);
+  bool stoppable;
+};
+
+constexpr Command kCommands[] = {
+    {"run", physarum::app::add_run_command, true},
+    {"bench", physarum::app::add_bench_command, true},
+    {"render", physarum::app::add_render_command, false},
+    {"presets", physarum::app::add_presets_command, false},
+    {"params", physarum::app::add_params_command, false},
+    {"export", physarum::app::add_export_command, true},
+    {"sensitivity", physarum::app::add_sensitivity_command, true},
+    {"atlas", physarum::app::add_atlas_command, true},
+    {"window", physarum::app::add_window_options, false},  // the options of no subcommand
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -53,15 +78,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", version_text);
   app.require_subcommand(0, 1);
 
-  const CommandFn run = add_run_command(app);
-  const CommandFn bench = add_bench_command(app);
-  const CommandFn render = add_render_command(app);
-  const CommandFn presets = add_presets_command(app);
-  const CommandFn params = add_params_command(app);
-  const CommandFn export_ = add_export_command(app);
-  const CommandFn sensitivity = add_sensitivity_command(app);
-  const CommandFn atlas = add_atlas_command(app);
-  const CommandFn window = add_window_options(app);
+  std::vector<CommandFn> runs;
+  for (const Command& c : kCommands) runs.push_back(c.add(app));
 
   if (refuse_unknown_command(app, argc, argv)) return kExitUsage;
   try {
@@ -78,26 +96,16 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
-  // The commands whose work can last: Ctrl-C or SIGTERM stops them between steps or phases, the
-  // Stopped unwinds through the writers (no temporary file stays, nothing is replaced) and the exit
-  // status is 128 + signal. render and the window install their own, to finish their videos first.
   const std::vector<CLI::App*> chosen = app.get_subcommands();
   const std::string command = chosen.empty() ? std::string("window") : chosen.front()->get_name();
-  const bool stoppable = command == "run" || command == "bench" || command == "export" ||
-                         command == "sensitivity" || command == "atlas";
+  // Every subcommand is one of the table's: they were added from it.
+  const auto k = static_cast<size_t>(
+      std::ranges::find_if(kCommands, [&](const Command& c) { return c.name == command; }) -
+      std::begin(kCommands));
+  const bool stoppable = kCommands[k].stoppable;
   if (stoppable) install_signal_handlers();
   try {
-    const int status = [&] {
-      if (app.got_subcommand("run")) return run();
-      if (app.got_subcommand("bench")) return bench();
-      if (app.got_subcommand("render")) return render();
-      if (app.got_subcommand("presets")) return presets();
-      if (app.got_subcommand("params")) return params();
-      if (app.got_subcommand("export")) return export_();
-      if (app.got_subcommand("sensitivity")) return sensitivity();
-      if (app.got_subcommand("atlas")) return atlas();
-      return window();
-    }();
+    const int status = runs.at(k)();
     // A signal after the last check still ends with 128 + signal: the caller asked for a stop.
     if (stoppable && status == kExitOk && stop_requested())
       return report_stopped(command.c_str(), "it had already finished and written its files whole");

@@ -45,7 +45,7 @@ Mask inside_mask(const VolumeGrid& g, float level);
 // The size of iso_surface()'s mesh around `inside`, from the sides of its padded grid alone (voxel
 // centres as corners, an outside border): a vertex for each edge of the tetrahedra whose ends lie on
 // both sides, one triangle for each tetrahedron with one or three corners inside, two for two. Sizes
-// the mesh before it is made (cli/export_volume.cpp's budget); 1 byte a padded voxel.
+// the mesh before it is made (export_pipeline/export_volume.cpp's budget); 1 byte a padded voxel.
 struct SurfaceSize {
   uint64_t vertices = 0, triangles = 0;
 };

@@ -41,14 +41,14 @@ bool load_dropped_image(WindowCore& core, const std::string& path, DropKind kind
     }
     return true;
   }
-  if (core.is_volume()) {  // a volume's food and walls are volumes (points, .npy), not images
+  Backend* plane = core.run().world().plane();
+  if (!plane) {  // a volume's food and walls are volumes (points, .npy), not images
     *message = std::string("a ") + (kind == DropKind::Food ? "food" : "walls") +
                " map image acts on a plane; this run is a volume";
     return false;
   }
   const run::MapKind map = kind == DropKind::Food ? run::MapKind::Food : run::MapKind::Walls;
-  if (!run::set_map_from_image(core.backend(), map, path, fit, core.preset.environment.walls_threshold,
-                               message)) {
+  if (!run::set_map_from_image(*plane, map, path, fit, core.preset.environment.walls_threshold, message)) {
     return false;
   }
   if (twin != nullptr &&

@@ -12,6 +12,7 @@
 
 #include "render/environment_overlay.hpp"
 #include "run/area_fit.hpp"
+#include "sim/byte_size.hpp"
 #include "sim/preset.hpp"
 #include "sim/registry.hpp"
 #include "window/cpu_fit_note.hpp"
@@ -135,13 +136,12 @@ void simulation_section(WindowCore& core, PanelState& st, Toasts& toasts) {
               format_size(core.field_size()).c_str(), format_count(core.agent_count()).c_str(),
               static_cast<unsigned long long>(core.steps_done()));
   if (!core.run().food_note().empty()) ImGui::TextDisabled("food: %s", core.run().food_note().c_str());
-  if (!core.is_volume() && core.backend().scale() > 1) {
-    const Backend& b = core.backend();
+  if (const Backend* b = core.run().world().plane(); b && b->scale() > 1) {
     ImGui::SameLine();
-    ImGui::TextDisabled("detail %d", b.scale());
+    ImGui::TextDisabled("detail %d", b->scale());
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("Lengths in cells (sensor distance, step size) run %d times the values shown",
-                        b.scale());
+                        b->scale());
     }
   }
   cpu_fit_note(core, st.cpu_fit, toasts);

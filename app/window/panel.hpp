@@ -1,7 +1,7 @@
 // The ImGui panel: a side panel (window/layout.hpp) with the Simulation, Record, Model, Display,
-// Presets, Seed & brush, Twin and Help sections, and the Performance window when it is open. Call
-// between
-// ImGui::NewFrame() and ImGui::Render(); it changes the WindowCore directly (live parameters).
+// Volume (a volume only), Presets, Seed image & brush, Twin and Graph (a plane only) and Help
+// sections, and the Performance window when it is open. Call between ImGui::NewFrame() and
+// ImGui::Render(); it changes the WindowCore directly (live parameters).
 #pragma once
 
 #include <functional>

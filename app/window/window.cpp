@@ -419,7 +419,7 @@ void WindowSession::render_detail() {
     toasts_.error("rendering at 4x detail grows a plane; this run is a volume");
     return;
   }
-  const std::string backend = to_string(core_.backend().kind());
+  const std::string backend = to_string(core_.backend_kind());
   // 4x the detail the window runs at: run.scale K0 becomes 4 K0.
   const int scale = core_.preset.run.scale * kDetailScale;
   if (scale > kMaxScale) {

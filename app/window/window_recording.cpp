@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "sim/byte_size.hpp"
 #include "sim/png_writer.hpp"
 #include "video/process.hpp"
 
@@ -297,21 +298,6 @@ std::filesystem::path recording_name(const std::string& typed, VideoFormat f) {
   std::filesystem::path file = typed;
   if (is_frame_pattern(file)) file = file.parent_path().empty() ? "physarum" : file.parent_path();
   return unused_path(file.replace_extension(ext));
-}
-
-std::string format_bytes(uint64_t bytes) {
-  char buf[32];
-  const double b = static_cast<double>(bytes);
-  if (b >= 1e9) {
-    std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
-  } else if (b >= 1e6) {
-    std::snprintf(buf, sizeof buf, "%.1f MB", b / 1e6);
-  } else if (b < 1e3) {
-    std::snprintf(buf, sizeof buf, "%.0f bytes", b);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.0f KB", b / 1e3);
-  }
-  return buf;
 }
 
 std::string describe_for_metadata(const WindowCore& core) {

@@ -134,9 +134,6 @@ std::filesystem::path recording_name(const std::string& typed, VideoFormat f);
 // The folder of a frame pattern, as the user reads it ("take/" for take/%05d.png).
 std::string recording_folder(const std::filesystem::path& pattern);
 
-// "12.3 MB", "512 KB", "300 bytes".
-std::string format_bytes(uint64_t bytes);
-
 // The recording's comment tag: preset, seed, size, agents and the options to make it again.
 std::string describe_for_metadata(const WindowCore& core);
 

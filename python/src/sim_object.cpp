@@ -21,11 +21,11 @@ ImageFit parse_fit(const std::string& fit) {
   throw py::value_error("fit '" + fit + "' is not one of: fill, fit");
 }
 
-// A vector's floats as a NumPy array that owns them (no copy).
-py::array_t<float> to_array(std::vector<float>&& v, std::vector<py::ssize_t> shape) {
+// A vector's floats as a NumPy array of `shape` that owns them (no copy).
+py::array_t<float> to_array(std::vector<float>&& v, const std::vector<int>& shape) {
   auto* owned = new std::vector<float>(std::move(v));
   py::capsule free_it(owned, [](void* p) { delete static_cast<std::vector<float>*>(p); });
-  return py::array_t<float>(shape, owned->data(), free_it);
+  return py::array_t<float>(std::vector<py::ssize_t>(shape.begin(), shape.end()), owned->data(), free_it);
 }
 
 template <class T>
@@ -94,35 +94,24 @@ std::string Sim::backend_name() const {
 
 py::array_t<float> Sim::field() {
   std::vector<float> v;
-  if (run_->is_volume()) {
-    Volume& vol = run_->volume();
-    locked([&] { vol.read_field(v); });
-    const Size s = vol.size();
-    if (vol.species_count() == 1) return to_array(std::move(v), {s.depth, s.height, s.width});
-    return to_array(std::move(v), {vol.species_count(), s.depth, s.height, s.width});
-  }
-  Backend& b = run_->backend();
-  locked([&] { b.read_field(v); });
-  const Size s = b.size();
-  if (b.species_count() == 1) return to_array(std::move(v), {s.height, s.width});
-  return to_array(std::move(v), {b.species_count(), s.height, s.width});
+  World& world = run_->world();
+  locked([&] { world.read_field(v); });
+  return to_array(std::move(v), world.field_shape());
 }
 
 py::array_t<float> Sim::trace() {
-  if (!run_->is_volume() || !run_->volume().has_trace()) {
+  Volume* volume = run_->world().volume();
+  if (!volume || !volume->has_trace()) {
     throw py::value_error("trace: only a volume with a species whose turn_rule is mcpm keeps a trace");
   }
-  Volume& vol = run_->volume();
   std::vector<float> v;
-  locked([&] { vol.read_trace(v); });
-  const Size s = vol.size();
-  if (vol.species_count() == 1) return to_array(std::move(v), {s.depth, s.height, s.width});
-  return to_array(std::move(v), {vol.species_count(), s.depth, s.height, s.width});
+  locked([&] { volume->read_trace(v); });
+  return to_array(std::move(v), volume->field_shape());  // shaped as the field
 }
 
 py::dict Sim::agents() {
-  if (run_->is_volume()) {
-    Agents3 a = locked([&] { return run_->volume().agents(); });
+  if (Volume* volume = run_->world().volume()) {
+    Agents3 a = locked([&] { return volume->agents(); });
     py::dict d;
     const char* names[] = {"x", "y", "z", "hx", "hy", "hz"};
     std::vector<float>* parts[] = {&a.x, &a.y, &a.z, &a.hx, &a.hy, &a.hz};
@@ -234,8 +223,7 @@ py::array_t<uint8_t> Sim::render(const std::optional<std::string>& palette,
 }
 
 FieldStorage Sim::storage() {
-  if (run_->is_volume()) return locked([&] { return run_->volume().field_storage(); });
-  return locked([&] { return run_->backend().field_storage(); });
+  return locked([&] { return run_->world().field_storage(); });
 }
 
 std::string Sim::preset_toml() {

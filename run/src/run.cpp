@@ -46,8 +46,9 @@ Run::Run(const Recipe& recipe) : recipe_(recipe), live_(resolve(recipe, &chosen_
   SimConfig config = config_from(live_, recipe_.threads);
   config.environment =
       as_input_error([&] { return load_environment(live_.environment, live_.species, live_.run.size); });
-  backend_ = create_backend(kind, config, &note_);
-  if (seeded) apply_image_seed(*backend_, seed);
+  std::unique_ptr<Backend> plane = create_backend(kind, config, &note_);
+  if (seeded) apply_image_seed(*plane, seed);
+  world_ = std::move(plane);
   follow_keyframes(KeyframeTimeline(live_));
 }
 
@@ -57,8 +58,9 @@ void Run::make_volume(BackendKind kind) {
   VolumeFood food = as_input_error([&] { return load_volume_food(live_.environment, live_.run.size); });
   const std::vector<uint8_t> walls =
       as_input_error([&] { return load_volume_walls(live_.environment, live_.run.size); });
+  std::unique_ptr<Volume> volume;
   try {
-    volume_ = create_volume(kind, volume_config(live_, recipe_.threads));
+    volume = create_volume(kind, volume_config(live_, recipe_.threads));
   } catch (const OutOfMemoryError&) {
     throw;
   } catch (const Error& e) {
@@ -67,10 +69,11 @@ void Run::make_volume(BackendKind kind) {
     throw UsageError(e.what());
   }
   // A walls volume that leaves no voxel free is the file's fault.
-  if (!walls.empty()) as_input_error([&] { volume_->set_walls(walls); });
-  if (!food.food.empty()) volume_->set_food(food.food, live_.environment.food_strength);
+  if (!walls.empty()) as_input_error([&] { volume->set_walls(walls); });
+  if (!food.food.empty()) volume->set_food(food.food, live_.environment.food_strength);
   food_note_ = std::move(food.note);
-  note_ = volume_->name();
+  note_ = volume->name();
+  world_ = std::move(volume);
   follow_keyframes(KeyframeTimeline(live_));
 }
 
@@ -82,55 +85,37 @@ void Run::set_volume_live(const Preset& p) {
         "a running volume keeps its food, walls, points and boundary; make a new one to change them");
   }
   check_volume_preset(p, recipe_);
-  volume_->set_live(volume_config(p, recipe_.threads), p.environment.food_strength);
+  world_->set_live_model(p);
   live_ = p;
 }
 
 Volume& Run::volume() {
-  if (!volume_)
+  Volume* v = world_->volume();
+  if (!v)
     throw UsageError("this run is a plane (run.size = " + format_size(live_.run.size) + "), not a volume");
-  return *volume_;
+  return *v;
 }
 
 const Volume& Run::volume() const {
   return const_cast<Run*>(this)->volume();
 }
 
-uint64_t Run::steps_done() const {
-  return volume_ ? volume_->steps_done() : backend_->steps_done();
-}
-Size Run::size() const {
-  return volume_ ? volume_->size() : backend_->size();
-}
-uint64_t Run::agent_count() const {
-  return volume_ ? volume_->agent_count() : backend_->agent_count();
-}
-int Run::species_count() const {
-  return volume_ ? volume_->species_count() : backend_->species_count();
-}
-std::string Run::name() const {
-  return volume_ ? volume_->name() : backend_->name();
-}
-BackendKind Run::kind() const {
-  return volume_ ? volume_->kind() : backend_->kind();
-}
-
-void Run::need_plane(const char* what) const {
-  if (volume_) {
+Backend& Run::need_plane(const char* what) const {
+  Backend* b = world_->plane();
+  if (!b) {
     throw UsageError(std::string(what) + " works on a plane (run.size = WxH); " +
                      format_size(live_.run.size) +
                      " is a volume, which `physarum run`, `physarum bench` and Python grow");
   }
+  return *b;
 }
 
 Backend& Run::backend() {
-  need_plane("this command");
-  return *backend_;
+  return need_plane("this command");
 }
 
 const Backend& Run::backend() const {
-  need_plane("this command");
-  return *backend_;
+  return need_plane("this command");
 }
 
 void Run::follow_keyframes(KeyframeTimeline timeline) {
@@ -139,10 +124,12 @@ void Run::follow_keyframes(KeyframeTimeline timeline) {
 }
 
 uint64_t Run::volume_keyframes_at(uint64_t most) {
-  const uint64_t s = volume_->steps_done();
+  const uint64_t s = world_->steps_done();
   const Preset before = live_;
   timeline_.apply(live_, s);
-  if (!(live_.model == before.model) || !(live_.species == before.species)) {
+  // Compared with what the volume runs, not with live_ before: a step() that ended at a keyframe left
+  // live_ at its values already (for the display keys), and the volume still runs the earlier ones.
+  if (!(world_->species() == resolve_species(live_.species, live_.model, SpawnMode::Random))) {
     const Preset keyed = live_;
     live_ = before;
     set_volume_live(keyed);
@@ -162,41 +149,43 @@ StageTimings Run::timed_volume_step() {
 
 void Run::step(uint64_t n) {
   if (live_handed_out_ && live_.keyframes != timeline_keyframes_) follow_keyframes(KeyframeTimeline(live_));
-  if (volume_) {
-    const bool keyed = !live_.keyframes.empty();
-    for (uint64_t left = n; left > 0;) {
-      const uint64_t most = std::min<uint64_t>(left, keyed ? 64 : 1U << 20);
-      const int k = static_cast<int>(keyed ? volume_keyframes_at(most) : most);
-      volume_->step(k);
-      left -= static_cast<uint64_t>(k);
+  if (Backend* plane = world_->plane()) {
+    if (late_seeds_.empty()) {
+      step_with_keyframes(*plane, live_, timeline_, n);
+    } else {
+      step_through_seeds(n);
     }
-    // For whoever draws now: the display keys (a camera's turntable) at the step reached.
-    if (keyed) timeline_.apply(live_, volume_->steps_done());
     return;
   }
-  if (late_seeds_.empty()) {
-    step_with_keyframes(*backend_, live_, timeline_, n);
-  } else {
-    step_through_seeds(n);
+  // A volume follows its keyframes here: step_with_keyframes and the seeds are a plane's.
+  const bool keyed = !live_.keyframes.empty();
+  for (uint64_t left = n; left > 0;) {
+    const uint64_t most = std::min<uint64_t>(left, keyed ? 64 : 1U << 20);
+    const int k = static_cast<int>(keyed ? volume_keyframes_at(most) : most);
+    world_->step(k);
+    left -= static_cast<uint64_t>(k);
   }
+  // For whoever draws now: the display keys (a camera's turntable) at the step reached.
+  if (keyed) timeline_.apply(live_, world_->steps_done());
 }
 
 void Run::step_through_seeds(uint64_t n) {
+  Backend& plane = need_plane("a seed image");
   while (n > 0) {
-    const uint64_t now = backend_->steps_done();
+    const uint64_t now = plane.steps_done();
     uint64_t run = n;
     for (const LateSeed& s : late_seeds_) {
       if (s.step > now) run = std::min(run, s.step - now);
     }
-    step_with_keyframes(*backend_, live_, timeline_, run);
+    step_with_keyframes(plane, live_, timeline_, run);
     n -= run;
-    apply_seeds_at(backend_->steps_done());
+    apply_seeds_at(plane.steps_done());
   }
 }
 
 void Run::apply_seeds_at(uint64_t step) {
   for (const LateSeed& s : late_seeds_) {
-    if (s.step == step) apply_image_seed(*backend_, s.seed);
+    if (s.step == step) apply_image_seed(need_plane("a seed image"), s.seed);
   }
 }
 
@@ -231,75 +220,76 @@ void Run::set(const std::vector<std::string>& assignments) {
 }
 
 void Run::set_live(const Preset& p) {
-  if (volume_) {
+  if (world_->volume()) {
     set_volume_live(p);
     return;
   }
+  Backend& plane = *world_->plane();
   // Everything that can fail before anything changes. Map files are read again only when the
   // [environment] changed (a species edit in the panel must not reread them).
   std::optional<Environment> env;
   if (!(p.environment == live_.environment)) {
-    env = as_input_error([&] { return load_environment(p.environment, p.species, backend_->size()); });
+    env = as_input_error([&] { return load_environment(p.environment, p.species, plane.size()); });
   } else if (food_strengths(p.environment, p.species) != food_strengths(live_.environment, live_.species)) {
-    env = backend_->environment();
+    env = plane.environment();
     env->food_strength = food_strengths(p.environment, p.species);
   }
   KeyframeTimeline timeline(p);
-  set_live_parameters(*backend_, p);
-  if (env) backend_->set_environment(*env);
+  plane.set_live_model(p);
+  if (env) plane.set_environment(*env);
   live_ = p;
   follow_keyframes(std::move(timeline));
 }
 
 void Run::brush(const BrushStroke& stroke) {
-  need_plane("the brush");
-  backend_->brush(stroke);
+  need_plane("the brush").brush(stroke);
 }
 
 void Run::seed_image(const std::filesystem::path& file, ImageFit fit) {
-  need_plane("a seed image");
-  const ImageSeed seed = as_input_error(
-      [&] { return prepare_image_seed(file, live_, backend_->size(), backend_->agent_count(), fit); });
-  apply_image_seed(*backend_, seed);
+  Backend& plane = need_plane("a seed image");
+  const ImageSeed seed =
+      as_input_error([&] { return prepare_image_seed(file, live_, plane.size(), plane.agent_count(), fit); });
+  apply_image_seed(plane, seed);
 }
 
 void Run::seed_image(const LumaImage& image, ImageFit fit) {
-  need_plane("a seed image");
-  const ImageSeed seed = prepare_image_seed(image, live_, backend_->size(), backend_->agent_count(), fit);
-  apply_image_seed(*backend_, seed);
+  Backend& plane = need_plane("a seed image");
+  const ImageSeed seed = prepare_image_seed(image, live_, plane.size(), plane.agent_count(), fit);
+  apply_image_seed(plane, seed);
 }
 
 bool Run::seed_from_image(const std::filesystem::path& file, ImageFit fit, std::string* message) {
-  if (volume_) {
+  Backend* plane = world_->plane();
+  if (!plane) {
     *message = "a seed image acts on a plane; this run is a volume";
     return false;
   }
   ImageSeed seed;
-  if (!run::seed_from_image(*backend_, live_, file, fit, message, &seed)) return false;
-  late_seeds_.push_back({backend_->steps_done(), std::move(seed)});
+  if (!run::seed_from_image(*plane, live_, file, fit, message, &seed)) return false;
+  late_seeds_.push_back({plane->steps_done(), std::move(seed)});
   return true;
 }
 
 void Run::set_map(MapKind kind, const std::filesystem::path& file, ImageFit fit) {
-  need_plane("a map image");
+  Backend& plane = need_plane("a map image");
   std::string message;
-  if (!set_map_from_image(*backend_, kind, file, fit, live_.environment.walls_threshold, &message)) {
+  if (!set_map_from_image(plane, kind, file, fit, live_.environment.walls_threshold, &message)) {
     throw InputError(message);
   }
 }
 
 void Run::rebuild(const Recipe& recipe, const Preset& live) {
   Run next(recipe);
-  if ((next.volume_ != nullptr) != (volume_ != nullptr)) {
-    throw UsageError(volume_ ? "a volume's run cannot become a plane; make a new one"
-                             : "a plane's run cannot become a volume (run.size " +
-                                   format_size(next.live_.run.size) +
-                                   "); grow volumes with `physarum run --size WxHxD` or Python");
+  const bool volume = world_->volume() != nullptr;
+  if ((next.world_->volume() != nullptr) != volume) {
+    throw UsageError(volume ? "a volume's run cannot become a plane; make a new one"
+                            : "a plane's run cannot become a volume (run.size " +
+                                  format_size(next.live_.run.size) +
+                                  "); grow volumes with `physarum run --size WxHxD` or Python");
   }
-  if (next.volume_) {
+  if (volume) {
     // A volume takes no live values: it is the recipe's, as made.
-    volume_ = std::move(next.volume_);
-    backend_.reset();
+    world_ = std::move(next.world_);
     recipe_ = std::move(next.recipe_);
     note_ = std::move(next.note_);
     chosen_ = std::move(next.chosen_);
@@ -311,12 +301,12 @@ void Run::rebuild(const Recipe& recipe, const Preset& live) {
     return;
   }
   KeyframeTimeline timeline(live);
-  set_live_parameters(*next.backend_, live);
-  next.backend_->set_environment(as_input_error(
-      [&] { return load_environment(live.environment, live.species, next.backend_->size()); }));
+  Backend& plane = *next.world_->plane();
+  plane.set_live_model(live);
+  plane.set_environment(
+      as_input_error([&] { return load_environment(live.environment, live.species, plane.size()); }));
   recipe_ = std::move(next.recipe_);
-  backend_ = std::move(next.backend_);
-  volume_.reset();
+  world_ = std::move(next.world_);
   food_note_.clear();
   note_ = std::move(next.note_);
   chosen_ = std::move(next.chosen_);

@@ -132,18 +132,6 @@ void check_plane_preset(const Preset& p) {
   }
 }
 
-VolumeConfig volume_config(const Preset& p, int threads) {
-  VolumeConfig c;
-  c.size = p.run.size;
-  c.agents = p.run.agents;
-  c.seed = p.run.seed;
-  c.model = p.model;
-  c.species = p.species;
-  c.boundary = p.environment.boundary;
-  c.threads = threads;
-  return c;
-}
-
 VolumeFood load_volume_food(const EnvironmentParams& e, Size size) {
   VolumeFood out;
   if (!e.points.empty()) {

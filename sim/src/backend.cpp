@@ -10,39 +10,10 @@
 #include <string>
 
 #include "backends.hpp"
+#include "sim/keyframes.hpp"
 #include "sim/spawn.hpp"
 
 namespace physarum {
-
-const char* to_string(BackendKind k) {
-  switch (k) {
-    case BackendKind::Auto: return "auto";
-    case BackendKind::Cpu: return "cpu";
-    case BackendKind::Cuda: return "cuda";
-  }
-  return "auto";
-}
-
-BackendKind parse_backend_kind(const std::string& s) {
-  if (s == "auto") return BackendKind::Auto;
-  if (s == "cpu") return BackendKind::Cpu;
-  if (s == "cuda") return BackendKind::Cuda;
-  throw Error("backend '" + s + "' is not one of: auto, cpu, cuda");
-}
-
-SimConfig config_from(const Preset& p, int threads) {
-  validate(p);
-  SimConfig c;
-  c.size = p.run.size;
-  c.agents = p.run.agents;
-  c.seed = p.run.seed;
-  c.model = p.model;
-  c.spawn = p.spawn;
-  c.species = p.species;
-  c.scale = p.run.scale;
-  c.threads = threads;
-  return c;
-}
 
 int checked_scale(int scale, Size size) {
   if (scale < 1 || scale > kMaxScale) {
@@ -188,6 +159,24 @@ void Backend::set_model(const ModelParams& m) {
   SpeciesSet next = species_;
   next.list[0].model = m;
   set_species(next);
+}
+
+void Backend::set_live_model(const Preset& p) {
+  set_live_parameters(*this, p);
+}
+
+StageTimings Backend::timed_step() {
+  const StageTimings before = stage_totals();
+  step(1);
+  const StageTimings after = stage_totals();
+  if (after.samples != before.samples + 1) return timings();  // the stages are only sampled
+  StageTimings t;
+  t.agents_ms = after.agents_ms - before.agents_ms;
+  t.field_ms = after.field_ms - before.field_ms;
+  t.sort_ms = after.sort_ms - before.sort_ms;
+  t.step_ms = after.step_ms - before.step_ms;
+  t.samples = 1;
+  return t;
 }
 
 bool cuda_built() {

@@ -1,4 +1,4 @@
-// Values as TOML text, for the preset writers (preset.cpp, preset_species.cpp).
+// Values as TOML text, for the registry that writes presets (registry.cpp, registry_values.cpp).
 #pragma once
 
 #include <string>

@@ -120,13 +120,13 @@ rule3::Params3 make_params3(const VolumeConfig& c) {
 }
 
 Volume::Volume(const VolumeConfig& c)
-    : size_(c.size),
-      agents_(c.agents),
+    : World(c.size, c.agents),
       sp_(make_species3(c)),
       p_(sp_.p[0]),
       boundary_(c.boundary),
-      mcpm_(rule3::keeps_trace(sp_)) {
-  const SpeciesSet set = resolve_species(c.species, c.model, SpawnMode::Random);
+      mcpm_(rule3::keeps_trace(sp_)),
+      species_set_(resolve_species(c.species, c.model, SpawnMode::Random)) {
+  const SpeciesSet& set = species_set_;
   for (size_t s = 0; s < set.list.size(); ++s) species_food_[s] = set.list[s].food_strength;
   for (int s = 0; s < rule3::kMaxSpecies; ++s) food_k_[s] = species_food_[s].value_or(food_strength_);
 }
@@ -313,7 +313,12 @@ void Volume::set_live(const VolumeConfig& c, float food_strength) {
     food_k_[s] = species_food_[s].value_or(food_strength);
   }
   food_strength_ = food_strength;
+  species_set_ = set;
   refresh_food();
+}
+
+void Volume::set_live_model(const Preset& p) {
+  set_live(volume_config(p), p.environment.food_strength);
 }
 
 // E = weight and k = strength, as rule::emit takes them: F + k * E; wall voxels take none.

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "cli/ensemble_report.hpp"
+#include "report/ensemble_report.hpp"
 
 namespace a = physarum::app;
 

@@ -1,5 +1,6 @@
-// A running simulation made from a recipe: the backend with the preset's environment loaded and the
-// seed image applied, its live preset, and the one way to step it (keyframes applied). The command
+// A running simulation made from a recipe: the world (a plane's backend or a volume, sim/world.hpp)
+// with the preset's environment loaded and the seed image applied, its live preset, and the one way
+// to step it (keyframes applied). The command
 // line, the window, the sensitivity twins and Python drive a Run, so the same recipe grows the same
 // bytes on every surface.
 #pragma once
@@ -17,6 +18,7 @@
 #include "sim/keyframes.hpp"
 #include "sim/params.hpp"
 #include "sim/volume.hpp"
+#include "sim/world.hpp"
 
 namespace physarum::run {
 
@@ -33,23 +35,24 @@ class Run {
   // A volume's one step, timed stage by stage (Volume::timed_step), keyframes applied as step() does.
   StageTimings timed_volume_step();
 
+  // The world, a plane or a volume: what both are (sim/world.hpp).
+  World& world() { return *world_; }
+  const World& world() const { return *world_; }
   // A preset whose run.size has a depth grows a volume (docs/MODEL.md, "Volume"; run/volume_setup.hpp)
   // instead of a plane: volume() is it, and backend() and what acts on a plane (images, the brush,
   // maps) throw UsageError saying so. set() and set_live() change a volume's model live.
-  bool is_volume() const { return volume_ != nullptr; }
+  bool is_volume() const { return world_->volume() != nullptr; }
   Volume& volume();
   const Volume& volume() const;
-  // The steps done, on either.
-  uint64_t steps_done() const;
-  // What the plane's backend or the volume says of itself, on either.
-  Size size() const;
-  uint64_t agent_count() const;
-  int species_count() const;
-  std::string name() const;
-  BackendKind kind() const;
-
   Backend& backend();
   const Backend& backend() const;
+  // What the world says of itself, a plane or a volume.
+  uint64_t steps_done() const { return world_->steps_done(); }
+  Size size() const { return world_->size(); }
+  uint64_t agent_count() const { return world_->agent_count(); }
+  int species_count() const { return world_->species_count(); }
+  std::string name() const { return world_->name(); }
+  BackendKind kind() const { return world_->kind(); }
   // The preset in force: the recipe's, as keyframes and live edits left it.
   const Preset& preset() const { return live_; }
   // For what no step reads (display keys, keyframes): the window's panel and timeline write here.
@@ -106,8 +109,8 @@ class Run {
   // The keyframed values at the volume's next step applied; how many of the next `most` steps share
   // its model.
   uint64_t volume_keyframes_at(uint64_t most);
-  // Throws UsageError for a volume run: `what` needs a plane.
-  void need_plane(const char* what) const;
+  // The plane; throws UsageError for a volume run: `what` needs a plane.
+  Backend& need_plane(const char* what) const;
 
   // Steps follow `timeline` (made from live_'s keyframes once, so a step costs nothing per keyframe).
   void follow_keyframes(KeyframeTimeline timeline);
@@ -125,8 +128,7 @@ class Run {
   std::string chosen_;  // before live_, which resolve() fills it with
   Recipe recipe_;
   Preset live_;
-  std::unique_ptr<Backend> backend_;
-  std::unique_ptr<Volume> volume_;
+  std::unique_ptr<World> world_;
   std::string food_note_;
   std::string note_;
   KeyframeTimeline timeline_;

@@ -21,10 +21,7 @@ struct Recipe;
 void check_volume_preset(const Preset& p, const Recipe& r);
 // A plane's preset that names point data: UsageError (the points need a volume).
 void check_plane_preset(const Preset& p);
-
-// The volume's config: size, agents, seed, model, species and boundary of `p` (checked by
-// check_volume_preset).
-VolumeConfig volume_config(const Preset& p, int threads);
+// The volume's config is volume_config(p, threads) (sim/world.hpp), of a `p` checked here.
 
 // The volume's food: the point data (environment.points, fitted into `size`, in environment.points_box
 // when given) and a food volume (environment.food, a float32 .npy of shape (D, H, W), values finite

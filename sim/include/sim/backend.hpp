@@ -9,6 +9,7 @@
 
 #include "sim/environment.hpp"
 #include "sim/params.hpp"
+#include "sim/world.hpp"
 
 namespace physarum {
 
@@ -20,17 +21,6 @@ struct AgentState {
   std::vector<float> theta;
   std::vector<uint32_t> id;
   size_t size() const { return id.size(); }
-};
-
-// Milliseconds per step for each stage, averaged over the recent window of steps. A stage the
-// backend does not have stays 0.
-struct StageTimings {
-  double agents_ms = 0;   // sense + steer + move + deposit
-  double field_ms = 0;    // deposit + blur + decay + clear counts
-  double sort_ms = 0;     // reordering agents for locality (amortised per step)
-  double publish_ms = 0;  // writing the field into a display surface
-  double step_ms = 0;     // whole step, wall clock on the GPU (or CPU)
-  int samples = 0;        // steps averaged
 };
 
 // What a brush stroke paints (docs/MODEL.md, "Seeding and the brush"): the trail (amount > 0 adds,
@@ -47,24 +37,8 @@ struct BrushStroke {
   BrushMode mode = BrushMode::Trail;
 };
 
-// Where a backend keeps its current field, for readers that take it without a copy (the Python
-// module's DLPack view). Cell (x, y) of channel c is data[(y * width + x) * cell_stride + c]:
-// channels interleaved, cell_stride = S (4 for three species on CUDA). Both backends alternate
-// between two buffers that live as long as the backend, so after step() the pointer may no longer
-// be the current field: ask again.
-struct FieldStorage {
-  float* data = nullptr;        // nullptr: this backend does not expose its field
-  bool on_cuda_device = false;  // device memory of CUDA device `device`, else host memory
-  int device = 0;
-  int cell_stride = 1;  // floats from one cell to the next
-};
-
 // set_field/brush: every channel at once.
 inline constexpr int kAllChannels = -1;
-
-enum class BackendKind { Auto, Cpu, Cuda };
-BackendKind parse_backend_kind(const std::string& s);  // "auto" | "cpu" | "cuda"
-const char* to_string(BackendKind k);                  // the word parse_backend_kind reads
 
 struct SimConfig {
   Size size{1920, 1080};
@@ -83,30 +57,19 @@ inline constexpr int kMaxThreads = 1024;
 // The threads the CPU backend uses for threads = 0: OpenMP's default (omp_get_max_threads(), which
 // honours OMP_NUM_THREADS).
 int default_threads();
-SimConfig config_from(const Preset& p, int threads = 0);
 // `scale` when it is 1 to kMaxScale and divides both sides of the field; throws Error naming it
 // otherwise.
 int checked_scale(int scale, Size size);
 
-class Backend {
+// A plane (sim/world.hpp): W x H cells, on the CPU or CUDA.
+class Backend : public World {
  public:
-  virtual ~Backend() = default;
-  Backend(const Backend&) = delete;
-  Backend& operator=(const Backend&) = delete;
-
-  virtual std::string name() const = 0;  // "cpu (2 threads)", "cuda (NVIDIA H200)"
-  virtual BackendKind kind() const = 0;  // Cpu or Cuda
-  Size size() const { return size_; }
-  uint64_t agent_count() const { return agents_; }
-  uint64_t steps_done() const { return steps_; }
   const ModelParams& model() const { return model_; }  // species 0's
-  int species_count() const { return static_cast<int>(species_.list.size()); }
-  const SpeciesSet& species() const { return species_; }  // resolved: never empty
+  const SpeciesSet& species() const override { return species_; }
   // The detail K: the model's lengths run K times longer and the blur spreads K^2 times as far
   // (docs/MODEL.md, "Scale"); model() and species() hold the values as given, at K = 1.
   int scale() const { return scale_; }
 
-  virtual void step(int n) = 0;
   // Live: takes effect at the next step, no reallocation. Throws Error on invalid params.
   // With several species it sets species 0's model (set_species sets them all).
   void set_model(const ModelParams& m);
@@ -120,16 +83,17 @@ class Backend {
   // Replace the agents (any order; ids must be a permutation of 0..N-1, N = agent_count()).
   virtual void set_agents(const AgentState& agents) = 0;
   virtual void brush(const BrushStroke& stroke) = 0;
-  // species_count() planes (S, H, W), planar; one species: (H, W) as ever.
-  virtual void read_field(std::vector<float>& out) = 0;
   virtual AgentState read_agents() = 0;
   virtual StageTimings timings() = 0;
   // Each stage's milliseconds added up over every step so far, samples the steps: where every step
   // is timed stage by stage (the CPU backend), so the difference of two calls partitions exactly
   // the steps between them. samples 0 where the stages are only sampled (CUDA: one call in 8).
   virtual StageTimings stage_totals() const { return {}; }
-  // The current field where it lives; waits for queued work first, so it is complete when read.
-  virtual FieldStorage field_storage() { return {}; }
+  // Of stage_totals() around the step where they count every step, else timings().
+  StageTimings timed_step() override;
+  FieldStorage field_storage() override { return {}; }
+  // set_live_parameters (sim/keyframes.hpp).
+  void set_live_model(const Preset& p) override;
 
   // The environment (docs/MODEL.md, "Environment"). set_environment replaces food, walls, strengths
   // and boundary, live: validated first (Error, nothing changed); trail in walls becomes 0 and agents
@@ -154,8 +118,7 @@ class Backend {
 
  protected:
   Backend(const SimConfig& c)
-      : size_(c.size),
-        agents_(c.agents),
+      : World(c.size, c.agents),
         model_(c.species.list.empty() ? c.model : c.species.list[0].model),
         species_(resolve_species(c.species, c.model, c.spawn.mode)),
         env_(c.environment),
@@ -169,9 +132,6 @@ class Backend {
   // Versions are unique in the process, not per backend: a renderer that draws several backends in
   // turn (the window after a reallocation, the Python module) never takes one's maps for another's.
   static uint64_t next_environment_version();
-  Size size_;
-  uint64_t agents_;
-  uint64_t steps_ = 0;
   ModelParams model_;
   SpeciesSet species_;
   Environment env_;

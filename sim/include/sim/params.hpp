@@ -1,5 +1,5 @@
 // Parameters of the model, of spawning, of a run and of the display, with validation.
-// A Preset bundles them; presets.hpp reads and writes them as TOML.
+// A Preset bundles them; preset.hpp reads and writes them as TOML.
 #pragma once
 
 #include <cstdint>

@@ -44,33 +44,22 @@ struct Agents3 {
   size_t size() const { return x.size(); }
 };
 
-// A running volume on either backend: world 0 of nothing else, its own buffers.
-class Volume {
+// A running volume (sim/world.hpp) on either backend, its own buffers.
+class Volume : public World {
  public:
-  virtual ~Volume() = default;
-  Volume(const Volume&) = delete;
-  Volume& operator=(const Volume&) = delete;
-
-  Size size() const { return size_; }
-  uint64_t agent_count() const { return agents_; }
-  uint64_t steps_done() const { return steps_; }
   const rule3::Params3& params() const { return p_; }  // species 0's
-  int species_count() const { return sp_.count; }
+  // As the config gave them, resolved (spawn random); set_live_model and set_live change them.
+  const SpeciesSet& species() const override { return species_set_; }
   Boundary boundary() const { return boundary_; }
   // The walls of the run (the walls volume and a closed box's shell), (D, H, W), 1 = wall; empty
   // when there are none.
   const std::vector<uint8_t>& walls() const { return walls_; }
-  virtual std::string name() const = 0;  // "cpu (2 threads)", "cuda (NVIDIA H200)"
-  virtual BackendKind kind() const = 0;  // Cpu or Cuda (which queues its steps)
 
-  virtual void step(int n) = 0;
   // One step, timed stage by stage (`physarum bench`): the agents (clearing the counts, sensing,
   // moving, counting), the field (food, the update of every channel, the trace, the walls) and the
   // regrouping of the agents by voxel when this step ends with one (else 0). step_ms is their sum;
   // samples 1. Averaged over the steps between regroupings, they are the steps' average.
-  virtual StageTimings timed_step() = 0;
-  // (S, D, H, W), z slowest; (D, H, W) for one species.
-  virtual void read_field(std::vector<float>& out) = 0;
+  StageTimings timed_step() override = 0;
   // MCPM's trace, shaped as the field; only a volume with a species whose rule is mcpm has one
   // (Error otherwise).
   bool has_trace() const { return mcpm_; }
@@ -83,7 +72,7 @@ class Volume {
   // The field where the volume keeps it, (S, D, H, W) floats one after another, after the queued steps
   // (for DLPack): host memory on the CPU, device memory on CUDA. The address stays while the volume
   // lives; the values are the latest step's.
-  virtual FieldStorage field_storage() = 0;
+  FieldStorage field_storage() override = 0;
   // Replaces the agents (agent_count() of them, positions inside the volume, headings of length 1
   // within 1e-3); those standing in a wall are moved out. Throws Error and changes nothing otherwise.
   void set_agents(const Agents3& a);
@@ -103,6 +92,8 @@ class Volume {
   // species and shares must be the volume's; throws Error naming the first that differs or a value
   // out of range, and changes nothing then. `food_strength` is the strength of species without one.
   void set_live(const VolumeConfig& c, float food_strength);
+  // set_live(volume_config(p), p's environment.food_strength).
+  void set_live_model(const Preset& p) override;
 
  protected:
   explicit Volume(const VolumeConfig& c);
@@ -120,13 +111,10 @@ class Volume {
     return walls_.empty() ? rule3::Walls3::None
                           : (boundary_ == Boundary::Walls ? rule3::Walls3::Closed : rule3::Walls3::Wrapped);
   }
-  Size size_;
-  uint64_t agents_;
   rule3::Species3 sp_;
   rule3::Params3 p_;
   Boundary boundary_;
   bool mcpm_;  // some species' rule is mcpm: the volume keeps a trace
-  uint64_t steps_ = 0;
   float food_k_[rule3::kMaxSpecies] = {1.0f, 1.0f, 1.0f, 1.0f};
   std::vector<uint8_t> walls_;       // empty: none
   std::vector<uint32_t> wall_list_;  // the wall voxels, increasing
@@ -134,6 +122,7 @@ class Volume {
  private:
   void refresh_food();
   void apply_walls(std::vector<uint8_t> walls);
+  SpeciesSet species_set_;
   std::vector<VoxelFood> food_;  // as handed in
   float food_strength_ = 1.0f;
   std::optional<float> species_food_[rule3::kMaxSpecies];  // a species' own strength
