@@ -17,7 +17,7 @@
 #include "png_image.hpp"
 #include "sim/npy.hpp"
 #include "test_support.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 #include "video_support.hpp"
 
 namespace physarum {

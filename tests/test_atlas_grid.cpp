@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "atlas/grid.hpp"
+#include "atlas/sweep_grid.hpp"
 #include "atlas/mosaic.hpp"
 #include "atlas/worlds.hpp"
 #include "run/recipe.hpp"

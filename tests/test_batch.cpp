@@ -10,7 +10,7 @@
 #include "run/batch.hpp"
 #include "run/run.hpp"
 #include "sim/backend.hpp"
-#include "sim/batch.hpp"
+#include "sim/world_batch.hpp"
 #include "test_support.hpp"
 
 using namespace physarum;

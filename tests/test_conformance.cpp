@@ -19,7 +19,7 @@
 #include "conformance_reference.hpp"
 #include "gl_support.hpp"
 #include "sensitivity/perturbation.hpp"
-#include "sensitivity/twin.hpp"
+#include "sensitivity/twin_runs.hpp"
 #include "sim/npy.hpp"
 #include "test_support.hpp"
 #include "window/window_core.hpp"

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "analysis/environment_maps.hpp"
+#include "analysis/report_maps.hpp"
 #include "analysis/network_graph.hpp"
 #include "gl_support.hpp"
 #include "imgui_headless.hpp"

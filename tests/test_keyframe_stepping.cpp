@@ -15,7 +15,7 @@
 #include "sim/keyframes.hpp"
 #include "sim/registry.hpp"
 #include "test_support.hpp"
-#include "window/twin.hpp"
+#include "window/twin_view.hpp"
 
 using namespace physarum;
 

@@ -11,7 +11,7 @@
 #include <numeric>
 #include <string>
 
-#include "analysis/environment_maps.hpp"
+#include "analysis/report_maps.hpp"
 #include "analysis/network.hpp"
 #include "run/environment_maps.hpp"
 #include "sim/image.hpp"

@@ -20,8 +20,8 @@
 #include "report/render_report.hpp"
 #include "sim/npy.hpp"
 #include "test_support.hpp"
-#include "video/process.hpp"
-#include "video/signals.hpp"
+#include "system/process.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::test {
 namespace {

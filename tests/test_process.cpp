@@ -7,7 +7,7 @@
 
 #include <chrono>
 
-#include "video/process.hpp"
+#include "system/process.hpp"
 
 namespace physarum::app {
 namespace {

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "sim/params.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 #include "video/recorder.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

@@ -16,7 +16,7 @@
 #include "video/ffmpeg_pipe.hpp"
 #include "video/frame_ring.hpp"
 #include "video/gif_pass.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 #include "video/video_pacer.hpp"
 
 namespace physarum::app {

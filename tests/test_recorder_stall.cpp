@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "test_support.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 #include "video/recorder.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

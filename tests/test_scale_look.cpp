@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/environment_maps.hpp"
+#include "analysis/report_maps.hpp"
 #include "analysis/network.hpp"
 #include "analysis/spectrum.hpp"
 #include "backends.hpp"

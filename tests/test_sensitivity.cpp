@@ -16,7 +16,7 @@
 #include "sensitivity/perturbation.hpp"
 #include "sensitivity/runs.hpp"
 #include "sensitivity/summary.hpp"
-#include "sensitivity/twin.hpp"
+#include "sensitivity/twin_runs.hpp"
 #include "sim/backend.hpp"
 #include "sim/npy.hpp"
 #include "test_support.hpp"

@@ -8,7 +8,7 @@
 
 #include "sim/image.hpp"
 #include "test_support.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 
 namespace physarum {
 namespace {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "test_support.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 #include "video_support.hpp"
 #include "xvfb.hpp"
 

@@ -13,7 +13,7 @@
 #include "sim/npy.hpp"
 #include "sim/preset.hpp"
 #include "test_support.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 
 namespace physarum {
 namespace {

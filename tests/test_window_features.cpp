@@ -13,7 +13,7 @@
 #include "sim/preset.hpp"
 #include "test_support.hpp"
 #include "video/async_readback.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 #include "window/window_core.hpp"
 #include "window/window_recording.hpp"
 #include "window_support.hpp"

@@ -1,4 +1,4 @@
-// The window's twin view (window/twin.hpp): B follows A step for step, live parameter changes and
+// The window's twin view (window/twin_view.hpp): B follows A step for step, live parameter changes and
 // brush strokes included, so a twin with no perturbation stays at distance exactly 0; a real one
 // grows; the overlay's colours match the CPU reference; the window shows it under Xvfb.
 #include <glad/gl.h>

@@ -18,7 +18,7 @@
 #include "sim/preset.hpp"
 #include "sim/registry.hpp"
 #include "test_support.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 #include "window/explore_previews.hpp"
 #include "window/panel.hpp"
 #include "window/panel_values.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "test_support.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 
 namespace physarum::app {
 

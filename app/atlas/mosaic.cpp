@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "sim/params.hpp"
-#include "video/gnuplot.hpp"
+#include "system/gnuplot.hpp"
 
 namespace physarum::app::atlas {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "atlas/grid.hpp"
+#include "atlas/sweep_grid.hpp"
 
 namespace physarum::app::atlas {
 

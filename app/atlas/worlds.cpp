@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <mutex>
 
-#include "analysis/environment_maps.hpp"
+#include "analysis/report_maps.hpp"
 #include "analysis/network_graph.hpp"
 #include "analysis/spectrum.hpp"
 #include "run/batch.hpp"
 #include "sim/backend.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app::atlas {
 

@@ -5,7 +5,7 @@
 
 #include "sim/elapsed.hpp"
 #include "video/progress.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 

@@ -19,7 +19,7 @@
 #include "sim/cuda_info.hpp"
 #include "sim/elapsed.hpp"
 #include "sim/json_text.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

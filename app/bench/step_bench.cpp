@@ -17,7 +17,7 @@
 #include "sim/elapsed.hpp"
 #include "sim/json_text.hpp"
 #include "sim/params.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

@@ -14,7 +14,7 @@
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"
 #include "sim/volume.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

@@ -18,7 +18,7 @@
 #include "sim/elapsed.hpp"
 #include "sim/json_text.hpp"
 #include "sim/volume.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

@@ -16,7 +16,7 @@
 #include "sim/elapsed.hpp"
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

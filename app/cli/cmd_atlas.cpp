@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "atlas/grid.hpp"
+#include "atlas/sweep_grid.hpp"
 #include "atlas/mosaic.hpp"
 #include "atlas/worlds.hpp"
 #include "cli/commands.hpp"
@@ -32,7 +32,7 @@
 #include "sim/png_writer.hpp"
 #include "sim/text.hpp"
 #include "video/encoder_probe.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 #include "video/recorder.hpp"
 #include "video/video_format.hpp"
 #include "video/video_quality.hpp"

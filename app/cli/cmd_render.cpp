@@ -38,10 +38,10 @@
 #include "sim/png_writer.hpp"
 #include "sim/text.hpp"
 #include "video/loop_fade.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 #include "video/progress.hpp"
 #include "video/recorder.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 #include "video/video_format.hpp"
 #include "video/video_quality.hpp"
 

@@ -19,8 +19,8 @@
 #include "sensitivity/report.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/text.hpp"
-#include "video/process.hpp"
-#include "video/signals.hpp"
+#include "system/process.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

@@ -13,7 +13,7 @@
 #include "sim/params.hpp"
 #include "sim/stop.hpp"
 #include "sim/text.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include "sim/npy.hpp"
 #include "sim/stop.hpp"
 #include "sim/text.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

@@ -13,7 +13,7 @@
 #include "sim/png_writer.hpp"
 #include "sim/text.hpp"
 #include "sim/volume.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

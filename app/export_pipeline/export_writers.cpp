@@ -13,7 +13,7 @@
 #include "sim/display_mapping.hpp"
 #include "sim/npy.hpp"
 #include "sim/png_writer.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

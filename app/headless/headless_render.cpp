@@ -9,7 +9,7 @@
 #include "render/gl_objects.hpp"
 #include "render/view.hpp"
 #include "sim/keyframes.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 

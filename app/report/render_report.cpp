@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "analysis/environment_maps.hpp"
+#include "analysis/report_maps.hpp"
 #include "analysis/network.hpp"
 #include "analysis/network_graph.hpp"
 #include "export/output_budget.hpp"
@@ -11,7 +11,7 @@
 #include "sim/atomic_file.hpp"
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 namespace physarum::app {
 namespace {

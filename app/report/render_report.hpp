@@ -56,7 +56,7 @@ void write_graph_file(const std::string& file, const analysis::NetworkReport& re
 // preset's [environment] are reported as the run used them; `env` names their files in the JSON.
 // `recipe` is the command that makes the same run. Writes the report and the graph that `r` asks
 // for; the graph within `budget` (write_graph_file). Returns false, writing nothing, when Ctrl-C or
-// SIGTERM arrived before or during the measuring (video/signals.hpp).
+// SIGTERM arrived before or during the measuring (system/signals.hpp).
 bool write_render_report(const ReportOptions& r, const Backend& backend, const EnvironmentParams& env,
                          const std::vector<float>& field, uint64_t steps, const std::string& recipe,
                          const std::string& budget);

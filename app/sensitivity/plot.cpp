@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "video/gnuplot.hpp"
-#include "video/process.hpp"
+#include "system/gnuplot.hpp"
+#include "system/process.hpp"
 
 namespace physarum::app::sensitivity {
 namespace {

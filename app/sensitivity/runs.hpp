@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sensitivity/plan.hpp"
-#include "sensitivity/twin.hpp"
+#include "sensitivity/twin_runs.hpp"
 
 namespace physarum::app::sensitivity {
 

@@ -6,7 +6,7 @@
 
 #include "sim/params.hpp"
 #include "video/frame_ring.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 #include "video/video_quality.hpp"
 
 namespace physarum::app {

@@ -14,7 +14,7 @@
 
 #include "sim/params.hpp"
 #include "sim/write_all.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 
 namespace physarum::app {
 

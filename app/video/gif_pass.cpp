@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "video/process.hpp"
+#include "system/process.hpp"
 
 namespace physarum::app {
 

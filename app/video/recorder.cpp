@@ -13,7 +13,7 @@
 #include "sim/params.hpp"
 #include "video/ffmpeg_args.hpp"
 #include "video/gif_pass.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 
 namespace physarum::app {
 

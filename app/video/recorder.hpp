@@ -38,7 +38,7 @@
 #include "video/frame_ring.hpp"
 #include "video/frame_sink.hpp"
 #include "video/gif_info.hpp"
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 #include "video/video_format.hpp"
 #include "video/video_pacer.hpp"
 #include "video/video_quality.hpp"

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "atlas/grid.hpp"
+#include "atlas/sweep_grid.hpp"
 #include "atlas/mosaic.hpp"
 #include "render/gl_objects.hpp"
 #include "window/explore_previews.hpp"

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "video/process.hpp"
+#include "system/process.hpp"
 
 namespace physarum::app {
 

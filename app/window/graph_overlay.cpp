@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "analysis/environment_maps.hpp"
+#include "analysis/report_maps.hpp"
 #include "analysis/network_graph.hpp"
 #include "window/window_core.hpp"
 

@@ -1,5 +1,5 @@
 // The panel's "Twin (butterfly effect)" section: choose a perturbation, start and stop a perturbed
-// twin (window/twin.hpp), choose what the window shows (A, A - B or |A - B|), and watch the
+// twin (window/twin_view.hpp), choose what the window shows (A, A - B or |A - B|), and watch the
 // distance grow: log10 of the relative L2 distance and the fraction of agents in other cells,
 // plotted live, with the fitted Lyapunov exponent.
 #pragma once
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "window/toast.hpp"
-#include "window/twin.hpp"
+#include "window/twin_view.hpp"
 #include "window/window_core.hpp"
 
 namespace physarum::app {

@@ -20,7 +20,7 @@ struct WindowOptions {
   int record_fps = 60;
   std::string record_timing = "smooth";  // pacing_name (video/video_pacer.hpp)
   bool record_every_frame = false;       // --record-every-frame: record_timing "every-frame"
-  std::string twin;                      // start a perturbed twin at once (--twin SPEC, window/twin.hpp)
+  std::string twin;                      // start a perturbed twin at once (--twin SPEC, window/twin_view.hpp)
   int osc_port = -1;                     // listen for OSC on this UDP port (0: a free one; -1: not at all)
   bool midi = false;                     // MIDI knobs: bindings, learn mode (window/midi_control.hpp)
   bool atlas = false;                    // open the Atlas window and grow its grid at once

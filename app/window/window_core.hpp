@@ -16,7 +16,7 @@
 #include "render/view.hpp"
 #include "render/volume_renderer.hpp"
 #include "run/run.hpp"
-#include "window/twin.hpp"
+#include "window/twin_view.hpp"
 
 namespace physarum::app {
 
@@ -112,7 +112,7 @@ class WindowCore {
 
   // A brush stroke for the simulation (and its twin, when one runs).
   void brush(const BrushStroke& stroke);
-  // Starts the twin view from this moment (window/twin.hpp).
+  // Starts the twin view from this moment (window/twin_view.hpp).
   CommandResult start_twin(const std::string& spec);
 
   // The last refusal or notice (e.g. a palette that is missing), shown in the panel until dismissed.

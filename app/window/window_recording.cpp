@@ -9,7 +9,7 @@
 
 #include "sim/byte_size.hpp"
 #include "sim/png_writer.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 
 namespace physarum::app {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/backend.hpp"
-#include "sim/batch.hpp"
+#include "sim/world_batch.hpp"
 #include "sim/rule.hpp"
 
 namespace physarum {
@@ -68,10 +68,10 @@ void validate_config(const SimConfig& config);
 std::unique_ptr<Backend> make_cpu_backend(const SimConfig& config, AgentState agents);
 
 #if defined(PHYSARUM_HAS_CUDA)
-// sim/cuda/cuda_backend.cu. Throws Error on any CUDA failure (out of memory included), having
+// sim/cuda/plane/cuda_backend.cu. Throws Error on any CUDA failure (out of memory included), having
 // released whatever it allocated.
 std::unique_ptr<Backend> make_cuda_backend(const SimConfig& config, AgentState agents);
-// A batch (sim/batch.hpp) of the checked `worlds`; `agents`: each world's, world after world.
+// A batch (sim/world_batch.hpp) of the checked `worlds`; `agents`: each world's, world after world.
 std::unique_ptr<WorldBatch> make_cuda_batch(const std::vector<SimConfig>& worlds, AgentState agents);
 // Name of CUDA device 0, or "" when no usable device/driver is present (never throws).
 std::string cuda_device_name();

@@ -1,4 +1,4 @@
-// Internal to the CPU steppers (cpu_backend.cpp, volume_cpu.cpp): IEEE-754 subnormals on the thread
+// Internal to the CPU steppers (plane/cpu_backend.cpp, volume/volume_cpu.cpp): IEEE-754 subnormals on the thread
 // that runs the model's arithmetic.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The twin view's picture of A - B (app/window/twin.hpp): a diverging colour map, blue where B is
+// The twin view's picture of A - B (app/window/twin_view.hpp): a diverging colour map, blue where B is
 // ahead, white where the twins agree, red where A is ahead; or |A - B| from white to red. Its own
 // texture, program (shaders/difference.frag) and uniforms, apart from the field's: the field
 // renderer never sees it. The difference comes from the host (read_field of both twins), at the

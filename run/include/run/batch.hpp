@@ -13,7 +13,7 @@
 
 #include "run/recipe.hpp"
 #include "run/run.hpp"
-#include "sim/batch.hpp"
+#include "sim/world_batch.hpp"
 
 namespace physarum::run {
 

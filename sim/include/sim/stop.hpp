@@ -1,6 +1,6 @@
 // Long work (growth, cave clean-up, contours, network analysis, sweeps) asks its caller between
 // its parts whether to stop. The library never sees a signal: the program answers the question
-// (app/video/signals.hpp), and the Stopped it throws unwinds through the writers, so a stopped
+// (app/system/signals.hpp), and the Stopped it throws unwinds through the writers, so a stopped
 // command leaves no temporary file and replaces nothing.
 #pragma once
 

@@ -11,7 +11,7 @@ namespace physarum {
 size_t voxels_of(Size s);
 std::unique_ptr<Volume> make_cpu_volume(const VolumeConfig& c);
 #if defined(PHYSARUM_HAS_CUDA)
-std::unique_ptr<Volume> make_cuda_volume(const VolumeConfig& c);  // sim/cuda/volume_cuda.cu
+std::unique_ptr<Volume> make_cuda_volume(const VolumeConfig& c);  // sim/cuda/volume/volume_cuda.cu
 #endif
 
 }  // namespace physarum

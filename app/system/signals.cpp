@@ -1,4 +1,4 @@
-#include "video/signals.hpp"
+#include "system/signals.hpp"
 
 #include <signal.h>
 

@@ -22,7 +22,7 @@
 #include "run/run.hpp"
 #include "sensitivity/fit.hpp"
 #include "sensitivity/perturbation.hpp"
-#include "sensitivity/twin.hpp"
+#include "sensitivity/twin_runs.hpp"
 
 namespace physarum::app {
 

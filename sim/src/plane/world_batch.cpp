@@ -1,5 +1,5 @@
-// Batches of worlds (sim/batch.hpp): which worlds may share one, and the CUDA batch's set-up.
-#include "sim/batch.hpp"
+// Batches of worlds (sim/world_batch.hpp): which worlds may share one, and the CUDA batch's set-up.
+#include "sim/world_batch.hpp"
 
 #include <algorithm>
 

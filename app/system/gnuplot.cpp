@@ -1,4 +1,4 @@
-#include "video/gnuplot.hpp"
+#include "system/gnuplot.hpp"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/params.hpp"
-#include "video/process.hpp"
+#include "system/process.hpp"
 
 namespace physarum::app {
 

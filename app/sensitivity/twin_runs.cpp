@@ -1,4 +1,4 @@
-#include "sensitivity/twin.hpp"
+#include "sensitivity/twin_runs.hpp"
 
 #include <algorithm>
 

@@ -25,7 +25,7 @@
 #include "sim/rule3d.hpp"
 #include "sim/text.hpp"
 #include "sim/volume.hpp"
-#include "volumes.hpp"
+#include "volume/volumes.hpp"
 
 namespace physarum {
 namespace {

@@ -1,4 +1,4 @@
-#include "window/twin.hpp"
+#include "window/twin_view.hpp"
 
 #include <algorithm>
 

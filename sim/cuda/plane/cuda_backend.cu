@@ -146,7 +146,7 @@ double elapsed_ms(const Event& a, const Event& b) {
   return ms;
 }
 
-// One world, or a batch of B worlds of one size (sim/batch.hpp): every per-cell buffer holds the B
+// One world, or a batch of B worlds of one size (sim/world_batch.hpp): every per-cell buffer holds the B
 // worlds one after another, the agent arrays world b's agents in [b * N, (b + 1) * N) (kept there by
 // the sort, which numbers cells across the worlds), the parameters one entry a world, and each
 // kernel launch covers every world. The Backend interface reads and writes world 0; the batch

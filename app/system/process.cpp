@@ -1,4 +1,4 @@
-#include "video/process.hpp"
+#include "system/process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

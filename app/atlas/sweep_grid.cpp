@@ -1,4 +1,4 @@
-#include "atlas/grid.hpp"
+#include "atlas/sweep_grid.hpp"
 
 #include <cerrno>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "analysis/environment_maps.hpp"
+#include "analysis/report_maps.hpp"
 
 #include <algorithm>
 #include <string>
