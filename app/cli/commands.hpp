@@ -15,12 +15,12 @@ namespace physarum::app {
 
 using CommandFn = std::function<int()>;  // returns the exit code
 
-CommandFn add_run_command(CLI::App& app);          // cmd_run.cpp:    headless run, writes .npy
-CommandFn add_bench_command(CLI::App& app);        // cmd_bench.cpp:  GPU/CPU benchmark
-CommandFn add_render_command(CLI::App& app);       // cmd_render.cpp: headless EGL render (png, npy, mp4)
-CommandFn add_presets_command(CLI::App& app);      // cmd_presets.cpp: lists presets
-CommandFn add_params_command(CLI::App& app);       // cmd_presets.cpp: lists the parameter registry
-CommandFn add_export_command(CLI::App& app);       // cli/cmd_export.cpp: cave masks, height maps, Tiled, SVG
+CommandFn add_run_command(CLI::App& app);      // cmd_run.cpp:    headless run, writes .npy
+CommandFn add_bench_command(CLI::App& app);    // cmd_bench.cpp:  GPU/CPU benchmark
+CommandFn add_render_command(CLI::App& app);   // cmd_render.cpp: headless EGL render (stills, .npy, videos)
+CommandFn add_presets_command(CLI::App& app);  // cmd_presets.cpp: lists presets
+CommandFn add_params_command(CLI::App& app);   // cmd_presets.cpp: lists the parameter registry
+CommandFn add_export_command(CLI::App& app);   // cmd_export.cpp: game, plotter and volume assets
 CommandFn add_sensitivity_command(CLI::App& app);  // cmd_sensitivity.cpp: twin runs, Lyapunov exponents
 CommandFn add_atlas_command(CLI::App& app);        // cmd_atlas.cpp: a grid of worlds over two parameters
 CommandFn add_window_options(CLI::App& app);       // cmd_window.cpp: the interactive window (no subcommand)

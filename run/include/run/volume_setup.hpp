@@ -16,8 +16,8 @@ namespace physarum::run {
 struct Recipe;
 
 // Throws UsageError naming the first thing of `p` (or the recipe's seed image) a volume cannot take:
-// a detail other than 1, a spawn mode other than random (of a species too), keyframes, a seed image,
-// image maps.
+// a detail other than 1, a spawn mode other than random (of a species too), a seed image, food or
+// walls that are images rather than (D, H, W) .npy volumes. Keyframes are taken (Run::step applies them).
 void check_volume_preset(const Preset& p, const Recipe& r);
 // A plane's preset that names point data: UsageError (the points need a volume).
 void check_plane_preset(const Preset& p);
