@@ -23,7 +23,8 @@ TEST(TestLabels, PatternsMatchLikeGoogleTestFilters) {
 }
 
 TEST(TestLabels, RunningTheProgramUnderAUnitTestsNameFails) {
-  EXPECT_NONFATAL_FAILURE(expect_labelled_end_to_end("runs the program"), "name it in PHYSARUM_E2E_TESTS");
+  EXPECT_NONFATAL_FAILURE(expect_labelled_end_to_end("runs the program"),
+                          "end its suite's name in Cli or E2e");
 }
 
 }  // namespace

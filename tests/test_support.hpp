@@ -153,7 +153,7 @@ inline void expect_labelled_end_to_end(const char* what) {
     patterns = colon == std::string_view::npos ? std::string_view{} : patterns.substr(colon + 1);
   }
   ADD_FAILURE() << name << " " << what
-                << ": name it in PHYSARUM_E2E_TESTS (tests/CMakeLists.txt) so it is labelled e2e";
+                << ": end its suite's name in Cli or E2e (tests/CMakeLists.txt) so it is labelled e2e";
 }
 
 struct ProcessResult {
