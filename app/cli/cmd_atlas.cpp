@@ -24,8 +24,8 @@
 #include "cli/sim_options.hpp"
 #include "export/output_budget.hpp"
 #include "export/output_paths.hpp"
-#include "headless/headless_picture.hpp"
 #include "render/colormap.hpp"
+#include "render/headless_picture.hpp"
 #include "run/batch.hpp"
 #include "sim/atomic_file.hpp"
 #include "sim/npy.hpp"
@@ -233,10 +233,10 @@ std::string estimate_line(const std::vector<run::Recipe>& recipes, int frames, c
 // Each world drawn as `render` draws its still: the preset's palette and display, the field's
 // own size, the environment's overlays; rows from the top.
 std::vector<std::vector<uint8_t>> draw_tiles(const std::vector<atlas::WorldResult>& worlds) {
-  HeadlessPicture picture(false);
+  render::HeadlessPicture picture(false);
   std::vector<std::vector<uint8_t>> tiles;
   for (const atlas::WorldResult& w : worlds) {
-    const HostField field{w.planes, w.size, render::channel_colours(w.species), w.food, w.walls};
+    const render::HostField field{w.planes, w.size, render::channel_colours(w.species), w.food, w.walls};
     tiles.push_back(picture.draw_host_field(field, w.preset.display, "drawing an atlas tile"));
   }
   return tiles;
