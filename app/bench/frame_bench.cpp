@@ -10,9 +10,10 @@
 
 #include "bench/bench_device.hpp"
 #include "bench/bench_estimate.hpp"
-#include "headless/offscreen.hpp"
 #include "render/egl_context.hpp"
 #include "render/field_renderer.hpp"
+#include "render/offscreen.hpp"
+#include "render/palette.hpp"
 #include "render/view.hpp"
 #include "run/recipe.hpp"
 #include "sim/backend.hpp"
@@ -249,8 +250,9 @@ int run_frame_bench(const FrameBenchOptions& o) {
     {
       // Dropped before the backend: the texture's registration and last publish outlive no stream.
       render::FieldRenderer renderer;
-      renderer.set_palette(palette_named(render::load_palettes(render::palette_dir()), display.palette));
-      const OffscreenTarget target(c.size.width, c.size.height);
+      renderer.set_palette(
+          render::palette_named(render::load_palettes(render::palette_dir()), display.palette));
+      const render::OffscreenTarget target(c.size.width, c.size.height);
       r = time_frames(*b, renderer, display, c, frames);
       finish_sim(*b);
     }

@@ -11,8 +11,9 @@
 
 #include "bench/bench_device.hpp"
 #include "bench/frame_bench.hpp"
-#include "headless/offscreen.hpp"
 #include "render/egl_context.hpp"
+#include "render/offscreen.hpp"
+#include "render/palette.hpp"
 #include "render/volume_renderer.hpp"
 #include "run/recipe.hpp"
 #include "sim/elapsed.hpp"
@@ -138,8 +139,9 @@ int run_volume_frame_bench(const FrameBenchOptions& o, Size size) {
     VolumeFrameRow r;
     {
       render::VolumeRenderer renderer;
-      renderer.set_palette(palette_named(render::load_palettes(render::palette_dir()), display.palette));
-      const OffscreenTarget target(kPicture.width, kPicture.height);
+      renderer.set_palette(
+          render::palette_named(render::load_palettes(render::palette_dir()), display.palette));
+      const render::OffscreenTarget target(kPicture.width, kPicture.height);
       r = time_volume_frames(*v, renderer, display, spf, frames);
       finish_device(cuda);
     }

@@ -18,7 +18,7 @@ void check_keyframed_palettes(const Preset& p, const render::PaletteSet& palette
     for (const KeyframeValue& v : p.keyframes[i].values) {
       if (v.key != "display.palette") continue;
       try {
-        (void)palette_named(palettes, std::get<std::string>(v.value));
+        (void)render::palette_named(palettes, std::get<std::string>(v.value));
       } catch (const Error& e) {
         throw Error("keyframe." + std::to_string(i) + "." + v.key + ": " + e.what());
       }
@@ -89,7 +89,7 @@ void HeadlessRender::draw(bool host_range) {
 }
 
 std::vector<float> HeadlessRender::draw_deep() {
-  OffscreenTarget deep(out_.width, out_.height, GL_RGBA32F);
+  render::OffscreenTarget deep(out_.width, out_.height, GL_RGBA32F);
   draw(true);
   std::vector<float> rgba = render::read_framebuffer_rgba_float(out_.width, out_.height);
   render::check_gl("drawing the deep still");

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "headless/headless_picture.hpp"
-#include "headless/offscreen.hpp"
 #include "headless/volume_frames.hpp"
+#include "render/headless_picture.hpp"
+#include "render/offscreen.hpp"
 #include "render/palette_blend.hpp"
 #include "run/run.hpp"
 #include "video/async_readback.hpp"
@@ -97,11 +97,11 @@ class HeadlessRender {
   run::Run& sim_;
   Backend* b_;  // a plane's; nullptr for a volume
   Size out_;
-  HeadlessPicture picture_;  // the context: first made, last gone
+  render::HeadlessPicture picture_;  // the context: first made, last gone
   std::optional<VolumeFrames> volume_;
   uint64_t frame_ = 0;               // video frames written: the turntable's clock
   render::PaletteFollower palette_;  // what the renderer holds; keyframes blend it
-  std::optional<OffscreenTarget> target_;
+  std::optional<render::OffscreenTarget> target_;
   std::vector<std::unique_ptr<Recorder>> recorders_;
   RecorderFanOut fan_out_{recorders_};
   std::optional<LoopFade> loop_;

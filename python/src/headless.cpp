@@ -1,14 +1,10 @@
 #include "headless.hpp"
 
-#include <glad/gl.h>
-
 #include <memory>
 #include <mutex>
 #include <thread>
 
-#include "render/egl_context.hpp"
-#include "render/field_renderer.hpp"
-#include "render/gl_objects.hpp"
+#include "render/headless_picture.hpp"
 #include "render/palette.hpp"
 #include "render/palette_blend.hpp"
 
@@ -16,11 +12,11 @@ namespace physarum::python {
 
 namespace {
 
+// The picture maker the command line draws with, kept on the thread that made its context.
 struct Renderer {
   std::thread::id owner = std::this_thread::get_id();
-  render::EglContext egl;
-  render::FieldRenderer field;
-  explicit Renderer(bool prefer_cuda_device) : egl(prefer_cuda_device) {}
+  render::HeadlessPicture picture;
+  explicit Renderer(bool prefer_cuda_device) : picture(prefer_cuda_device) {}
 };
 
 std::unique_ptr<Renderer>& renderer_slot() {
@@ -28,19 +24,10 @@ std::unique_ptr<Renderer>& renderer_slot() {
   return r;
 }
 
-render::PaletteSet& palettes() {
-  static render::PaletteSet set = render::load_palettes(render::palette_dir());
+// Read once, without a GL context: a palette name is checked before any GL work.
+const render::PaletteSet& palettes() {
+  static const render::PaletteSet set = render::load_palettes(render::palette_dir());
   return set;
-}
-
-const render::Palette& palette_named(const std::string& name) {
-  const render::PaletteSet& set = palettes();
-  const size_t i = set.index_of(name);
-  if (set.palettes[i].name == name) return set.palettes[i];
-  std::string names;
-  for (const auto& p : set.palettes) names += " " + p.name;
-  throw Error("no palette named '" + name + "' in " + render::palette_dir().string() +
-              "; there are:" + names);
 }
 
 std::mutex& renderer_mutex() {
@@ -52,7 +39,7 @@ std::mutex& renderer_mutex() {
 
 void check_palette(const DisplayParams& d) {
   const std::lock_guard lock(renderer_mutex());
-  (void)palette_named(d.palette);
+  (void)render::palette_named(palettes(), d.palette);
 }
 
 std::vector<uint8_t> render_rgba(Backend& backend, const DisplayParams& d, Size out, const Preset* story) {
@@ -63,27 +50,10 @@ std::vector<uint8_t> render_rgba(Backend& backend, const DisplayParams& d, Size 
         "render(): the GL context belongs to the thread that rendered first; render from that thread");
   }
   if (!slot) slot = std::make_unique<Renderer>(backend.can_publish());
-  Renderer& r = *slot;
-  if (story != nullptr) {
-    r.field.set_palette(render::palette_at(palettes(), *story, backend.steps_done()));
-  } else {
-    r.field.set_palette(palette_named(d.palette));
-  }
-
-  const render::Texture colour = render::make_texture_2d(out.width, out.height, GL_RGBA8);
-  const render::Framebuffer fbo = render::make_framebuffer();
-  glNamedFramebufferTexture(fbo.get(), GL_COLOR_ATTACHMENT0, colour.get(), 0);
-  if (glCheckNamedFramebufferStatus(fbo.get(), GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-    throw Error("render(): the offscreen framebuffer is incomplete");
-  }
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo.get());
-  // The range from a host copy, as `physarum render` computes it for its last frame.
-  r.field.update_field(backend, true);
-  r.field.draw(d, render::View{}, out.width, out.height);
-  std::vector<uint8_t> rgba = render::read_framebuffer_rgba(out.width, out.height);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  render::check_gl("render()");
-  return rgba;
+  const render::Palette palette = story != nullptr
+                                      ? render::palette_at(palettes(), *story, backend.steps_done())
+                                      : render::palette_named(palettes(), d.palette);
+  return slot->picture.draw_plane(backend, d, palette, out, "render()");
 }
 
 void release_renderer() {

@@ -138,6 +138,14 @@ size_t PaletteSet::index_of(std::string_view name) const {
   return 0;
 }
 
+const Palette& palette_named(const PaletteSet& palettes, const std::string& name) {
+  const size_t pi = palettes.index_of(name);
+  if (palettes.palettes[pi].name == name) return palettes.palettes[pi];
+  std::string names;
+  for (const auto& p : palettes.palettes) names += " " + p.name;
+  throw Error("no palette named '" + name + "' in " + palette_dir().string() + "; there are:" + names);
+}
+
 PaletteSet load_palettes(const std::filesystem::path& dir) {
   PaletteSet set;
   std::error_code ec;

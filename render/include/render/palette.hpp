@@ -44,4 +44,9 @@ struct PaletteSet {
 };
 PaletteSet load_palettes(const std::filesystem::path& dir);
 
+// The palette called `name` in `palettes` (read from palette_dir()); Error naming the ones there
+// are otherwise. Where a name must exist (a preset's display, a keyframe, a drawing asked for by
+// name), unlike index_of's fallback for the window's list.
+const Palette& palette_named(const PaletteSet& palettes, const std::string& name);
+
 }  // namespace physarum::render
