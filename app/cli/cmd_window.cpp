@@ -9,10 +9,12 @@
 #include "cli/help_format.hpp"
 #include "cli/sim_options.hpp"
 #include "export/output_paths.hpp"
+#include "export_pipeline/output_formats.hpp"
 #include "video/video_format.hpp"
 #include "video/video_pacer.hpp"
 #include "window/ui_scale.hpp"
 #include "window/window.hpp"
+#include "window/window_recording.hpp"
 
 namespace physarum::app {
 namespace {
@@ -21,7 +23,14 @@ namespace {
 // for): an unwritable --screenshot would otherwise be found only after the last frame.
 void check_window_outputs(const WindowOptions& o) {
   OutputPaths paths;
-  if (!o.screenshot.empty()) paths.add("--screenshot", o.screenshot);
+  if (!o.screenshot.empty()) {
+    try {
+      (void)picture_format_of(o.screenshot);
+    } catch (const Error& e) {
+      throw UsageError(std::string("--screenshot ") + e.what());
+    }
+    paths.add("--screenshot", o.screenshot);
+  }
   if (o.record.empty()) return;
   if (video_format_of(o.record) != VideoFormat::PngSequence) {
     paths.add("--record", o.record, WritableTarget::RegularFileOrDevice);  // as the recorder takes it
@@ -43,14 +52,16 @@ CommandFn add_window_options(CLI::App& app) {
       ->type_name("N")
       ->transform(decimal_integer())
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--screenshot", o->screenshot, "Save the last frame (panel included) as PNG")
-      ->type_name("FILE.png");
+  app.add_option("--screenshot", o->screenshot,
+                 "Save the last frame (panel included) as " + output_extensions(kWindowOffer))
+      ->type_name("FILE");
   app.add_option("--window", o->size_window, "Window size in screen units, e.g. 1280x800")->type_name("WxH");
   app.add_flag("!--no-vsync", o->vsync, "Do not wait for the display's refresh (uncapped frame rate)");
   app.add_flag("--fullscreen", o->fullscreen, "Start fullscreen (F11 toggles)");
   app.add_flag("--hide-panel", o->hide_panel, "Start with the panel hidden (Tab toggles)");
   app.add_option("--record", o->record,
-                 "Start recording at once (F9 stops and starts): FILE.mp4, .webm, .gif or DIR/%05d.png")
+                 "Start recording at once (F9 stops and starts) to a video: " +
+                     output_extensions({OutputNeeds::Video}))
       ->type_name("FILE");
   app.add_flag("--record-window", o->record_window,
                "Record the whole window with the panel (default: the field)");

@@ -30,7 +30,6 @@
 #include "sim/backend.hpp"
 #include "sim/data_dir.hpp"
 #include "sim/elapsed.hpp"
-#include "sim/png_writer.hpp"
 #include "video/process.hpp"
 #include "video/recorder.hpp"
 #include "video/signals.hpp"
@@ -124,8 +123,7 @@ std::future<void> probe_encoder_in_background(const WindowOptions& o) {
 }
 
 void save_screenshot(const std::string& file, int fb_w, int fb_h) {
-  const auto rgba = render::read_framebuffer_rgba(fb_w, fb_h);
-  write_png_rgba(file, rgba.data(), fb_w, fb_h);
+  write_picture(file, render::read_framebuffer_rgba(fb_w, fb_h), {fb_w, fb_h});
 }
 
 // Everything a frame uses, for as long as the window is open.
