@@ -19,27 +19,31 @@
 namespace physarum::app {
 namespace {
 
-// The files the window is asked to write, checked before it opens (and before a display is looked
-// for): an unwritable --screenshot would otherwise be found only after the last frame.
-void check_window_outputs(const WindowOptions& o) {
-  OutputPaths paths;
-  if (!o.screenshot.empty()) {
-    try {
-      (void)picture_format_of(o.screenshot);
-    } catch (const Error& e) {
-      throw UsageError(std::string("--screenshot ") + e.what());
-    }
-    paths.add("--screenshot", o.screenshot);
-  }
-  if (o.record.empty()) return;
-  if (video_format_of(o.record) != VideoFormat::PngSequence) {
-    paths.add("--record", o.record, WritableTarget::RegularFileOrDevice);  // as the recorder takes it
+// --record: a file as the recorder takes it, or a frame pattern whose folder can be made.
+void check_record(const std::string& record, OutputPaths& paths) {
+  if (video_format_of(record) != VideoFormat::PngSequence) {
+    paths.add("--record", record, WritableTarget::RegularFileOrDevice);  // as the recorder takes it
     return;
   }
   try {
-    check_frame_folder(o.record);
+    check_frame_folder(record);
   } catch (const Error& e) {
     throw UsageError(std::string("--record: ") + e.what());
+  }
+}
+
+// The files the window is asked to write, checked before it opens (and before a display is looked
+// for): an unwritable --screenshot would otherwise be found only after the last frame. Then the
+// screenshot's format: one the window can write a picture as.
+void check_window_outputs(const WindowOptions& o) {
+  OutputPaths paths;
+  if (!o.screenshot.empty()) paths.add("--screenshot", o.screenshot);
+  if (!o.record.empty()) check_record(o.record, paths);
+  if (o.screenshot.empty()) return;
+  try {
+    (void)picture_format_of(o.screenshot);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--screenshot ") + e.what());
   }
 }
 
