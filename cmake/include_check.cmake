@@ -9,7 +9,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   cmake_minimum_required(VERSION 3.25)
 endif()
 set(PHYSARUM_FOLDERS sim render run cli window video export analysis sensitivity atlas report headless bench
-                     export_pipeline common)
+                     export_pipeline render_pipeline common)
 
 # Fails (FATAL_ERROR naming file:line and the include) at the first include of a folder that
 # `folder` may not use.

@@ -16,8 +16,7 @@
 #include "export/bands.hpp"
 #include "export_pipeline/export_plan.hpp"
 #include "export_pipeline/export_run.hpp"
-#include "export_pipeline/export_volume.hpp"
-#include "export_pipeline/export_writers.hpp"
+#include "export_pipeline/output_formats.hpp"
 
 namespace physarum::app {
 namespace {
@@ -85,26 +84,20 @@ void add_field_options(CLI::App& cmd, ExportOptions& o) {
 void add_output_options(CLI::App& cmd, ExportOptions& o) {
   cmd.add_option(
          "--out", o.outs,
-         "Output file, repeatable; format by extension. A plane: .png cave mask, .r16 raw height, .tmj Tiled "
-         "map (+ FILE_tiles.png), .csv grid, .svg contours, .npy the field as `physarum run` writes it (not "
-         "resampled). A volume: .npy the field, .png a stack of 16-bit (--bits) greyscale slices "
-         "(FILE_0000.png, "
-         "FILE_0001.png, ... one a z, or name the digits with ###: what Fiji's Import > Image Sequence and "
-         "3D Slicer read), .vdb OpenVDB fog volumes (one grid a species, \"density\" for one), .ply, .obj "
-         "or .glb the iso-surface mesh (closed, welded, smooth normals; x, y, z = width, height, depth in "
-         "voxels times --voxel-size)")
+         "Output file, repeatable; format by extension. A plane: " + output_formats_help(kPlaneExportOffer) +
+             ". A volume: " + output_formats_help(kVolumeExportOffer) +
+             "; a mesh is closed and welded, with smooth normals; x, y, z = width, height, depth in "
+             "voxels times --voxel-size")
       ->required()
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  std::vector<std::string> names;
-  for (const FormatWriter& w : format_writers()) names.emplace_back(w.name);
-  std::string type = format_writer_names("|");
-  for (const VolumeWriter& w : volume_writers()) {
-    if (std::ranges::find(names, w.name) != names.end()) continue;
-    names.emplace_back(w.name);
-    type += "|" + std::string(w.name);
+  std::vector<std::string> names = output_format_names(kPlaneExportOffer);
+  for (const std::string& name : output_format_names(kVolumeExportOffer)) {
+    if (std::ranges::find(names, name) == names.end()) names.push_back(name);
   }
+  std::string type;
+  for (const std::string& name : names) type += (type.empty() ? "" : "|") + name;
   cmd.add_option("--format", o.format,
                  "Format of every --out instead of the extension (height: 16-bit PNG; slices: a volume's PNG "
                  "stack)")

@@ -9,28 +9,41 @@
 #include "cli/help_format.hpp"
 #include "cli/sim_options.hpp"
 #include "export/output_paths.hpp"
+#include "export_pipeline/output_formats.hpp"
 #include "video/video_format.hpp"
 #include "video/video_pacer.hpp"
 #include "window/ui_scale.hpp"
 #include "window/window.hpp"
+#include "window/window_recording.hpp"
 
 namespace physarum::app {
 namespace {
 
-// The files the window is asked to write, checked before it opens (and before a display is looked
-// for): an unwritable --screenshot would otherwise be found only after the last frame.
-void check_window_outputs(const WindowOptions& o) {
-  OutputPaths paths;
-  if (!o.screenshot.empty()) paths.add("--screenshot", o.screenshot);
-  if (o.record.empty()) return;
-  if (video_format_of(o.record) != VideoFormat::PngSequence) {
-    paths.add("--record", o.record, WritableTarget::RegularFileOrDevice);  // as the recorder takes it
+// --record: a file as the recorder takes it, or a frame pattern whose folder can be made.
+void check_record(const std::string& record, OutputPaths& paths) {
+  if (video_format_of(record) != VideoFormat::PngSequence) {
+    paths.add("--record", record, WritableTarget::RegularFileOrDevice);  // as the recorder takes it
     return;
   }
   try {
-    check_frame_folder(o.record);
+    check_frame_folder(record);
   } catch (const Error& e) {
     throw UsageError(std::string("--record: ") + e.what());
+  }
+}
+
+// The files the window is asked to write, checked before it opens (and before a display is looked
+// for): an unwritable --screenshot would otherwise be found only after the last frame. Then the
+// screenshot's format: one the window can write a picture as.
+void check_window_outputs(const WindowOptions& o) {
+  OutputPaths paths;
+  if (!o.screenshot.empty()) paths.add("--screenshot", o.screenshot);
+  if (!o.record.empty()) check_record(o.record, paths);
+  if (o.screenshot.empty()) return;
+  try {
+    (void)picture_format_of(o.screenshot);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--screenshot ") + e.what());
   }
 }
 
@@ -43,14 +56,16 @@ CommandFn add_window_options(CLI::App& app) {
       ->type_name("N")
       ->transform(decimal_integer())
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--screenshot", o->screenshot, "Save the last frame (panel included) as PNG")
-      ->type_name("FILE.png");
+  app.add_option("--screenshot", o->screenshot,
+                 "Save the last frame (panel included) as " + output_extensions(kWindowOffer))
+      ->type_name("FILE");
   app.add_option("--window", o->size_window, "Window size in screen units, e.g. 1280x800")->type_name("WxH");
   app.add_flag("!--no-vsync", o->vsync, "Do not wait for the display's refresh (uncapped frame rate)");
   app.add_flag("--fullscreen", o->fullscreen, "Start fullscreen (F11 toggles)");
   app.add_flag("--hide-panel", o->hide_panel, "Start with the panel hidden (Tab toggles)");
   app.add_option("--record", o->record,
-                 "Start recording at once (F9 stops and starts): FILE.mp4, .webm, .gif or DIR/%05d.png")
+                 "Start recording at once (F9 stops and starts) to a video: " +
+                     output_extensions({OutputNeeds::Video}))
       ->type_name("FILE");
   app.add_flag("--record-window", o->record_window,
                "Record the whole window with the panel (default: the field)");

@@ -4,7 +4,7 @@
 
 #include "cli/decimal_option.hpp"
 #include "export/output_budget.hpp"
-#include "headless/deep_stills.hpp"
+#include "export_pipeline/output_formats.hpp"
 
 namespace physarum::app {
 

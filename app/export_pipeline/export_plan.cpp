@@ -9,6 +9,7 @@
 #include "export/output_paths.hpp"
 #include "export_pipeline/export_volume.hpp"
 #include "export_pipeline/export_writers.hpp"
+#include "export_pipeline/output_formats.hpp"
 #include "report/render_report.hpp"
 #include "sim/npy.hpp"
 #include "sim/text.hpp"
@@ -20,15 +21,16 @@ using run::UsageError;
 
 namespace fs = std::filesystem;
 
-const FormatWriter& writer_of(const std::string& out, const std::string& forced) {
+const OutputFormat& format_of(const std::string& out, const std::string& forced) {
   if (!forced.empty()) {
-    if (const FormatWriter* w = format_writer_named(forced)) return *w;
-    throw UsageError("--format " + forced + ": expected one of " + format_writer_names(", "));
+    if (const OutputFormat* f = output_format_named(forced, kPlaneExportOffer)) return *f;
+    throw UsageError("--format " + forced + ": expected one of " +
+                     or_list(output_format_names(kPlaneExportOffer)));
   }
-  const std::string ext = lowercase_extension(out);
-  if (const FormatWriter* w = format_writer_for_extension(ext)) return *w;
-  throw UsageError("--out " + out + ": cannot tell the format from the extension '" + ext + "' (use " +
-                   format_writer_extensions() + " or --format)");
+  if (const OutputFormat* f = output_format_for(out, kPlaneExportOffer)) return *f;
+  throw UsageError("--out " + out + ": cannot tell the format from the extension '" +
+                   lowercase_extension(out) + "' (use " + output_extensions(kPlaneExportOffer) +
+                   ", or --format)");
 }
 
 // Options that contradict each other, or ask for a field both to be grown and read.
@@ -54,9 +56,9 @@ std::vector<ExportOutput> checked_outputs(const ExportOptions& o) {
   std::vector<ExportOutput> outputs;
   OutputPaths paths;
   for (const std::string& out : o.outs) {
-    outputs.push_back({out, &writer_of(out, o.format)});
+    outputs.push_back({out, &format_of(out, o.format)});
     paths.add("--out", out);
-    if (outputs.back().writer->name == "tiled") paths.add("the tileset of --out " + out, tileset_path(out));
+    if (outputs.back().format->name == "tiled") paths.add("the tileset of --out " + out, tileset_path(out));
   }
   if (!o.report.empty()) paths.add("--report", o.report);
   if (!o.graph.empty()) {
@@ -64,7 +66,7 @@ std::vector<ExportOutput> checked_outputs(const ExportOptions& o) {
     paths.add("--graph", o.graph);
   }
   const bool svg =
-      std::ranges::any_of(outputs, [](const ExportOutput& e) { return e.writer->name == "svg"; });
+      std::ranges::any_of(outputs, [](const ExportOutput& e) { return e.format->name == "svg"; });
   if (o.skeleton && !svg)
     throw UsageError("--skeleton draws the network into an SVG: give an --out FILE.svg");
   return outputs;
@@ -73,7 +75,7 @@ std::vector<ExportOutput> checked_outputs(const ExportOptions& o) {
 bool needs_cave(const ExportOptions& o, const std::vector<ExportOutput>& outputs) {
   const bool banded = !o.bands.empty();
   return !o.report.empty() || std::ranges::any_of(outputs, [&](const ExportOutput& e) {
-    return e.writer->cave == CaveUse::Always || (!banded && e.writer->cave == CaveUse::UnlessBanded);
+    return e.format->cave == CaveUse::Always || (!banded && e.format->cave == CaveUse::UnlessBanded);
   });
 }
 
@@ -88,8 +90,8 @@ void check_against_run(const ExportOptions& o, const Preset& preset) {
 }
 
 // The field's size and planes before it is grown (the recipe's) or read (the .npy's header).
-ExportShape field_shape(const ExportOptions& o, const Preset& preset) {
-  ExportShape s;
+OutputShape field_shape(const ExportOptions& o, const Preset& preset) {
+  OutputShape s{.options = &o};
   if (o.field.empty()) {
     s.field = preset.run.size;
     s.planes = preset.species.count();
@@ -111,7 +113,7 @@ ExportShape field_shape(const ExportOptions& o, const Preset& preset) {
 // bytes a cell each), the cave clean-up's arrays (about 20 bytes a cell) and the band map with
 // the sorted copy quantile bands take (5 bytes a cell).
 void check_output_budget(const ExportOptions& o, const ExportPlan& plan, const Preset& preset) {
-  ExportShape s = field_shape(o, preset);
+  OutputShape s = field_shape(o, preset);
   s.grid = export_resolution(o.resolution, s.field);
   s.grid_text = "a " + format_size(s.grid) + " grid (--resolution " + o.resolution + " of the " +
                 format_size(s.field) + " field)";
@@ -125,7 +127,7 @@ void check_output_budget(const ExportOptions& o, const ExportPlan& plan, const P
                      (plan.needs_cave ? 20 * grid : 0) + (s.bands > 0 ? 5 * grid : 0)});
   if (o.channel >= 0) s.planes = 1;
   for (const ExportOutput& out : plan.outputs) {
-    OutputEstimate e = out.writer->estimate(o, s);
+    OutputEstimate e = out.format->estimate(s);
     budget.add("--out " + out.path.string(), std::move(e.because), e.cost);
   }
   if (!o.graph.empty()) {

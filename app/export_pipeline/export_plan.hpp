@@ -1,6 +1,6 @@
-// `physarum export` in three parts: a plan (every output with its writer, the paper, the grid's
+// `physarum export` in three parts: a plan (every output with its format, the paper, the grid's
 // size when it is known), checked whole before any field is grown or read; the field; then one
-// writer per output (export_writers.hpp). export_run.hpp runs the three in turn.
+// writer per output (output_formats.hpp). export_run.hpp runs the three in turn.
 #pragma once
 
 #include <filesystem>
@@ -15,8 +15,7 @@
 
 namespace physarum::app {
 
-struct FormatWriter;
-struct VolumeWriter;
+struct OutputFormat;
 
 // What the command line said beyond the values: which options were given at all (some refuse to
 // be combined with others whatever their value), and the words the files' comments carry.
@@ -68,8 +67,7 @@ struct ExportOptions {
 
 struct ExportOutput {
   std::filesystem::path path;
-  const FormatWriter* writer = nullptr;         // a plane's
-  const VolumeWriter* volume_writer = nullptr;  // a volume's
+  const OutputFormat* format = nullptr;  // a plane's or a volume's (ExportPlan::volume)
 };
 
 struct ExportPlan {
@@ -82,7 +80,7 @@ struct ExportPlan {
   // The cave clean-up costs more than everything else together on big grids: only when an output
   // or the report needs it.
   bool needs_cave = false;
-  bool volume = false;      // the field grown or read is a volume: volume_writer for each output
+  bool volume = false;      // the field grown or read is a volume: its outputs are a volume's formats
   bool needs_mesh = false;  // a volume output is a mesh
 };
 

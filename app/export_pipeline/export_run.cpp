@@ -13,6 +13,7 @@
 #include "export_pipeline/export_plan.hpp"
 #include "export_pipeline/export_volume.hpp"
 #include "export_pipeline/export_writers.hpp"
+#include "export_pipeline/output_formats.hpp"
 #include "report/render_report.hpp"
 #include "run/environment_maps.hpp"
 #include "run/run.hpp"
@@ -177,6 +178,14 @@ std::optional<int> write_outputs(const ExportPlan& plan, Write&& write, More&& m
   return std::nullopt;
 }
 
+OutputSource plane_source(const ExportInputs& in) {
+  return {.field = {in.field.values.data(), in.field.size, in.field.species}, .grid = &in};
+}
+
+OutputSource volume_source(const VolumeInputs& in) {
+  return {.field = {in.values.data(), in.size, in.species}, .volume = &in};
+}
+
 }  // namespace
 
 int run_export(const ExportOptions& o) {
@@ -184,7 +193,7 @@ int run_export(const ExportOptions& o) {
   if (plan.volume) {
     const VolumeInputs in = prepare_volume(o, plan);
     if (auto stopped = write_outputs(
-            plan, [&](const ExportOutput& out) { out.volume_writer->write(out.path, in); }, [] {})) {
+            plan, [&](const ExportOutput& out) { out.format->write(out.path, volume_source(in)); }, [] {})) {
       return *stopped;
     }
     print_volume_summary(plan, in);
@@ -196,7 +205,7 @@ int run_export(const ExportOptions& o) {
   ExportInputs in{.options = o, .plan = plan, .field = std::move(field), .recipe = o.command.recipe};
   derive(o, plan, in);
   const auto stopped = write_outputs(
-      plan, [&](const ExportOutput& out) { out.writer->write(out.path, in); },
+      plan, [&](const ExportOutput& out) { out.format->write(out.path, plane_source(in)); },
       [&] {
         if (!o.graph.empty() && !write_export_graph(o, in)) throw_if_stopped();
       });

@@ -22,19 +22,49 @@ namespace ex = exporter;
 namespace fs = std::filesystem;
 using run::UsageError;
 
-std::vector<int> npy_shape(const VolumeInputs& in) {
-  std::vector<int> shape = {in.size.depth, in.size.height, in.size.width};
-  if (in.species > 1) shape.insert(shape.begin(), in.species);
-  return shape;
+// Upper bounds from the options and the volume's size alone (as a plane's, export_writers.cpp).
+uint64_t voxels_of(const OutputShape& s) {
+  return cells_of(s.field);
+}
+std::string volume_text(const OutputShape& s) {
+  return "the " + format_size(s.field) + " volume";
 }
 
-void write_volume_npy(const fs::path& out, const VolumeInputs& in) {
-  write_npy_shape(out, in.values.data(), npy_shape(in));
+// Making the mesh holds, once for every mesh output: the padded signed field, the mask, its labels
+// and search (about 30 bytes a voxel of the padded volume), whatever the surface.
+uint64_t mesh_working_set(const OutputShape& s) {
+  return 30 * (static_cast<uint64_t>(s.field.width) + 2) * (static_cast<uint64_t>(s.field.height) + 2) *
+         (static_cast<uint64_t>(s.field.depth) + 2);
 }
+// On top of the working set: 60 bytes a vertex (positions, normals and their sums) and 96 a
+// triangle (the indices, the simplifier's copy and the topology checks' sorted edges and links).
+MeshBound mesh_bound(const OutputShape& s, const exporter::SurfaceSize& size) {
+  return {size.vertices, size.triangles, mesh_working_set(s) + 60 * size.vertices + 96 * size.triangles};
+}
+std::string mesh_text(const OutputShape& s, const MeshBound& b) {
+  return "the iso-surface of " + volume_text(s) + ", " + format_count(b.triangles) +
+         " triangles before --triangles";
+}
+
+// Formats that only a volume has: a plane's export takes none of that extension.
+bool volume_only(const ExportOptions& o) {
+  const auto only = [](const OutputFormat* f) {
+    return f != nullptr && (f->needs == OutputNeeds::Volume || f->needs == OutputNeeds::Mesh) &&
+           !output_format_for_extension(f->extensions[0], kPlaneExportOffer);
+  };
+  if (!o.format.empty()) return only(output_format_named(o.format, kVolumeExportOffer));
+  return std::ranges::any_of(
+      o.outs, [&](const std::string& out) { return only(output_format_for(out, kVolumeExportOffer)); });
+}
+
+}  // namespace
+
+namespace volume_formats {
 
 // One PNG a z, rows y top to bottom, the whole volume on one scale (its minimum to its maximum), which
 // each file's Description states so that values can be recovered.
-void write_slices(const fs::path& out, const VolumeInputs& in) {
+void write_slices(const fs::path& out, const OutputSource& source) {
+  const VolumeInputs& in = *source.volume;
   const auto [mn, mx] = std::minmax_element(in.grid.values.begin(), in.grid.values.end());
   const double lo = *mn, hi = *mx, top = in.options.bits == 16 ? 65535.0 : 255.0;
   const double scale = hi > lo ? top / (hi - lo) : 0.0;
@@ -57,7 +87,8 @@ void write_slices(const fs::path& out, const VolumeInputs& in) {
   }
 }
 
-void write_vdb_file(const fs::path& out, const VolumeInputs& in) {
+void write_vdb(const fs::path& out, const OutputSource& source) {
+  const VolumeInputs& in = *source.volume;
   const size_t voxels = in.grid.voxels();
   float largest = 0;
   for (float v : in.values) largest = std::max(largest, std::abs(v));
@@ -73,114 +104,50 @@ void write_vdb_file(const fs::path& out, const VolumeInputs& in) {
   ex::write_vdb(out, in.size.width, in.size.height, in.size.depth, channels, vo);
 }
 
-void write_ply(const fs::path& out, const VolumeInputs& in) {
-  write_file_atomically(out, ex::ply_bytes(in.mesh, in.recipe));
+void write_ply(const fs::path& out, const OutputSource& in) {
+  write_file_atomically(out, ex::ply_bytes(in.volume->mesh, in.volume->recipe));
 }
-void write_obj(const fs::path& out, const VolumeInputs& in) {
-  write_file_atomically(out, ex::obj_bytes(in.mesh, in.recipe));
+void write_obj(const fs::path& out, const OutputSource& in) {
+  write_file_atomically(out, ex::obj_bytes(in.volume->mesh, in.volume->recipe));
 }
-void write_glb(const fs::path& out, const VolumeInputs& in) {
-  write_file_atomically(out, ex::glb_bytes(in.mesh, "physarum " PHYSARUM_VERSION, in.recipe));
-}
-
-// Upper bounds from the options and the volume's size alone (as a plane's, export_writers.cpp).
-uint64_t voxels_of(const VolumeShape& s) {
-  return cells_of(s.size);
-}
-std::string volume_text(const VolumeShape& s) {
-  return "the " + format_size(s.size) + " volume";
+void write_glb(const fs::path& out, const OutputSource& in) {
+  write_file_atomically(out, ex::glb_bytes(in.volume->mesh, "physarum " PHYSARUM_VERSION, in.volume->recipe));
 }
 
-OutputEstimate estimate_volume_npy(const ExportOptions&, const VolumeShape& s, const MeshBound&) {
-  return {{4 * voxels_of(s) * static_cast<uint64_t>(s.planes) + 128, 0}, volume_text(s)};
-}
-
-OutputEstimate estimate_slices(const ExportOptions& o, const VolumeShape& s, const MeshBound&) {
-  const uint64_t png = png_bytes_bound(s.size.width, s.size.height, 1, o.bits / 8);
-  const uint64_t plane = static_cast<uint64_t>(s.size.width) * static_cast<uint64_t>(s.size.height);
+OutputEstimate estimate_slices(const OutputShape& s) {
+  const int bits = s.options->bits;
+  const uint64_t png = png_bytes_bound(s.field.width, s.field.height, 1, bits / 8);
+  const uint64_t plane = static_cast<uint64_t>(s.field.width) * static_cast<uint64_t>(s.field.height);
   return {
-      {png * static_cast<uint64_t>(s.size.depth), 2 * plane + png},
-      std::to_string(s.size.depth) + " slices of " + volume_text(s) + " at --bits " + std::to_string(o.bits)};
+      {png * static_cast<uint64_t>(s.field.depth), 2 * plane + png},
+      std::to_string(s.field.depth) + " slices of " + volume_text(s) + " at --bits " + std::to_string(bits)};
 }
 
 // A leaf of 8^3 voxels holds 4 bytes a voxel and its masks (well under 5 bytes a voxel with the tree
 // above it), on disk and in memory alike; the file is read back once to make its id stable.
-OutputEstimate estimate_vdb(const ExportOptions&, const VolumeShape& s, const MeshBound&) {
+OutputEstimate estimate_vdb(const OutputShape& s) {
   const uint64_t bytes = (5 * voxels_of(s) + (uint64_t{1} << 20)) * static_cast<uint64_t>(s.planes);
   return {{bytes, 3 * bytes}, volume_text(s) + " with every voxel active"};
 }
 
-// Making the mesh holds, once for every mesh output: the padded signed field, the mask, its labels
-// and search (about 30 bytes a voxel of the padded volume), whatever the surface.
-uint64_t mesh_working_set(const VolumeShape& s) {
-  return 30 * (static_cast<uint64_t>(s.size.width) + 2) * (static_cast<uint64_t>(s.size.height) + 2) *
-         (static_cast<uint64_t>(s.size.depth) + 2);
-}
-// On top of the working set: 60 bytes a vertex (positions, normals and their sums) and 96 a
-// triangle (the indices, the simplifier's copy and the topology checks' sorted edges and links).
-MeshBound mesh_bound(const VolumeShape& s, const exporter::SurfaceSize& size) {
-  return {size.vertices, size.triangles, mesh_working_set(s) + 60 * size.vertices + 96 * size.triangles};
-}
-std::string mesh_text(const VolumeShape& s, const MeshBound& b) {
-  return "the iso-surface of " + volume_text(s) + ", " + format_count(b.triangles) +
-         " triangles before --triangles";
-}
 // Each file is built whole in memory before it is written.
-OutputEstimate estimate_ply(const ExportOptions&, const VolumeShape& s, const MeshBound& b) {
-  const uint64_t file = 24 * b.vertices + 13 * b.triangles + 4096;
-  return {{file, file}, mesh_text(s, b)};
+OutputEstimate estimate_ply(const OutputShape& s) {
+  const uint64_t file = 24 * s.mesh.vertices + 13 * s.mesh.triangles + 4096;
+  return {{file, file}, mesh_text(s, s.mesh)};
 }
 // A vertex is two lines of three shortest floats (at most 15 characters each); a face three pairs
 // of indices of at most 10 digits.
-OutputEstimate estimate_obj(const ExportOptions&, const VolumeShape& s, const MeshBound& b) {
-  const uint64_t file = 2 * 52 * b.vertices + 72 * b.triangles + 4096;
-  return {{file, file}, mesh_text(s, b)};
+OutputEstimate estimate_obj(const OutputShape& s) {
+  const uint64_t file = 2 * 52 * s.mesh.vertices + 72 * s.mesh.triangles + 4096;
+  return {{file, file}, mesh_text(s, s.mesh)};
 }
 // tinygltf holds the buffer, its stream and the string made of it.
-OutputEstimate estimate_glb(const ExportOptions&, const VolumeShape& s, const MeshBound& b) {
-  const uint64_t file = 24 * b.vertices + 12 * b.triangles + 8192;
-  return {{file, 3 * file}, mesh_text(s, b)};
+OutputEstimate estimate_glb(const OutputShape& s) {
+  const uint64_t file = 24 * s.mesh.vertices + 12 * s.mesh.triangles + 8192;
+  return {{file, 3 * file}, mesh_text(s, s.mesh)};
 }
 
-constexpr VolumeWriter kVolumeWriters[] = {
-    {"npy", {".npy", ""}, false, write_volume_npy, estimate_volume_npy},
-    {"slices", {".png", ""}, false, write_slices, estimate_slices},
-    {"vdb", {".vdb", ""}, false, write_vdb_file, estimate_vdb},
-    {"ply", {".ply", ""}, true, write_ply, estimate_ply},
-    {"obj", {".obj", ""}, true, write_obj, estimate_obj},
-    {"glb", {".glb", ""}, true, write_glb, estimate_glb},
-};
-
-const VolumeWriter* volume_writer_for_extension(std::string_view ext) {
-  for (const VolumeWriter& w : kVolumeWriters) {
-    if (!ext.empty() && std::ranges::find(w.extensions, ext) != w.extensions.end()) return &w;
-  }
-  return nullptr;
-}
-
-// Formats that only a volume has (a plane's table has no writer of that name or extension).
-bool volume_only(const ExportOptions& o) {
-  const auto only = [](const VolumeWriter* w) {
-    return w != nullptr && !format_writer_named(w->name) && w->name != "slices";
-  };
-  if (!o.format.empty()) return only(volume_writer_named(o.format));
-  return std::ranges::any_of(o.outs, [&](const std::string& out) {
-    return only(volume_writer_for_extension(lowercase_extension(out)));
-  });
-}
-
-}  // namespace
-
-std::span<const VolumeWriter> volume_writers() {
-  return kVolumeWriters;
-}
-
-const VolumeWriter* volume_writer_named(std::string_view name) {
-  for (const VolumeWriter& w : kVolumeWriters) {
-    if (w.name == name) return &w;
-  }
-  return nullptr;
-}
+}  // namespace volume_formats
 
 bool exports_volume(const ExportOptions& o, const Preset& preset) {
   if (o.field.empty()) return preset.run.size.volume();
@@ -221,36 +188,35 @@ constexpr const char* kPlaneOnly[] = {"--resolution", "--threshold",  "--smooth"
                                       "--paper",      "--margin",     "--contours", "--contour-at",
                                       "--tolerance",  "--min-length", "--stroke",   "--skeleton"};
 
-std::string volume_extensions() {
-  return ".npy (the field), .png (a stack of slices), .vdb (OpenVDB), .ply, .obj or .glb (the iso-surface)";
-}
-
-const VolumeWriter& volume_writer_of(const std::string& out, const std::string& forced) {
+const OutputFormat& volume_format_of(const std::string& out, const std::string& forced) {
   if (!forced.empty()) {
-    if (const VolumeWriter* w = volume_writer_named(forced)) return *w;
-    throw UsageError("--format " + forced + ": a volume exports as npy, slices, vdb, ply, obj or glb");
+    if (const OutputFormat* f = output_format_named(forced, kVolumeExportOffer)) return *f;
+    throw UsageError("--format " + forced + ": a volume exports as " +
+                     or_list(output_format_names(kVolumeExportOffer)));
   }
-  const std::string ext = lowercase_extension(out);
-  if (const VolumeWriter* w = volume_writer_for_extension(ext)) return *w;
-  throw UsageError("--out " + out + ": a volume exports as " + volume_extensions() + ", not '" + ext +
-                   "' (or give --format)");
+  if (const OutputFormat* f = output_format_for(out, kVolumeExportOffer)) return *f;
+  throw UsageError("--out " + out + ": a volume exports as " + output_extensions(kVolumeExportOffer) +
+                   ", not '" + lowercase_extension(out) + "' (or give --format)");
 }
 
 // The volume's size and channels before it is grown (the recipe's) or read (the .npy's header).
-VolumeShape volume_shape(const ExportOptions& o, const Preset& preset) {
-  if (o.field.empty()) return {preset.run.size, preset.species.count()};
+OutputShape volume_shape(const ExportOptions& o, const Preset& preset) {
+  OutputShape s{.options = &o, .field = preset.run.size, .planes = preset.species.count()};
+  if (o.field.empty()) return s;
   NpyVolume v;
   try {
     v = read_npy_volume_field(o.field, false);
   } catch (const Error& e) {
     throw UsageError(std::string("--field: ") + e.what());
   }
-  return {{v.width, v.height, v.depth}, v.species};
+  s.field = {v.width, v.height, v.depth};
+  s.planes = v.species;
+  return s;
 }
 
 // The outputs against --output-budget: before the volume exists (`mesh` null), what grows with the
 // volume alone (the mesh's working set, not its surface); with the surface's bound, everything.
-void check_volume_budget(const ExportOptions& o, const ExportPlan& plan, const VolumeShape& shape,
+void check_volume_budget(const ExportOptions& o, const ExportPlan& plan, OutputShape shape,
                          const MeshBound* mesh) {
   OutputBudget budget;
   budget.add("the volume and its sum", volume_text(shape),
@@ -263,9 +229,11 @@ void check_volume_budget(const ExportOptions& o, const ExportPlan& plan, const V
                  {0, mesh_working_set(shape)});
     }
   }
+  if (mesh != nullptr) shape.mesh = *mesh;
   for (const ExportOutput& out : plan.outputs) {
-    if (out.volume_writer->mesh && mesh == nullptr) continue;  // sized by the surface, checked then
-    OutputEstimate e = out.volume_writer->estimate(o, shape, mesh != nullptr ? *mesh : MeshBound{});
+    const bool sized_by_surface = out.format->needs == OutputNeeds::Mesh;
+    if (sized_by_surface && mesh == nullptr) continue;  // checked once the surface's bound is known
+    OutputEstimate e = out.format->estimate(shape);
     budget.add("--out " + out.path.string(), std::move(e.because), e.cost);
   }
   budget.check(o.output_budget);
@@ -275,7 +243,8 @@ void check_volume_options(const ExportOptions& o) {
   for (const char* name : kPlaneOnly) {
     if (o.command.has(name)) {
       throw UsageError(std::string(name) + " shapes a plane's export; a volume exports as " +
-                       volume_extensions() + ", its mesh's level set by --iso or --floor-fraction");
+                       output_extensions(kVolumeExportOffer) +
+                       ", its mesh's level set by --iso or --floor-fraction");
     }
   }
   if (o.iso && o.floor_fraction) throw UsageError("--iso and --floor-fraction exclude each other");
@@ -287,21 +256,21 @@ void plan_volume(const ExportOptions& o, const Preset& preset, ExportPlan& plan)
   check_volume_options(o);
   plan.volume = true;
   OutputPaths paths;
-  VolumeShape shape = volume_shape(o, preset);
+  OutputShape shape = volume_shape(o, preset);
   for (const std::string& out : o.outs) {
-    const VolumeWriter& w = volume_writer_of(out, o.format);
-    if (w.name == "vdb" && !exporter::vdb_available()) {
+    const OutputFormat& f = volume_format_of(out, o.format);
+    if (f.name == "vdb" && !exporter::vdb_available()) {
       throw UsageError("--out " + out + ": " + exporter::vdb_missing_message());
     }
-    plan.outputs.push_back({out, nullptr, &w});
-    plan.needs_mesh = plan.needs_mesh || w.mesh;
-    if (w.name == "slices") {
+    plan.outputs.push_back({out, &f});
+    plan.needs_mesh = plan.needs_mesh || f.needs == OutputNeeds::Mesh;
+    if (f.name == "slices") {
       // The first and the last slice stand for the stack: the same folder, the same kind of name.
       // Their folder is made when missing, as render makes a PNG sequence's (write_slices).
-      paths.add("--out " + out + " (its first slice)", slice_path(out, 0, shape.size.depth),
+      paths.add("--out " + out + " (its first slice)", slice_path(out, 0, shape.field.depth),
                 WritableTarget::InFolderToMake);
-      paths.add("--out " + out + " (its last slice)", slice_path(out, shape.size.depth - 1, shape.size.depth),
-                WritableTarget::InFolderToMake);
+      paths.add("--out " + out + " (its last slice)",
+                slice_path(out, shape.field.depth - 1, shape.field.depth), WritableTarget::InFolderToMake);
     } else {
       paths.add("--out", out);
     }
@@ -402,7 +371,7 @@ void make_mesh(const ExportOptions& o, const ExportPlan& plan, VolumeInputs& in)
     throw UsageError(std::string("no voxel is inside the mesh at level ") + level +
                      " (after --min-island): give a lower --iso or a larger --floor-fraction");
   }
-  const VolumeShape shape{in.size, o.channel >= 0 ? 1 : in.species};
+  const OutputShape shape{.options = &o, .field = in.size, .planes = o.channel >= 0 ? 1 : in.species};
   const MeshBound bound = mesh_bound(shape, exporter::surface_size(mask));
   check_volume_budget(o, plan, shape, &bound);
   in.mesh = exporter::iso_surface(in.grid, in.level, mask, o.voxel_size, stop_on_signal());
@@ -448,7 +417,7 @@ void print_volume_summary(const ExportPlan& plan, const VolumeInputs& in) {
   }
   std::printf("\n");
   for (const ExportOutput& out : plan.outputs) {
-    if (out.volume_writer->name == "slices") {
+    if (out.format->name == "slices") {
       std::printf(
           "wrote %s .. %s (%d slices)\n", printable(slice_path(out.path, 0, in.size.depth).string()).c_str(),
           printable(slice_path(out.path, in.size.depth - 1, in.size.depth).string()).c_str(), in.size.depth);

@@ -1,19 +1,16 @@
 // `physarum export` of a volume (grown from a 3-D recipe or read from a (D, H, W) / (S, D, H, W)
 // .npy): the field itself (.npy), a stack of PNG slices, OpenVDB fog volumes and the iso-surface as
-// a mesh (.ply, .obj, .glb). The plan (what is refused before the run) and the writers, behind the
-// same small interface as a plane's (export_writers.hpp).
+// a mesh (.ply, .obj, .glb). The plan (what is refused before the run) and the writers, entries of
+// the one table of output formats (output_formats.hpp) as a plane's are.
 #pragma once
 
-#include <array>
 #include <filesystem>
-#include <span>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "export/volume_mesh.hpp"
 #include "export_pipeline/export_plan.hpp"
-#include "export_pipeline/export_writers.hpp"
+#include "export_pipeline/output_formats.hpp"
 
 namespace physarum::app {
 
@@ -38,31 +35,20 @@ struct VolumeInputs {
   exporter::MeshTopology topology{};
 };
 
-// The volume's shape before it is grown or read.
-struct VolumeShape {
-  Size size;
-  int planes = 1;  // after --channel
-};
-
-// The iso-surface's vertices and triangles before --triangles (exporter::surface_size, known once the
-// inside is cleaned up) and the bytes held while making it. The plan, before the volume exists,
-// checks the part that grows with the volume alone; the mesh and its files are checked against
-// --output-budget again before the surface is made.
-struct MeshBound {
-  uint64_t vertices = 0, triangles = 0, held = 0;
-};
-
-struct VolumeWriter {
-  std::string_view name;
-  std::array<std::string_view, 2> extensions;
-  bool mesh = false;
-  void (*write)(const std::filesystem::path& out, const VolumeInputs& in) = nullptr;
-  // The mesh's writers size their files by the surface's bound (MeshBound), known once the inside is.
-  OutputEstimate (*estimate)(const ExportOptions& o, const VolumeShape& s, const MeshBound& m) = nullptr;
-};
-
-std::span<const VolumeWriter> volume_writers();
-const VolumeWriter* volume_writer_named(std::string_view name);
+// A volume's formats (OutputNeeds::Volume and Mesh), entries of the one table (output_formats.cpp):
+// each reads the source's volume (VolumeInputs); the mesh's size their files by the shape's mesh.
+namespace volume_formats {
+void write_slices(const std::filesystem::path& out, const OutputSource& in);
+void write_vdb(const std::filesystem::path& out, const OutputSource& in);
+void write_ply(const std::filesystem::path& out, const OutputSource& in);
+void write_obj(const std::filesystem::path& out, const OutputSource& in);
+void write_glb(const std::filesystem::path& out, const OutputSource& in);
+OutputEstimate estimate_slices(const OutputShape& s);
+OutputEstimate estimate_vdb(const OutputShape& s);
+OutputEstimate estimate_ply(const OutputShape& s);
+OutputEstimate estimate_obj(const OutputShape& s);
+OutputEstimate estimate_glb(const OutputShape& s);
+}  // namespace volume_formats
 
 // Whether the export grows (the recipe's size has a depth) or reads a volume: a 4-D .npy, or a 3-D
 // one whose first side is more than a plane's species can be, or any 3-D one when an output is a
@@ -70,7 +56,7 @@ const VolumeWriter* volume_writer_named(std::string_view name);
 // volume would do.
 bool exports_volume(const ExportOptions& o, const Preset& preset);
 
-// Fills plan.outputs (each with its volume writer) and checks everything a volume can refuse before
+// Fills plan.outputs (each with its format) and checks everything a volume can refuse before
 // it is grown or read: options that shape a plane's outputs, formats, paths, --channel, the budget.
 void plan_volume(const ExportOptions& o, const Preset& preset, ExportPlan& plan);
 

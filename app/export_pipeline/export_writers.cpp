@@ -25,39 +25,6 @@ TextChunks png_text(const ExportInputs& in) {
   return {{"Software", "physarum"}, {"Comment", in.recipe}};
 }
 
-void write_mask(const fs::path& out, const ExportInputs& in) {
-  std::vector<uint16_t> px(in.mask.cells.size());
-  for (size_t k = 0; k < px.size(); ++k) px[k] = in.mask.cells[k] ? 255 : 0;
-  write_grey_png(out, px, in.grid.width, in.grid.height, 8, png_text(in));
-}
-
-void write_height(const fs::path& out, const ExportInputs& in) {
-  write_grey_png(out, ex::height_samples(in.grid, in.plan.display), in.grid.width, in.grid.height, 16,
-                 png_text(in));
-}
-
-void write_r16(const fs::path& out, const ExportInputs& in) {
-  write_file_atomically(out, ex::r16_bytes(ex::height_samples(in.grid, in.plan.display)));
-}
-
-// The map and its tileset beside it, FILE_tiles.png, which the map names.
-void write_tiled(const fs::path& out, const ExportInputs& in) {
-  const int tile = in.options.tile_size;
-  const fs::path tileset = tileset_path(out);
-  const std::string tiles = tileset.filename().string();
-  if (in.banded) {
-    write_file_atomically(tileset, ex::band_tileset_png(tile, in.bands.levels));
-    write_file_atomically(out, ex::tiled_bands_json(in.bands, in.band_mode, tile, tiles, in.recipe));
-  } else {
-    write_file_atomically(tileset, ex::tileset_png(tile));
-    write_file_atomically(out, ex::tiled_json(in.mask, tile, tiles, in.recipe));
-  }
-}
-
-void write_csv(const fs::path& out, const ExportInputs& in) {
-  write_file_atomically(out, in.banded ? ex::band_csv(in.bands) : ex::grid_csv(in.mask));
-}
-
 // Contour values: explicit ones, or N levels evenly spaced in the display mapping, or the cave
 // threshold alone (contour_level_count says how many).
 std::vector<float> contour_values(const ExportInputs& in) {
@@ -104,7 +71,61 @@ std::vector<ex::Polyline> network_lines(const ExportInputs& in, const ex::Placem
   return network;
 }
 
-void write_svg(const fs::path& out, const ExportInputs& in) {
+// The estimates below are upper bounds in G, the grid's cells, from the options alone. Text
+// formats are bounded by their longest spelling of a cell; files built whole in memory count once
+// on disk and once in memory.
+uint64_t cells(Size s) {
+  return cells_of(s);
+}
+
+uint64_t decimal_digits(int n) {
+  return std::to_string(n).size();
+}
+
+}  // namespace
+
+namespace plane_formats {
+
+void write_mask(const fs::path& out, const OutputSource& source) {
+  const ExportInputs& in = *source.grid;
+  std::vector<uint16_t> px(in.mask.cells.size());
+  for (size_t k = 0; k < px.size(); ++k) px[k] = in.mask.cells[k] ? 255 : 0;
+  write_grey_png(out, px, in.grid.width, in.grid.height, 8, png_text(in));
+}
+
+void write_height(const fs::path& out, const OutputSource& source) {
+  const ExportInputs& in = *source.grid;
+  write_grey_png(out, ex::height_samples(in.grid, in.plan.display), in.grid.width, in.grid.height, 16,
+                 png_text(in));
+}
+
+void write_r16(const fs::path& out, const OutputSource& source) {
+  const ExportInputs& in = *source.grid;
+  write_file_atomically(out, ex::r16_bytes(ex::height_samples(in.grid, in.plan.display)));
+}
+
+// The map and its tileset beside it, FILE_tiles.png, which the map names.
+void write_tiled(const fs::path& out, const OutputSource& source) {
+  const ExportInputs& in = *source.grid;
+  const int tile = in.options.tile_size;
+  const fs::path tileset = tileset_path(out);
+  const std::string tiles = tileset.filename().string();
+  if (in.banded) {
+    write_file_atomically(tileset, ex::band_tileset_png(tile, in.bands.levels));
+    write_file_atomically(out, ex::tiled_bands_json(in.bands, in.band_mode, tile, tiles, in.recipe));
+  } else {
+    write_file_atomically(tileset, ex::tileset_png(tile));
+    write_file_atomically(out, ex::tiled_json(in.mask, tile, tiles, in.recipe));
+  }
+}
+
+void write_csv(const fs::path& out, const OutputSource& source) {
+  const ExportInputs& in = *source.grid;
+  write_file_atomically(out, in.banded ? ex::band_csv(in.bands) : ex::grid_csv(in.mask));
+}
+
+void write_svg(const fs::path& out, const OutputSource& source) {
+  const ExportInputs& in = *source.grid;
   const ex::Placement place =
       ex::place_on_paper(in.grid.width, in.grid.height, in.plan.paper, in.options.margin_mm);
   const std::vector<ex::ContourLevel> levels = contour_levels(in, place);
@@ -114,40 +135,25 @@ void write_svg(const fs::path& out, const ExportInputs& in) {
                                               in.options.skeleton ? &network : nullptr));
 }
 
-// The field itself, as `physarum run --out` writes it (not resampled: --resolution shapes the grid).
-void write_field_npy(const fs::path& out, const ExportInputs& in) {
-  write_npy(out, in.field.values.data(), in.field.size.height, in.field.size.width, in.field.species);
-}
-
-// The estimates below are upper bounds in G, the grid's cells, from the options alone. Text
-// formats are bounded by their longest spelling of a cell; files built whole in memory count once
-// on disk and once in memory.
-uint64_t cells(Size s) {
-  return cells_of(s);
-}
-
 // 16-bit samples (2 bytes a cell) encoded into a PNG held whole before it is written.
-OutputEstimate estimate_mask(const ExportOptions&, const ExportShape& s) {
+OutputEstimate estimate_mask(const OutputShape& s) {
   const uint64_t png = png_bytes_bound(s.grid.width, s.grid.height, 1, 1);
   return {{png, 2 * cells(s.grid) + png}, s.grid_text};
 }
 
-OutputEstimate estimate_height(const ExportOptions&, const ExportShape& s) {
+OutputEstimate estimate_height(const OutputShape& s) {
   const uint64_t png = png_bytes_bound(s.grid.width, s.grid.height, 1, 2);
   return {{png, 2 * cells(s.grid) + png}, s.grid_text};
 }
 
-OutputEstimate estimate_r16(const ExportOptions&, const ExportShape& s) {
+OutputEstimate estimate_r16(const OutputShape& s) {
   return {{2 * cells(s.grid), 4 * cells(s.grid)}, s.grid_text};
-}
-
-uint64_t decimal_digits(int n) {
-  return std::to_string(n).size();
 }
 
 // Floor/wall: a tile id and a comma a cell. Bands: one layer per band, each cell its band's id or
 // 0 and a comma. The JSON is built in pieces (a layer, the layers, the map): three copies at most.
-OutputEstimate estimate_tiled(const ExportOptions& o, const ExportShape& s) {
+OutputEstimate estimate_tiled(const OutputShape& s) {
+  const ExportOptions& o = *s.options;
   constexpr uint64_t kFramingAndRecipe = 65536;
   const int tiles = s.bands > 0 ? s.bands : 2;
   const uint64_t layers = s.bands > 0 ? static_cast<uint64_t>(s.bands) : 1;
@@ -161,7 +167,7 @@ OutputEstimate estimate_tiled(const ExportOptions& o, const ExportShape& s) {
 }
 
 // A cell's band or floor/wall and a comma (or the line's end).
-OutputEstimate estimate_csv(const ExportOptions&, const ExportShape& s) {
+OutputEstimate estimate_csv(const OutputShape& s) {
   const uint64_t csv = cells(s.grid) * (1 + (s.bands > 0 ? decimal_digits(s.bands - 1) : 1));
   return {{csv, csv}, s.grid_text};
 }
@@ -172,7 +178,8 @@ OutputEstimate estimate_csv(const ExportOptions&, const ExportShape& s) {
 // level's lines are held at once (16 bytes a point, about 48 a line), with one level's lines
 // before simplification and the text. --tolerance only ever removes points, so it does not
 // lower the bound; the skeleton has at most one point a cell.
-OutputEstimate estimate_svg(const ExportOptions& o, const ExportShape& s) {
+OutputEstimate estimate_svg(const OutputShape& s) {
+  const ExportOptions& o = *s.options;
   const uint64_t g = cells(s.grid);
   const uint64_t levels = static_cast<uint64_t>(contour_level_count(o)) + (o.skeleton ? 1 : 0);
   const uint64_t coordinate = decimal_digits(static_cast<int>(s.paper_mm)) + 4;
@@ -188,24 +195,7 @@ OutputEstimate estimate_svg(const ExportOptions& o, const ExportShape& s) {
   return {{text, held + text}, because};
 }
 
-// The field as it was grown or read (not resampled), 4 bytes a cell per plane, written from the
-// copy already held.
-OutputEstimate estimate_field_npy(const ExportOptions&, const ExportShape& s) {
-  return {{4 * cells(s.field) * static_cast<uint64_t>(s.planes) + 128, 0},
-          "the " + format_size(s.field) + " field"};
-}
-
-constexpr FormatWriter kWriters[] = {
-    {"mask", {".png", ""}, CaveUse::Always, write_mask, estimate_mask},
-    {"height", {"", ""}, CaveUse::Never, write_height, estimate_height},
-    {"r16", {".r16", ".raw"}, CaveUse::Never, write_r16, estimate_r16},
-    {"tiled", {".tmj", ".json"}, CaveUse::UnlessBanded, write_tiled, estimate_tiled},
-    {"csv", {".csv", ""}, CaveUse::UnlessBanded, write_csv, estimate_csv},
-    {"svg", {".svg", ""}, CaveUse::Never, write_svg, estimate_svg},
-    {"npy", {".npy", ""}, CaveUse::Never, write_field_npy, estimate_field_npy},
-};
-
-}  // namespace
+}  // namespace plane_formats
 
 int contour_level_count(const ExportOptions& o) {
   if (!o.contour_at.empty()) return static_cast<int>(o.contour_at.size());
@@ -214,39 +204,6 @@ int contour_level_count(const ExportOptions& o) {
 
 std::filesystem::path tileset_path(const std::filesystem::path& map) {
   return map.parent_path() / (map.stem().string() + "_tiles.png");
-}
-
-std::span<const FormatWriter> format_writers() {
-  return kWriters;
-}
-
-const FormatWriter* format_writer_named(std::string_view name) {
-  for (const FormatWriter& w : kWriters) {
-    if (w.name == name) return &w;
-  }
-  return nullptr;
-}
-
-const FormatWriter* format_writer_for_extension(std::string_view lower_extension) {
-  for (const FormatWriter& w : kWriters) {
-    if (!lower_extension.empty() && std::ranges::find(w.extensions, lower_extension) != w.extensions.end())
-      return &w;
-  }
-  return nullptr;
-}
-
-std::string format_writer_names(std::string_view sep) {
-  std::string s;
-  for (const FormatWriter& w : kWriters) s += std::string(s.empty() ? "" : sep) + std::string(w.name);
-  return s;
-}
-
-std::string format_writer_extensions() {
-  std::string s;
-  for (const FormatWriter& w : kWriters) {
-    if (!w.extensions[0].empty()) s += std::string(s.empty() ? "" : ", ") + std::string(w.extensions[0]);
-  }
-  return s;
 }
 
 }  // namespace physarum::app

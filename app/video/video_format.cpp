@@ -51,16 +51,6 @@ std::string_view format_label(VideoFormat f) {
   return "MP4 (H.264)";
 }
 
-std::string_view format_extension(VideoFormat f) {
-  switch (f) {
-    case VideoFormat::Mp4: return ".mp4";
-    case VideoFormat::Webm: return ".webm";
-    case VideoFormat::Gif: return ".gif";
-    case VideoFormat::PngSequence: return ".png";
-  }
-  return ".mp4";
-}
-
 bool is_frame_pattern(const std::filesystem::path& file) {
   // Any other '%' belongs to a still's name ("50%.png"): only a number field makes a sequence.
   return number_fields(file.filename().string()).fields > 0;
@@ -68,10 +58,10 @@ bool is_frame_pattern(const std::filesystem::path& file) {
 
 std::optional<VideoFormat> video_format_of(const std::filesystem::path& file) {
   const std::string ext = lowercase_extension(file);
-  if (ext == ".mp4") return VideoFormat::Mp4;
-  if (ext == ".webm") return VideoFormat::Webm;
-  if (ext == ".gif") return VideoFormat::Gif;
-  if (ext == ".png" && is_frame_pattern(file)) return VideoFormat::PngSequence;
+  for (const VideoFormat f : kVideoFormats) {
+    // A plain .png is a still: only a frame pattern is a sequence.
+    if (ext == format_extension(f) && (f != VideoFormat::PngSequence || is_frame_pattern(file))) return f;
+  }
   return std::nullopt;
 }
 

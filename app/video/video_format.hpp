@@ -19,7 +19,15 @@ inline constexpr VideoFormat kVideoFormats[] = {VideoFormat::Mp4, VideoFormat::W
 // "MP4 (H.264)", "WebM (VP9)", "GIF (looping)", "PNG sequence".
 std::string_view format_label(VideoFormat f);
 // ".mp4", ".webm", ".gif", ".png".
-std::string_view format_extension(VideoFormat f);
+constexpr std::string_view format_extension(VideoFormat f) {
+  switch (f) {
+    case VideoFormat::Mp4: return ".mp4";
+    case VideoFormat::Webm: return ".webm";
+    case VideoFormat::Gif: return ".gif";
+    case VideoFormat::PngSequence: return ".png";
+  }
+  return ".mp4";
+}
 
 // True for a file name whose last part holds a printf number field (%d, %05d), i.e. a name
 // ffmpeg numbers frame by frame. Any other '%' ("50%.png", "a%%b.png") is part of a plain name.

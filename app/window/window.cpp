@@ -124,8 +124,7 @@ std::future<void> probe_encoder_in_background(const WindowOptions& o) {
 }
 
 void save_screenshot(const std::string& file, int fb_w, int fb_h) {
-  const auto rgba = render::read_framebuffer_rgba(fb_w, fb_h);
-  write_png_rgba(file, rgba.data(), fb_w, fb_h);
+  write_picture(file, render::read_framebuffer_rgba(fb_w, fb_h), {fb_w, fb_h});
 }
 
 // Everything a frame uses, for as long as the window is open.

@@ -9,6 +9,7 @@
 
 #include "sim/byte_size.hpp"
 #include "sim/png_writer.hpp"
+#include "sim/text.hpp"
 #include "system/process.hpp"
 
 namespace physarum::app {
@@ -112,8 +113,19 @@ Size save_picture(const std::string& file, WindowCore& core, int fb_w, int fb_h)
     throw;
   }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  write_png_rgba(file, rgba.data(), s.width, s.height);
+  write_picture(file, rgba, s);
   return s;
+}
+
+const OutputFormat& picture_format_of(const std::filesystem::path& file) {
+  if (const OutputFormat* f = output_format_for(file, kWindowOffer)) return *f;
+  throw Error(file.string() + ": the window writes its pictures as " + output_extensions(kWindowOffer) +
+              ", not '" + lowercase_extension(file) + "'");
+}
+
+void write_picture(const std::filesystem::path& file, const std::vector<uint8_t>& rgba, Size size) {
+  const Picture picture{.size = size, .rgba8 = &rgba};
+  picture_format_of(file).write(file, {.picture = &picture});
 }
 
 std::string WindowRecording::poll() {

@@ -13,7 +13,9 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "export_pipeline/output_formats.hpp"
 #include "render/gl_objects.hpp"
 #include "video/async_readback.hpp"
 #include "video/recorder.hpp"
@@ -112,6 +114,13 @@ class WindowRecording {
   RecorderStatus final_status_;  // of the last recording, shown after it ended
   std::filesystem::path last_file_;
 };
+
+// What the window writes a picture of `file`'s name as: a format of the one table that an 8-bit
+// picture makes (export_pipeline/output_formats.hpp). Throws Error naming the file and the
+// extensions the window takes.
+const OutputFormat& picture_format_of(const std::filesystem::path& file);
+// Writes `rgba` (8-bit RGBA, rows top to bottom) as `file`'s format asks (picture_format_of).
+void write_picture(const std::filesystem::path& file, const std::vector<uint8_t>& rgba, Size size);
 
 // F12: the field alone, one pixel per cell (a volume: its picture at the size the window shows
 // it, picture_size), drawn offscreen with this frame's display (a transparent background keeps its

@@ -192,11 +192,11 @@ void expect_estimates(const fs::path& dir, Size field, const std::vector<Written
   ExportOptions o;
   o.contours = 200;
   o.tolerance_mm = 0;
-  ExportShape s;
+  OutputShape s{.options = &o};
   s.field = s.grid = field;
   s.paper_mm = 297;
   for (const Written& c : cases) {
-    const uint64_t estimate = format_writer_named(c.writer)->estimate(o, s).cost.disk;
+    const uint64_t estimate = output_format_named(c.writer, kPlaneExportOffer)->estimate(s).cost.disk;
     uint64_t actual = fs::file_size(dir / c.file);
     if (std::string(c.writer) == "tiled") actual += fs::file_size(dir / "t_tiles.png");
     const double ratio = static_cast<double>(estimate) / static_cast<double>(actual);
