@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
-#include "test_support.hpp"
 #include "system/process.hpp"
+#include "test_support.hpp"
 
 namespace physarum::app {
 

@@ -10,8 +10,8 @@
 #include "sim/npy.hpp"
 #include "sim/png_writer.hpp"
 #include "sim/text.hpp"
-#include "video/encoder_probe.hpp"
 #include "system/process.hpp"
+#include "video/encoder_probe.hpp"
 #include "video/recorder.hpp"
 #include "video/video_format.hpp"
 

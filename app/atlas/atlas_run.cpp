@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "atlas/atlas_outputs.hpp"
-#include "atlas/sweep_grid.hpp"
 #include "atlas/mosaic.hpp"
+#include "atlas/sweep_grid.hpp"
 #include "atlas/worlds.hpp"
 #include "render/colormap.hpp"
 #include "render/headless_picture.hpp"

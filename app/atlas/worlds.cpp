@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <mutex>
 
-#include "analysis/report_maps.hpp"
 #include "analysis/network_graph.hpp"
+#include "analysis/report_maps.hpp"
 #include "analysis/spectrum.hpp"
 #include "run/batch.hpp"
 #include "sim/backend.hpp"

@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "sim/elapsed.hpp"
-#include "video/progress.hpp"
 #include "system/signals.hpp"
+#include "video/progress.hpp"
 
 namespace physarum::app {
 

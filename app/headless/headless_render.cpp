@@ -34,11 +34,7 @@ bool RecorderFanOut::write_rgba(const uint8_t* rgba, int width, int height) {
 }
 
 HeadlessRender::HeadlessRender(const HeadlessOptions& o, run::Run& sim, Size out, const char* command)
-    : o_(o),
-      sim_(sim),
-      b_(sim.world().plane()),
-      out_(out),
-      picture_(sim.kind() == BackendKind::Cuda) {
+    : o_(o), sim_(sim), b_(sim.world().plane()), out_(out), picture_(sim.kind() == BackendKind::Cuda) {
   std::fprintf(stderr, "%s: %s; %s\n", command, sim.name().c_str(), picture_.description().c_str());
   check_keyframed_palettes(sim.preset(), picture_.palettes());
   (void)picture_.palette(sim.preset().display.palette);  // a missing one stops here, named

@@ -19,11 +19,11 @@
 #include "run/run.hpp"
 #include "sim/json_text.hpp"
 #include "sim/text.hpp"
-#include "video/loop_fade.hpp"
 #include "system/process.hpp"
+#include "system/signals.hpp"
+#include "video/loop_fade.hpp"
 #include "video/progress.hpp"
 #include "video/recorder.hpp"
-#include "system/signals.hpp"
 #include "video/video_format.hpp"
 
 namespace physarum::app {

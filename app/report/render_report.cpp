@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "analysis/report_maps.hpp"
 #include "analysis/network.hpp"
 #include "analysis/network_graph.hpp"
+#include "analysis/report_maps.hpp"
 #include "export/output_budget.hpp"
 #include "run/recipe.hpp"
 #include "sim/atomic_file.hpp"

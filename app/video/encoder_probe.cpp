@@ -5,8 +5,8 @@
 #include <mutex>
 
 #include "sim/params.hpp"
-#include "video/frame_ring.hpp"
 #include "system/process.hpp"
+#include "video/frame_ring.hpp"
 #include "video/video_quality.hpp"
 
 namespace physarum::app {

@@ -11,9 +11,9 @@
 
 #include "sim/atomic_file.hpp"
 #include "sim/params.hpp"
+#include "system/process.hpp"
 #include "video/ffmpeg_args.hpp"
 #include "video/gif_pass.hpp"
-#include "system/process.hpp"
 
 namespace physarum::app {
 

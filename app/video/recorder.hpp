@@ -32,13 +32,13 @@
 #include <thread>
 #include <vector>
 
+#include "system/signals.hpp"
 #include "video/disk_watch.hpp"
 #include "video/encoder_probe.hpp"
 #include "video/ffmpeg_pipe.hpp"
 #include "video/frame_ring.hpp"
 #include "video/frame_sink.hpp"
 #include "video/gif_info.hpp"
-#include "system/signals.hpp"
 #include "video/video_format.hpp"
 #include "video/video_pacer.hpp"
 #include "video/video_quality.hpp"

@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "atlas/sweep_grid.hpp"
 #include "atlas/mosaic.hpp"
+#include "atlas/sweep_grid.hpp"
 #include "render/gl_objects.hpp"
 #include "window/explore_previews.hpp"
 #include "window/toast.hpp"

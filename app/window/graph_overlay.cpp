@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "analysis/report_maps.hpp"
 #include "analysis/network_graph.hpp"
+#include "analysis/report_maps.hpp"
 #include "window/window_core.hpp"
 
 namespace physarum::app {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "sim/backend.hpp"
-#include "sim/world_batch.hpp"
 #include "sim/rule.hpp"
+#include "sim/world_batch.hpp"
 
 namespace physarum {
 

@@ -1,5 +1,5 @@
-// Internal to the CPU steppers (plane/cpu_backend.cpp, volume/volume_cpu.cpp): IEEE-754 subnormals on the thread
-// that runs the model's arithmetic.
+// Internal to the CPU steppers (plane/cpu_backend.cpp, volume/volume_cpu.cpp): IEEE-754 subnormals on the
+// thread that runs the model's arithmetic.
 #pragma once
 
 #include <cstdint>

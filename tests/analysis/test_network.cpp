@@ -11,8 +11,8 @@
 #include <numeric>
 #include <string>
 
-#include "analysis/report_maps.hpp"
 #include "analysis/network.hpp"
+#include "analysis/report_maps.hpp"
 #include "run/environment_maps.hpp"
 #include "sim/image.hpp"
 #include "test_support.hpp"

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/report_maps.hpp"
 #include "analysis/network.hpp"
+#include "analysis/report_maps.hpp"
 #include "analysis/spectrum.hpp"
 #include "backends.hpp"
 #include "run/run.hpp"

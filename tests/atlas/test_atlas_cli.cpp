@@ -16,8 +16,8 @@
 #include "atlas/mosaic.hpp"
 #include "png_image.hpp"
 #include "sim/npy.hpp"
-#include "test_support.hpp"
 #include "system/process.hpp"
+#include "test_support.hpp"
 #include "video_support.hpp"
 
 namespace physarum {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "atlas/sweep_grid.hpp"
 #include "atlas/mosaic.hpp"
+#include "atlas/sweep_grid.hpp"
 #include "atlas/worlds.hpp"
 #include "run/recipe.hpp"
 

@@ -12,8 +12,8 @@
 #include "render/volume_renderer.hpp"
 #include "sim/npy.hpp"
 #include "sim/preset.hpp"
-#include "test_support.hpp"
 #include "system/process.hpp"
+#include "test_support.hpp"
 
 namespace physarum {
 namespace {

@@ -19,9 +19,9 @@
 #include "export_support.hpp"
 #include "report/render_report.hpp"
 #include "sim/npy.hpp"
-#include "test_support.hpp"
 #include "system/process.hpp"
 #include "system/signals.hpp"
+#include "test_support.hpp"
 
 namespace physarum::test {
 namespace {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "sim/image.hpp"
-#include "test_support.hpp"
 #include "system/process.hpp"
+#include "test_support.hpp"
 
 namespace physarum {
 namespace {

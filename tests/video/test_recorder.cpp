@@ -22,8 +22,8 @@
 
 #include "sim/params.hpp"
 #include "system/process.hpp"
-#include "video/recorder.hpp"
 #include "system/signals.hpp"
+#include "video/recorder.hpp"
 
 namespace physarum::app {
 namespace {

@@ -10,13 +10,13 @@
 #include <numeric>
 
 #include "sim/params.hpp"
+#include "system/process.hpp"
 #include "test_support.hpp"
 #include "video/disk_watch.hpp"
 #include "video/ffmpeg_args.hpp"
 #include "video/ffmpeg_pipe.hpp"
 #include "video/frame_ring.hpp"
 #include "video/gif_pass.hpp"
-#include "system/process.hpp"
 #include "video/video_pacer.hpp"
 
 namespace physarum::app {

@@ -18,10 +18,10 @@
 #include <thread>
 #include <vector>
 
-#include "test_support.hpp"
 #include "system/process.hpp"
-#include "video/recorder.hpp"
 #include "system/signals.hpp"
+#include "test_support.hpp"
+#include "video/recorder.hpp"
 
 namespace physarum::app {
 namespace {

@@ -18,8 +18,8 @@
 #include <thread>
 #include <vector>
 
-#include "test_support.hpp"
 #include "system/process.hpp"
+#include "test_support.hpp"
 #include "video_support.hpp"
 #include "xvfb.hpp"
 

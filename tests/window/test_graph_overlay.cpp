@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "analysis/report_maps.hpp"
 #include "analysis/network_graph.hpp"
+#include "analysis/report_maps.hpp"
 #include "gl_support.hpp"
 #include "imgui_headless.hpp"
 #include "window/graph_overlay.hpp"
