@@ -207,7 +207,7 @@ TEST(VideoOutputsE2e, RecorderTestsSkipWithoutFfmpeg) {
   ASSERT_FALSE(exe.empty());
   const ProcessOutput r =
       run_capture({"/usr/bin/env", "PATH=" + (dir / "empty").string(), "PHYSARUM_TEST_TMP=" + dir.string(),
-                   exe, "--gtest_filter=Recorder.*:RecorderSignals.*"},
+                   exe, "--gtest_filter=RecorderE2e.*:RecorderSignals.*:RecorderSignalsE2e.*"},
                   true, std::chrono::seconds(120));
   EXPECT_TRUE(wait_status_ok(r.wait_status)) << r.out;
   EXPECT_NE(r.out.find("ffmpeg/ffprobe not installed"), std::string::npos) << r.out;
