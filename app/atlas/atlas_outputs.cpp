@@ -99,13 +99,9 @@ std::string checked_encoder(const AtlasRequest& o, int w, int h) {
   // What the user can fix in the command comes first, whatever is installed.
   if (f != VideoFormat::Mp4) check_quality(o, f, w, "");
   (void)resolve_ffmpeg("ffmpeg");
-  std::string encoder = "auto";
+  std::string encoder;
   try {
-    if (f == VideoFormat::Mp4) {
-      encoder = encoder_for_size(w, h);
-    } else if (std::string why = video_size_problem(w, h, "libx264"); !why.empty()) {
-      throw Error(why);
-    }
+    encoder = encoder_for_format(f, w, h);
   } catch (const Error& e) {
     throw UsageError("--out " + o.out + ": " + e.what());
   }

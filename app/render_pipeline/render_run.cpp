@@ -234,11 +234,8 @@ std::string checked_video_encoder(const RenderRequest& o, const std::vector<std:
   for (const auto& v : videos) {
     const VideoFormat f = *video_format_of(v);
     try {
-      if (f == VideoFormat::Mp4) {
-        encoder = encoder_for_size(w, h);
-      } else if (std::string why = video_size_problem(w, h, "libx264"); !why.empty()) {
-        throw Error(why);
-      }
+      const std::string e = encoder_for_format(f, w, h);
+      if (f == VideoFormat::Mp4) encoder = e;
     } catch (const Error& e) {
       throw UsageError(std::string("--out ") + v + ": " + e.what() +
                        (o.resolution.empty() ? "; choose a smaller --resolution" : ""));

@@ -59,6 +59,12 @@ std::string encoder_for_size(int width, int height, const std::string& encoder, 
   return video_size_problem(width, height, picked).empty() ? picked : "libx264";
 }
 
+std::string encoder_for_format(VideoFormat format, int width, int height) {
+  if (format == VideoFormat::Mp4) return encoder_for_size(width, height);
+  if (std::string why = video_size_problem(width, height, "libx264"); !why.empty()) throw Error(why);
+  return "auto";
+}
+
 std::string pick_h264_encoder(const std::string& ffmpeg) {
   const std::string path = resolve_ffmpeg(ffmpeg);
   static std::mutex mutex;

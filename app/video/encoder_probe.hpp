@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "video/frame_ring.hpp"
+#include "video/video_format.hpp"
 
 namespace physarum::app {
 
@@ -22,6 +23,10 @@ std::string video_size_problem(int width, int height, const std::string& encoder
 // libx264 when h264_nvenc cannot take the size. Throws Error with video_size_problem()'s reason.
 std::string encoder_for_size(int width, int height, const std::string& encoder = "auto",
                              const std::string& ffmpeg = "ffmpeg");
+
+// The encoder of a `format` video of this size: encoder_for_size() for MP4, "auto" (ffmpeg's own
+// choice) for the others once their size is checked. Throws Error with video_size_problem()'s reason.
+std::string encoder_for_format(VideoFormat format, int width, int height);
 
 // The H.264 encoder this ffmpeg can use here: "h264_nvenc" when `ffmpeg -encoders` lists it and a
 // one-frame trial encode succeeds (a listed encoder may still lack a GPU), else "libx264". The
